@@ -1,0 +1,607 @@
+"""Boulmous (RULES.md section 1): rules, heuristics, trace and the bid-odds studies."""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+import pandas as pd
+
+from analysis import engine
+from analysis.common import (HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic,
+                             rules_dict)
+from analysis.stats import hist_mean_ci, wilson
+from kernels import boulmous as K
+from kernels.cards import card_str, cards_of, mask_of
+from kernels.rng import GAME_BOULMOUS, STREAM_DEAL, STREAM_DECIDE, derive_key
+
+GAME = "boulmous"
+DECK_RANKS = "9TJQKA"
+TRUMP_NAMES = ["S", "H", "D", "C", "NT"]
+N_LAYOUTS = comb(18, 6) * comb(12, 6)  # 17,153,136
+
+
+@dataclass(frozen=True)
+class BoulmousRules:
+    """Every variant flag of RULES.md 1.1 with its default."""
+    PREFIX = "boulmous"
+    auction: str = flag("single_round", ["single_round", "multi_round"], help="rule 5")
+    left_bower_is_trump: bool = flag(True, help="rule 9: same-colour jack is a trump for every purpose")
+    must_head: bool = flag(False, help="rule 12: must beat the best card when following")
+    trump_obligation: str = flag("optional", ["optional", "must_trump", "must_trump_and_overtrump"], help="rule 13")
+    failed_taker_keeps_tricks: bool = flag(True, help="rule 16: failed taker scores tricks - bid (else -bid)")
+    end_check: str = flag("end_of_deal", ["end_of_deal", "after_each_trick"], help="rule 17")
+    tie_break: str = flag("play_on", ["play_on", "taker_priority", "shared_win"], help="rule 17")
+    winner_pays_own_boxes: bool = flag(False, help="rule 18")
+    failed_boulmous_is_box: bool = flag(True, help="rule 18")
+    target: int = flag(21, rng=(1, 1000), help="rule 17: points to win a game")
+    deal_packets: str = flag("3+3", ["3+3", "2+2+2", "1x6", "6"], help="rule 3 (cosmetic: no effect after a uniform shuffle)")
+
+
+def rules_array(r: BoulmousRules) -> np.ndarray:
+    a = np.zeros(K.N_RULES, np.int64)
+    a[K.R_AUCTION] = 0 if r.auction == "single_round" else 1
+    a[K.R_LEFT_BOWER_TRUMP] = int(r.left_bower_is_trump)
+    a[K.R_MUST_HEAD] = int(r.must_head)
+    a[K.R_TRUMP_OBL] = ["optional", "must_trump", "must_trump_and_overtrump"].index(r.trump_obligation)
+    a[K.R_FAILED_KEEPS] = int(r.failed_taker_keeps_tricks)
+    a[K.R_END_CHECK] = 0 if r.end_check == "end_of_deal" else 1
+    a[K.R_TIE_BREAK] = ["play_on", "taker_priority", "shared_win"].index(r.tie_break)
+    a[K.R_WINNER_PAYS_OWN] = int(r.winner_pays_own_boxes)
+    a[K.R_FAILED_B_IS_BOX] = int(r.failed_boulmous_is_box)
+    a[K.R_TARGET] = r.target
+    return a
+
+
+def build_tables(left_bower_is_trump: bool = True):
+    """Per trump index t (0..3 = S H D C, 4 = NT): follow masks, trump mask, deck,
+    card power, follow class and the 'beats power p' masks (rule 8, 9)."""
+    tabs_u = np.zeros((5, 6), np.uint64)
+    power = np.full((5, 64), -1, np.int64)
+    csuit = np.full((5, 64), -1, np.int64)
+    above = np.zeros((5, 128), np.uint64)
+    deck = [s * 16 + r for s in range(4) for r in range(7, 13)]
+    order = {12: 12, 11: 11, 10: 10, 8: 8, 7: 7}  # A K Q T 9 inside the trump suit
+    for t in range(5):
+        for c in deck:
+            s, r = divmod(c, 16)
+            p = r
+            cs = s
+            if t < 4:
+                if s == t and r == 9:
+                    p = 64 + 20
+                elif s == 3 - t and r == 9:
+                    p = 64 + 19
+                    if left_bower_is_trump:
+                        cs = t
+                elif s == t:
+                    p = 64 + order[r]
+            power[t, c] = p
+            csuit[t, c] = cs
+        for c in deck:
+            tabs_u[t, csuit[t, c]] |= np.uint64(1 << c)
+            if power[t, c] >= 64:
+                tabs_u[t, 4] |= np.uint64(1 << c)
+            tabs_u[t, 5] |= np.uint64(1 << c)
+        for p in range(-1, 127):
+            m = 0
+            for c in deck:
+                if power[t, c] > p:
+                    m |= 1 << c
+            above[t, p if p >= 0 else 127] = np.uint64(m)
+    # index -1 (no card yet) wraps to 127 in numba: 'above[-1]' = every card
+    return tabs_u, power, csuit, above
+
+
+@functools.lru_cache(maxsize=8)
+def tables(left_bower_is_trump: bool):
+    return build_tables(left_bower_is_trump)
+
+
+# ---------------------------------------------------------------------------
+# heuristics
+# ---------------------------------------------------------------------------
+def _p(name, default, lo, hi, help):
+    return Param(name, default, lo, hi, help)
+
+
+def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
+    return {p.name: p for p in [
+        _p("margin", margin, -3, 3, "bid only when estimated tricks - margin reach the bid"),
+        _p("bower_weight", bower, 0, 2, "tricks counted per bower (J of trumps, J of same colour)"),
+        _p("trump_weight", trump, 0, 2, "tricks counted per other trump"),
+        _p("ace_weight", ace, 0, 2, "tricks counted per side ace"),
+        _p("king_weight", king, 0, 2, "tricks counted per side king"),
+        _p("length_bonus", length, 0, 2, "extra tricks per trump beyond two"),
+        _p("nt_bias", nt, -3, 3, "added to the no-trump estimate when choosing trumps"),
+        _p("boulmous_margin", bmargin, -3, 3, "extra margin before jumping to 6 (boulmous)"),
+        _p("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
+        _p("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
+        _p("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
+    ]}
+
+
+REGISTRY = {
+    "random": HeuristicDef("random", K.H_RANDOM, {"bid_prob": _p("bid_prob", 0.3, 0, 1, "chance of bidding (the lowest legal level or above, uniformly) when it may")},
+                           "random-legal baseline: random bids, random trump, a uniformly random legal card", deterministic=False),
+    "cautious": HeuristicDef("cautious", K.H_CAUTIOUS, _family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
+                             "card-counting player: draws trumps as taker, leads sure winners, wins only with cards no unseen card beats"),
+    "aggressive": HeuristicDef("aggressive", K.H_AGGRESSIVE, _family(-0.3, 1.0, 0.75, 0.9, 0.45, 0.4, -0.3, 0.0, 0, 0, 1),
+                               "optimistic bidder, no card memory: wins a trick with its cheapest winning card whenever it can"),
+}
+ALIASES = {"default": "cautious"}
+
+
+def heuristic_arrays(specs):
+    codes = np.array([s.code for s in specs], np.int64)
+    prm = np.zeros((len(specs), K.N_PARAMS), np.float64)
+    for i, s in enumerate(specs):
+        for name, v in s.values:
+            prm[i, getattr(K, "P_" + name.upper())] = v
+    return codes, prm
+
+
+def parse_seats(heuristic: list[str] | str | None, user_defs=None):
+    """One spec for all seats, or four (one per seat)."""
+    if heuristic is None:
+        heuristic = ["default"]
+    if isinstance(heuristic, str):
+        heuristic = [heuristic]
+    specs = [parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in heuristic]
+    if len(specs) == 1:
+        specs = specs * 4
+    if len(specs) != 4:
+        raise TricksimError(f"give one heuristic for all seats or four (one per seat), got {len(specs)}")
+    return specs
+
+
+def spec_json(specs):
+    return [[s.name, dict(s.values), s.label] for s in specs]
+
+
+def specs_from_json(js):
+    out = []
+    for name, values, label in js:
+        hd = REGISTRY[name]
+        from analysis.common import HeuristicSpec
+        out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
+    return out
+
+
+def _kernel_args(params):
+    r = BoulmousRules(**params["rules"])
+    specs = specs_from_json(params["heuristics"])
+    codes, prm = heuristic_arrays(specs)
+    tabs_u, power, csuit, above = tables(r.left_bower_is_trump)
+    seed = params["seed"]
+    return (derive_key(seed, GAME_BOULMOUS, STREAM_DEAL), derive_key(seed, GAME_BOULMOUS, STREAM_DECIDE),
+            rules_array(r), codes, prm, tabs_u, power, csuit, above)
+
+
+# ---------------------------------------------------------------------------
+# block functions (the engine's unit of work)
+# ---------------------------------------------------------------------------
+@engine.block_function("boulmous.deals")
+def block_deals(params, first, n):
+    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
+    return K.sim_deals(kd, kc, first, n, ra, codes, prm, tu, pw, cs, ab)
+
+
+@engine.block_function("boulmous.odds")
+def block_odds(params, first, n):
+    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
+    return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], 3, ra, codes, prm,
+                      tu, pw, cs, ab)
+
+
+@engine.block_function("boulmous.classes")
+def block_classes(params, first, n):
+    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
+    return K.sim_classes(kd, kc, first, n, ra, codes, prm, tu, pw, cs, ab)
+
+
+@engine.block_function("boulmous.games")
+def block_games(params, first, n):
+    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
+    return K.sim_games(kd, kc, first, n, ra, codes, prm, tu, pw, cs, ab)
+
+
+def make_params(seed, rules, specs, **extra):
+    return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
+
+
+# ---------------------------------------------------------------------------
+# trace
+# ---------------------------------------------------------------------------
+def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
+    """One TRACE.md line from a kernel hand record."""
+    rec = [int(x) for x in rec]
+    taker = rec[K.REC_TAKER]
+    hands = [sorted(cards_of(rec[K.REC_HANDS + s])) for s in range(4)]
+    nb = rec[K.REC_NBIDS]
+    bids = [{"seat": rec[K.REC_BIDS + 2 * i], "bid": rec[K.REC_BIDS + 2 * i + 1] or None} for i in range(nb)]
+    tricks = []
+    legal = []
+    for t in range(rec[K.REC_NTRICKS]):
+        b = K.REC_TRICKS + 6 * t
+        tricks.append({"leader": rec[b], "cards": [card_str(c) for c in rec[b + 1:b + 5]], "winner": rec[b + 5]})
+        legal.append([[card_str(c) for c in sorted(cards_of(rec[K.REC_LEGAL + 4 * t + k]))] for k in range(4)])
+    made = rec[K.REC_MADE]
+    d = {
+        "game": GAME, "seed": seed, "hand_index": index, "rules": rules_dict(rules),
+        "heuristics": [s.label for s in specs], "dealer": rec[K.REC_DEALER],
+        "deal": [[card_str(c) for c in h] for h in hands], "bids": bids,
+        "taker": taker if taker >= 0 else None, "contract": rec[K.REC_CONTRACT] if taker >= 0 else None,
+        "trump": TRUMP_NAMES[rec[K.REC_TRUMP]] if taker >= 0 else None,
+        "hands": [[card_str(c) for c in h] for h in hands], "tricks": tricks,
+        "tricks_won": [rec[K.REC_WON + s] for s in range(4)],
+        "made": None if made < 0 else bool(made),
+        "score_delta": [rec[K.REC_SCORE + s] for s in range(4)],
+        "stakes_delta": [rec[K.REC_STAKES + s] for s in range(4)],
+    }
+    if with_legal:
+        d["legal"] = legal
+    return d
+
+
+def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, heuristics=None,
+          first: int = 0, with_legal: bool = False) -> list[dict]:
+    """Hands ``first..first+hands-1`` of the run with this seed, as TRACE.md dicts."""
+    rules = rules or BoulmousRules()
+    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    if hands < 1:
+        raise TricksimError(f"--hands must be at least 1, got {hands}")
+    params = make_params(seed, rules, specs)
+    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
+    recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, tu, pw, cs, ab)
+    return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
+
+
+# ---------------------------------------------------------------------------
+# odds of one hand
+# ---------------------------------------------------------------------------
+def parse_hand(text: str) -> list[int]:
+    return parse_cards(text, 6, DECK_RANKS, "Boulmous hand")
+
+
+def _odds_tables(agg, seat_label, exact):
+    """Per trump and bid: P(make) with interval, expected points and stakes; and the pass line."""
+    rows = []
+    tricks = np.arange(7)
+    for t in range(5):
+        h = agg[t * 7:(t + 1) * 7]
+        n = int(h.sum())
+        if n == 0:
+            continue
+        for bid in range(3, 7):
+            k = int(h[bid:].sum())
+            p, lo, hi = wilson(k, n)
+            pts = np.where(tricks >= bid, tricks, tricks - bid)
+            stake = np.where(tricks >= bid, 3 if bid == 6 else 0, -3 if bid == 6 else 0)
+            m, half, _ = hist_mean_ci(pts, h)
+            ms, halfs, _ = hist_mean_ci(stake, h)
+            pbox = 1 - k / n
+            rows.append({"trump": TRUMP_NAMES[t], "bid": bid, "p_make": p,
+                         "ci_low": float(lo) if not exact else p, "ci_high": float(hi) if not exact else p,
+                         "n": n, "exp_points": m, "points_ci": 0.0 if exact else half,
+                         "exp_stakes": ms, "stakes_ci": 0.0 if exact else halfs, "p_box": pbox})
+    df = pd.DataFrame(rows)
+    ph = agg[35:48]
+    sh = agg[48:53]
+    n = int(ph.sum())
+    pm, phalf, _ = hist_mean_ci(np.arange(-6, 7), ph)
+    sm, shalf, _ = hist_mean_ci(np.arange(-1, 4), sh)
+    pas = pd.DataFrame([{"call": "pass", "n": n, "exp_points": pm, "points_ci": 0.0 if exact else phalf,
+                         "exp_stakes": sm, "stakes_ci": 0.0 if exact else shalf}]) if n else pd.DataFrame()
+    return df, pas
+
+
+def best_call(df: pd.DataFrame, pas: pd.DataFrame, by="exp_points"):
+    """The call with the highest expected points (ties: the lower bid)."""
+    best = df.sort_values([by, "bid"], ascending=[False, True]).iloc[0]
+    if len(pas) and pas[by].iloc[0] > best[by]:
+        return "pass", float(pas[by].iloc[0])
+    return f"{int(best['bid'])} {best['trump']}", float(best[by])
+
+
+def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 200_000,
+              rules: BoulmousRules | None = None, heuristics=None, exact: bool = False,
+              trumps: list[str] | None = None, out=None, threads=None, scheduler=None, progress=False,
+              force=False, resume=True, until_precision: float | None = None, block_size: int = 1 << 18):
+    """Bid odds of one Boulmous hand: ``seat`` is the position from the dealer's left
+    (0 = first to bid, 3 = dealer). Returns a dict of DataFrames:
+    ``calls`` (trump x bid), ``pass`` (expected points/stakes of passing) and
+    ``best`` (one row)."""
+    rules = rules or BoulmousRules()
+    cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
+    if not 0 <= seat <= 3:
+        raise TricksimError(f"--seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
+    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
+    hand_mask = mask_of(cards)
+    if exact:
+        for s in specs:
+            if not s.deterministic:
+                raise TricksimError(f"--exact needs deterministic heuristics; {s.name!r} plays at random")
+        import time
+        t0 = time.perf_counter()
+        params = make_params(seed, rules, specs)
+        kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
+        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), True, ra, codes, prm,
+                           tu, pw, cs, ab)
+        secs = time.perf_counter() - t0
+        df, pas = _odds_tables(agg, seat, True)
+        res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
+    else:
+        if hands < 1:
+            raise TricksimError(f"--hands must be at least 1, got {hands}")
+        params = make_params(seed, rules, specs, hand_mask=hand_mask, seat=seat)
+        run = engine.Run("boulmous.odds", params, hands, block_size)
+        stop = None
+        if until_precision:
+            def stop(acc, n):
+                df, _ = _odds_tables(acc, seat, False)
+                return bool(((df.ci_high - df.ci_low) / 2).max() <= until_precision)
+        r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop,
+                           force=force, resume=resume)
+        df, pas = _odds_tables(r.counts, seat, False)
+        res = {"calls": df[df.trump.isin([TRUMP_NAMES[t] for t in tlist])].reset_index(drop=True), "pass": pas,
+               "seconds": r.seconds, "n": r.n, "exact": False}
+    call, val = best_call(res["calls"], res["pass"])
+    res["best"] = pd.DataFrame([{"best_call": call, "exp_points": val}])
+    res["hand"] = " ".join(card_str(c) for c in cards)
+    return res
+
+
+def _trump(t: str) -> str:
+    t = t.strip().upper()
+    if t not in TRUMP_NAMES:
+        raise TricksimError(f"unknown trump {t!r}: use S, H, D, C or NT")
+    return t
+
+
+def compare_exact(mc: dict, ex: dict) -> pd.DataFrame:
+    """Monte Carlo rows beside the exact ones: is each exact value inside the MC interval?"""
+    m = mc["calls"].merge(ex["calls"][["trump", "bid", "p_make", "exp_points"]], on=["trump", "bid"],
+                          suffixes=("_mc", "_exact"))
+    m["inside_ci"] = (m.p_make_exact >= m.ci_low) & (m.p_make_exact <= m.ci_high)
+    return m[["trump", "bid", "p_make_mc", "ci_low", "ci_high", "n", "p_make_exact", "inside_ci",
+              "exp_points_mc", "exp_points_exact"]]
+
+
+# ---------------------------------------------------------------------------
+# random deals: success by hand class, and the auction
+# ---------------------------------------------------------------------------
+def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
+                 scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20,
+                 until_precision=None):
+    """Success rate of each bid by hand class when the first to speak takes the
+    contract in its preferred trump suit (no-trump choices are left out).
+    Returns {'classes': long table, 'by_trumps_bowers': summary table}."""
+    rules = rules or BoulmousRules()
+    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    params = make_params(seed, rules, specs)
+    run = engine.Run("boulmous.classes", params, hands, block_size)
+    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
+                       resume=resume)
+    agg = r.counts.reshape(8, 3, 5, 7)
+    rows = []
+    for ntr in range(8):
+        for nb in range(3):
+            for ace in range(5):
+                h = agg[ntr, nb, ace]
+                n = int(h.sum())
+                if n == 0:
+                    continue
+                row = {"trumps": ntr, "bowers": nb, "side_aces": ace, "n": n,
+                       "mean_tricks": float((h * np.arange(7)).sum() / n)}
+                for bid in range(3, 7):
+                    p, lo, hi = wilson(int(h[bid:].sum()), n)
+                    row[f"p{bid}"] = float(p)
+                    row[f"p{bid}_lo"] = float(lo)
+                    row[f"p{bid}_hi"] = float(hi)
+                rows.append(row)
+    classes = pd.DataFrame(rows)
+    summ = []
+    a2 = agg.sum(axis=2)
+    for ntr in range(8):
+        for nb in range(3):
+            h = a2[ntr, nb]
+            n = int(h.sum())
+            if n == 0:
+                continue
+            row = {"trumps": ntr, "bowers": nb, "n": n}
+            for bid in range(3, 7):
+                p, lo, hi = wilson(int(h[bid:].sum()), n)
+                row[f"p{bid}"] = float(p)
+                row[f"p{bid}_lo"] = float(lo)
+                row[f"p{bid}_hi"] = float(hi)
+            summ.append(row)
+    return {"classes": classes, "by_trumps_bowers": pd.DataFrame(summ), "n": r.n, "seconds": r.seconds}
+
+
+def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
+                  scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20):
+    """How auctions end over random deals: contract level, trump, success rate."""
+    rules = rules or BoulmousRules()
+    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    run = engine.Run("boulmous.deals", make_params(seed, rules, specs), hands, block_size)
+    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
+                       resume=resume)
+    agg = r.counts
+    h = agg[:560].reshape(4, 4, 5, 7)
+    n = r.n
+    rows = []
+    for ci, bid in enumerate(range(3, 7)):
+        hb = h[:, ci].sum(axis=(0, 1))
+        k = int(hb.sum())
+        made = int(hb[bid:].sum())
+        pf, flo, fhi = wilson(k, n)
+        pm, mlo, mhi = wilson(made, k)
+        rows.append({"contract": bid, "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
+                     "n_deals": n, "taken": k, "p_made": float(pm), "made_lo": float(mlo), "made_hi": float(mhi)})
+    pf, flo, fhi = wilson(int(agg[560]), n)
+    rows.append({"contract": "all pass", "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
+                 "n_deals": n, "taken": 0, "p_made": np.nan, "made_lo": np.nan, "made_hi": np.nan})
+    from analysis.stats import mean_ci
+    m, half = mean_ci(agg[561:565], agg[565:569], n)
+    pos = pd.DataFrame({"position": ["1st (dealer's left)", "2nd", "3rd", "dealer"], "mean_points": m,
+                        "ci": half, "n": n})
+    return {"contracts": pd.DataFrame(rows), "positions": pos, "n": n, "seconds": r.seconds}
+
+
+def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, out=None, threads=None,
+                scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 14):
+    """Whole games to the target with the money settlement: stakes per seat."""
+    rules = rules or BoulmousRules()
+    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    run = engine.Run("boulmous.games", make_params(seed, rules, specs), games, block_size, unit="games")
+    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
+                       resume=resume)
+    a = r.counts
+    done = r.n - int(a[13])
+    from analysis.stats import mean_ci
+    m, half = mean_ci(a[0:4], a[8:12], done)
+    pw, lo, hi = wilson(a[4:8], done)
+    df = pd.DataFrame({"seat": [0, 1, 2, 3], "heuristic": [s.label for s in specs], "mean_stakes": m,
+                       "stakes_ci": half, "p_win": pw, "win_lo": lo, "win_hi": hi,
+                       "boxes_per_game": a[14:18] / max(done, 1), "games": done})
+    return {"seats": df, "games": r.n, "abandoned": int(a[13]), "mean_deals": a[12] / max(r.n, 1),
+            "seconds": r.seconds}
+
+
+# ---------------------------------------------------------------------------
+# CLI adapters (cli.py calls these; they print and write the run folder)
+# ---------------------------------------------------------------------------
+RULES_CLASS = BoulmousRules
+
+
+def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
+    from analysis.output import pct, pm
+    rows = []
+    for r in df.itertuples():
+        rows.append({"trump": r.trump, "bid": r.bid,
+                     "P(make)" + (" exact" if exact else " [95% CI]"): pct(r.p_make, None if exact else r.ci_low,
+                                                                         None if exact else r.ci_high),
+                     "n": f"{r.n:,}", "E[points]": pm(r.exp_points, r.points_ci, 2),
+                     "E[stakes]": pm(r.exp_stakes, r.stakes_ci, 3)})
+    return pd.DataFrame(rows)
+
+
+def render_odds(res) -> str:
+    from analysis.output import pm
+    lines = [f"Boulmous hand {res['hand']}: the taker's chances ({'exact, every one of ' + format(res['n'], ',') + ' layouts' if res['exact'] else format(res['n'], ',') + ' random deals of the other 18 cards'})",
+             _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
+    if len(res["pass"]):
+        p = res["pass"].iloc[0]
+        lines.append(f"pass (the others bid on; this seat defends): E[points] {pm(p.exp_points, p.points_ci, 2)}, "
+                     f"E[stakes] {pm(p.exp_stakes, p.stakes_ci, 3)}")
+    b = res["best"].iloc[0]
+    lines.append(f"best call: {b.best_call} (expected points {b.exp_points:+.2f})")
+    lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed); "
+                 "each failed contract also adds a box (1 stake to the game's winner), shown as P(box) = 1 - P(make).")
+    return "\n".join(lines)
+
+
+def cli_odds(opts):
+    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from analysis.plots import heatmap_classes
+
+    rules = rules_from(opts, BoulmousRules)
+    specs = parse_seats(opts.heuristic, user_defs(opts))
+    positive(opts.hands, "--hands")
+    for bad, name in ((opts.up_card, "--up-card"), (opts.players, "--players"), (opts.pot, "--pot")):
+        if bad is not None:
+            raise TricksimError(f"{name} does not apply to Boulmous")
+    kw = engine_kw(opts)
+    if opts.hand:
+        cards = parse_hand(opts.hand)
+        seat = 0 if opts.seat is None else opts.seat
+        hands = opts.hands or 200_000
+        params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), seat=seat)
+        out = out_dir(opts, GAME, "odds", engine.Run("boulmous.odds", params, hands, 1 << 18).run_id)
+        if opts.exact:
+            ex = odds_hand(cards, seat, opts.seed, rules=rules, heuristics=specs, exact=True, trumps=opts.trump)
+            if opts.scheduler:
+                raise TricksimError("--exact runs locally; drop --scheduler")
+        mc = odds_hand(cards, seat, opts.seed, hands, rules, specs, trumps=opts.trump, out=out,
+                       until_precision=opts.until_precision, **kw)
+        from analysis.output import write_table
+        write_table(mc["calls"], out, "odds_calls")
+        write_table(mc["pass"], out, "odds_pass")
+        if opts.exact:
+            print(render_odds(ex))
+            print(f"(exact enumeration: {ex['seconds']:.1f} s)\n")
+            cmp = compare_exact(mc, ex)
+            write_table(ex["calls"], out, "odds_calls_exact")
+            write_table(cmp, out, "mc_vs_exact")
+            inside = int(cmp.inside_ci.sum())
+            print(f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside} of {len(cmp)} exact values "
+                  f"lie inside the 95% interval (about 95% expected)")
+            from analysis.output import pct
+            print(pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
+                                "MC [95% CI]": [pct(a, b, c) for a, b, c in zip(cmp.p_make_mc, cmp.ci_low, cmp.ci_high)],
+                                "exact": [pct(x, digits=2) for x in cmp.p_make_exact],
+                                "inside": cmp.inside_ci}).to_string(index=False))
+        else:
+            print(render_odds(mc))
+        print(f"\nresults in {out}")
+        return
+    if opts.exact:
+        raise TricksimError("--exact needs --hand")
+    hands = opts.hands or 2_000_000
+    params = make_params(opts.seed, rules, specs)
+    out = out_dir(opts, GAME, "classes", engine.Run("boulmous.classes", params, hands, 1 << 20).run_id)
+    res = odds_classes(opts.seed, hands, rules, specs, out=out, **kw)
+    from analysis.output import write_table
+    write_table(res["classes"], out, "classes")
+    write_table(res["by_trumps_bowers"], out, "by_trumps_bowers")
+    heatmap_classes(res["by_trumps_bowers"], out / "classes_heatmap.png", res["n"])
+    print(render_classes(res))
+    print(f"\ntables and heatmap in {out}")
+
+
+def render_classes(res) -> str:
+    from analysis.output import pct
+    df = res["by_trumps_bowers"]
+    rows = []
+    for r in df.itertuples():
+        rows.append({"trumps": r.trumps, "bowers": r.bowers, "n": f"{r.n:,}",
+                     **{f"bid {b}": pct(getattr(r, f"p{b}"), getattr(r, f"p{b}_lo"), getattr(r, f"p{b}_hi"))
+                        for b in range(3, 7)}})
+    return (f"Boulmous: chance that the first to speak makes each bid, taking the contract in the trump suit its "
+            f"heuristic prefers, by trumps held (bowers included) and bowers held; {res['n']:,} random deals "
+            f"(no-trump choices left out)\n" + pd.DataFrame(rows).to_string(index=False))
+
+
+def cli_trace(opts):
+    from analysis.cliutil import positive, rules_from, user_defs
+    rules = rules_from(opts, BoulmousRules)
+    specs = parse_seats(opts.heuristic, user_defs(opts))
+    for bad, name in ((opts.players, "--players"), (opts.sessions, "--sessions"), (opts.deals, "--deals")):
+        if bad is not None:
+            raise TricksimError(f"{name} does not apply to Boulmous")
+    n = positive(opts.hands if opts.hands is not None else 10, "--hands")
+    return trace(opts.seed, n, rules, specs, first=opts.first)
+
+
+def cli_stakes(opts):
+    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from analysis.output import pct, pm, write_table
+    rules = rules_from(opts, BoulmousRules)
+    specs = parse_seats(opts.heuristic, user_defs(opts))
+    positive(opts.games, "--games")
+    params = make_params(opts.seed, rules, specs)
+    out = out_dir(opts, GAME, "stakes", engine.Run("boulmous.games", params, opts.games, 1 << 14, "games").run_id)
+    res = game_stakes(opts.seed, opts.games, rules, specs, out=out, **engine_kw(opts))
+    write_table(res["seats"], out, "stakes")
+    df = res["seats"]
+    print(f"Boulmous games to {rules.target} with the money settlement, {res['games']:,} games "
+          f"({res['mean_deals']:.1f} deals per game on average, {res['abandoned']} abandoned); seat 0 deals first")
+    print(pd.DataFrame({"seat": df.seat, "heuristic": df.heuristic,
+                        "stakes per game": [pm(a, b) for a, b in zip(df.mean_stakes, df.stakes_ci)],
+                        "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
+                        "boxes per game": df.boxes_per_game.round(3)}).to_string(index=False))
+    print(f"\nresults in {out}")

@@ -1,0 +1,32 @@
+"""Helpers shared by the games' CLI adapters (``cli_*`` functions)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis.common import TricksimError, apply_rule_overrides, load_heuristic_file
+from analysis.output import default_out
+
+
+def rules_from(opts, cls):
+    return apply_rule_overrides(cls(), getattr(opts, "rule", None))
+
+
+def user_defs(opts):
+    path = getattr(opts, "heuristics", None)
+    return load_heuristic_file(path) if path else None
+
+
+def positive(value, name):
+    if value is not None and value < 1:
+        raise TricksimError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+def out_dir(opts, game, study, run_id) -> Path:
+    return Path(opts.out) if getattr(opts, "out", None) else default_out(game, study, run_id)
+
+
+def engine_kw(opts):
+    return dict(threads=positive(getattr(opts, "threads", None), "--threads"), scheduler=getattr(opts, "scheduler", None),
+                progress=getattr(opts, "progress", False), force=getattr(opts, "force", False),
+                resume=getattr(opts, "resume", True))

@@ -1,0 +1,319 @@
+"""The one run engine: fixed blocks of hand indices, reduced in block order.
+
+A run is ``(study, params, block_size)``; its blocks are the index ranges
+``[b*block_size, (b+1)*block_size)``.  A block's result is an int64 vector of
+exact counts computed by a registered *block function* ``f(params, first, n)``,
+a pure function of its arguments (every hand's randomness depends only on the
+seed and the hand index), so thread count, block order, backend and machine
+cannot change a result.  Each finished block is written atomically to
+``OUT/blocks/`` as Parquet with its run id and checksum; re-running the same
+command into the same folder (or ``--resume``) reuses every valid block and
+redoes missing, corrupted or foreign ones.  The same block function is what a
+Dask worker runs.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from analysis import __version__
+from analysis.common import TricksimError
+
+BLOCK_FUNCS: dict[str, Callable] = {}
+FORMAT = 1
+
+
+def block_function(name: str):
+    def deco(fn):
+        BLOCK_FUNCS[name] = fn
+        return fn
+    return deco
+
+
+def run_block(study: str, params_json: str, first: int, n: int) -> np.ndarray:
+    """Entry point of a worker: import the study's module, run one block."""
+    if study not in BLOCK_FUNCS:
+        import importlib
+        importlib.import_module("analysis." + study.split(".")[0])
+    return np.asarray(BLOCK_FUNCS[study](json.loads(params_json), first, n), dtype=np.int64)
+
+
+@dataclass
+class Run:
+    study: str
+    params: dict
+    total: int
+    block_size: int
+    unit: str = "hands"
+    command: str = field(default_factory=lambda: " ".join(["tricksim"] + sys.argv[1:]) if sys.argv else "")
+
+    @property
+    def params_json(self) -> str:
+        return json.dumps(self.params, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def run_id(self) -> str:
+        key = json.dumps([FORMAT, self.study, self.params, self.block_size], sort_keys=True)
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Result:
+    counts: np.ndarray
+    n: int                 # units aggregated
+    blocks: int
+    reused: int
+    seconds: float
+    out: Path | None
+    stopped_early: bool = False
+
+    @property
+    def rate(self) -> float:
+        return self.n / self.seconds if self.seconds > 0 else float("nan")
+
+
+def _versions() -> dict:
+    import numba
+    import pandas
+    return {"tricksim": __version__, "python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "pandas": pandas.__version__}
+
+
+def _checksum(values: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(values, dtype="<i8").tobytes()).hexdigest()
+
+
+def write_block(path: Path, run_id: str, b: int, first: int, n: int, values: np.ndarray):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    meta = {"run_id": run_id, "block": str(b), "first": str(first), "n": str(n),
+            "sha256": _checksum(values)}
+    table = pa.table({"value": pa.array(values.astype(np.int64))}).replace_schema_metadata(meta)
+    tmp = path.with_suffix(".tmp%d" % os.getpid())
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def read_block(path: Path, run_id: str, b: int, first: int, n: int):
+    """The block's values, or None when missing, corrupted or foreign."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+        meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+        values = table.column("value").to_numpy().astype(np.int64)
+    except Exception:
+        return None
+    if (meta.get("run_id") != run_id or meta.get("block") != str(b) or meta.get("first") != str(first)
+            or meta.get("n") != str(n) or meta.get("sha256") != _checksum(values)):
+        return None
+    return values
+
+
+def _prepare_out(run: Run, out: Path | None, force: bool, resume: bool):
+    if out is None:
+        return None
+    out = Path(out)
+    man_path = out / "manifest.json"
+    if man_path.exists():
+        try:
+            old = json.loads(man_path.read_text())
+        except Exception:
+            old = {}
+        if old.get("run_id") != run.run_id:
+            if not force:
+                raise TricksimError(
+                    f"run folder {out} holds a different run ({old.get('command', 'unknown command')!r}); "
+                    "use --force to replace it or --out to choose another folder")
+            shutil.rmtree(out / "blocks", ignore_errors=True)
+        elif not resume:
+            shutil.rmtree(out / "blocks", ignore_errors=True)
+    (out / "blocks").mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _write_manifest(out: Path, run: Run, info: dict):
+    man = {"command": run.command, "study": run.study, "run_id": run.run_id, "params": run.params,
+           "block_size": run.block_size, "requested": run.total, "unit": run.unit,
+           "versions": _versions(), **info}
+    tmp = out / "manifest.json.tmp"
+    tmp.write_text(json.dumps(man, indent=2, sort_keys=True))
+    os.replace(tmp, out / "manifest.json")
+
+
+def execute(run: Run, out: Path | None = None, threads: int | None = None, scheduler: str | None = None,
+            progress: bool = True, stop: Callable[[np.ndarray, int], bool] | None = None,
+            force: bool = False, resume: bool = True, min_blocks: int = 1) -> Result:
+    """Run (or resume) every block of ``run`` and return the block-ordered reduction.
+
+    ``stop(counts, n)`` is asked after each contiguous prefix of blocks (in block
+    order, so the answer is reproducible); True ends the run early."""
+    if run.total <= 0:
+        raise TricksimError(f"--{run.unit} must be at least 1, got {run.total}")
+    if threads is not None and threads < 1:
+        raise TricksimError(f"--threads must be at least 1, got {threads}")
+    out = _prepare_out(run, out, force, resume)
+    nblocks = (run.total + run.block_size - 1) // run.block_size
+    spans = [(b, b * run.block_size, min(run.block_size, run.total - b * run.block_size)) for b in range(nblocks)]
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    results: dict[int, np.ndarray] = {}
+    reused = 0
+    if out is not None:
+        for b, first, n in spans:
+            p = out / "blocks" / f"b{b:08d}.parquet"
+            if p.exists():
+                v = read_block(p, run.run_id, b, first, n)
+                if v is not None:
+                    results[b] = v
+                    reused += 1
+        _write_manifest(out, run, {"started": started, "status": "running", "blocks_done": len(results),
+                                   "blocks_total": nblocks})
+
+    state = {"prefix": 0, "acc": None, "n": 0, "stopped": False}
+
+    def advance():
+        while state["prefix"] < nblocks and state["prefix"] in results:
+            b = state["prefix"]
+            v = results[b]
+            state["acc"] = v.copy() if state["acc"] is None else state["acc"] + v
+            state["n"] += spans[b][2]
+            state["prefix"] += 1
+            if stop is not None and state["prefix"] >= min_blocks and stop(state["acc"], state["n"]):
+                state["stopped"] = True
+                return
+
+    advance()
+    todo = [s for s in spans if s[0] not in results]
+    t0 = time.perf_counter()
+    pbar = _Progress(progress, run, sum(s[2] for s in spans if s[0] in results), run.total)
+    try:
+        if not state["stopped"] and todo:
+            if scheduler:
+                _run_dask(run, todo, results, out, scheduler, pbar, advance, state)
+            else:
+                _run_local(run, todo, results, out, threads, pbar, advance, state)
+    finally:
+        pbar.close()
+    secs = time.perf_counter() - t0
+    if state["acc"] is None:
+        raise TricksimError("no block finished")
+    if out is not None:
+        _write_manifest(out, run, {"started": started, "ended": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                                   "status": "stopped_at_precision" if state["stopped"] else "complete",
+                                   "blocks_done": len(results), "blocks_total": nblocks, "units_aggregated": state["n"],
+                                   "seconds": round(secs, 3), "threads": threads, "scheduler": scheduler})
+    return Result(state["acc"], state["n"], state["prefix"], reused, secs, out, state["stopped"])
+
+
+def _store(run, out, b, first, n, v, results):
+    if out is not None:
+        write_block(out / "blocks" / f"b{b:08d}.parquet", run.run_id, b, first, n, v)
+    results[b] = v
+
+
+def _run_local(run, todo, results, out, threads, pbar, advance, state):
+    import numba
+
+    old = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        pj = run.params_json
+        for b, first, n in todo:
+            v = run_block(run.study, pj, first, n)
+            _store(run, out, b, first, n, v, results)
+            pbar.update(n)
+            advance()
+            if state["stopped"]:
+                return
+    finally:
+        numba.set_num_threads(old)
+
+
+def _run_dask(run, todo, results, out, scheduler, pbar, advance, state):
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise TricksimError("--scheduler needs the dask extra: pip install 'tricksim[dask]'") from None
+    client = scheduler if not isinstance(scheduler, str) else None
+    own = client is None
+    if own:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except Exception as e:
+            raise TricksimError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
+    try:
+        nworkers = max(1, len(client.scheduler_info().get("workers", {})))
+        window = 2 * nworkers
+        pj = run.params_json
+        it = iter(todo)
+        futs = {}
+        ac = as_completed()
+        for s in [x for _, x in zip(range(window), it)]:
+            f = client.submit(run_block, run.study, pj, s[1], s[2], pure=False)
+            futs[f] = s
+            ac.add(f)
+        for f in ac:
+            b, first, n = futs.pop(f)
+            v = f.result()
+            _store(run, out, b, first, n, v, results)
+            pbar.update(n)
+            advance()
+            if state["stopped"]:
+                for g in futs:
+                    g.cancel()
+                return
+            nxt = next(it, None)
+            if nxt is not None:
+                g = client.submit(run_block, run.study, pj, nxt[1], nxt[2], pure=False)
+                futs[g] = nxt
+                ac.add(g)
+    finally:
+        if own:
+            client.close()
+
+
+class _Progress:
+    """A rich progress bar: units done, units per second, time left."""
+
+    def __init__(self, enabled, run, done, total):
+        self.p = None
+        if not enabled:
+            return
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+        self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True,
+                          console=_stderr_console())
+        self.p.start()
+        self.t0 = time.perf_counter()
+        self.new = 0
+        self.task = self.p.add_task(f"{run.study} {run.unit}", total=total, completed=done, rate="")
+
+    def update(self, n):
+        if self.p is None:
+            return
+        self.new += n
+        dt = time.perf_counter() - self.t0
+        rate = f"{self.new / dt:,.0f} {'/s'}" if dt > 0 else ""
+        self.p.update(self.task, advance=n, rate=rate)
+
+    def close(self):
+        if self.p is not None:
+            self.p.stop()
+
+
+def _stderr_console():
+    from rich.console import Console
+    return Console(stderr=True)

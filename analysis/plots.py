@@ -1,0 +1,39 @@
+"""Matplotlib figures (Agg backend: no screen needed)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def heatmap_classes(df, path: Path, n: int):
+    """Boulmous: P(make bid) by trumps held x bowers held, one panel per bid."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, axes = plt.subplots(1, 4, figsize=(16, 4.6), sharey=True)
+    trumps = list(range(8))
+    for ax, bid in zip(axes, range(3, 7)):
+        grid = np.full((3, 8), np.nan)
+        cnt = np.zeros((3, 8), int)
+        for r in df.itertuples():
+            grid[r.bowers, r.trumps] = getattr(r, f"p{bid}")
+            cnt[r.bowers, r.trumps] = r.n
+        grid[cnt < 200] = np.nan  # too few deals to show
+        im = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+        for b in range(3):
+            for t in trumps:
+                if not np.isnan(grid[b, t]):
+                    ax.text(t, b, f"{100 * grid[b, t]:.0f}", ha="center", va="center", fontsize=8)
+        ax.set_title(f"bid {bid}" + (" (boulmous)" if bid == 6 else ""))
+        ax.set_xlabel("trumps held (bowers included)")
+        ax.set_xticks(trumps)
+        ax.set_yticks([0, 1, 2])
+    axes[0].set_ylabel("bowers held")
+    fig.colorbar(im, ax=axes, shrink=0.8, label="P(taker makes the bid)")
+    fig.suptitle(f"Boulmous: chance the first to speak makes each bid (% , cells with <200 deals blank), {n:,} random deals")
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)

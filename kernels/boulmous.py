@@ -1,0 +1,840 @@
+"""Boulmous kernels (RULES.md section 1): auction, trump choice, play, scoring, games to 21.
+
+Contract of every function here:
+- cards are ints ``suit*16+rank`` (kernels/cards.py); a hand is a uint64 mask;
+- ``rules``  int64[N_RULES]: the variant flags, indexed by the ``R_*`` constants;
+- ``tabs_u`` uint64[5, 6]: per trump index t (0..3 = S H D C, 4 = NT) the masks
+  ``tabs_u[t, k]`` of the cards that follow class k (k 0..3), ``tabs_u[t, 4]`` the
+  cards that rank as trumps, ``tabs_u[t, 5]`` the deck;
+- ``power``  int64[5, 64]: card power under trump t (trumps >= 64);
+- ``csuit``  int64[5, 64]: follow class of a card under trump t;
+- ``above``  uint64[5, 128]: ``above[t, p]`` = cards whose power exceeds p;
+  all four tables are built by ``analysis.boulmous.build_tables(rules)``;
+- ``hcodes`` int64[4] heuristic code per seat, ``hparams`` float64[4, N_PARAMS];
+- ``rec`` int64[REC_LEN] is the hand record that every playout fills, so the
+  trace shows exactly what the batch kernels play.
+Seat 0..3 clockwise; the first to speak is ``(dealer + 1) % 4``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from kernels.cards import popcount, lowest, U0, U1
+from kernels.rng import seed_state, below, uniform, shuffle
+
+# ---- rule flags -------------------------------------------------------------
+R_AUCTION, R_LEFT_BOWER_TRUMP, R_MUST_HEAD, R_TRUMP_OBL, R_FAILED_KEEPS = 0, 1, 2, 3, 4
+R_END_CHECK, R_TIE_BREAK, R_WINNER_PAYS_OWN, R_FAILED_B_IS_BOX, R_TARGET = 5, 6, 7, 8, 9
+N_RULES = 10
+AUCTION_SINGLE, AUCTION_MULTI = 0, 1
+OBL_OPTIONAL, OBL_MUST_TRUMP, OBL_MUST_OVERTRUMP = 0, 1, 2
+END_DEAL, END_TRICK = 0, 1
+TIE_PLAY_ON, TIE_TAKER, TIE_SHARED = 0, 1, 2
+NT = 4
+
+# ---- heuristics -------------------------------------------------------------
+H_RANDOM, H_CAUTIOUS, H_AGGRESSIVE = 0, 1, 2
+P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = 0, 1, 2, 3, 4, 5
+P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
+N_PARAMS = 12
+
+# ---- hand record ------------------------------------------------------------
+REC_DEALER, REC_TAKER, REC_CONTRACT, REC_TRUMP, REC_MADE, REC_NBIDS = 0, 1, 2, 3, 4, 5
+REC_BIDS = 6            # MAX_BIDS pairs (seat, bid or 0 = pass)
+MAX_BIDS = 16
+REC_NTRICKS = REC_BIDS + 2 * MAX_BIDS          # 38
+REC_TRICKS = REC_NTRICKS + 1                   # 6 x (leader, c0, c1, c2, c3, winner)
+REC_WON = REC_TRICKS + 36                      # 4
+REC_SCORE = REC_WON + 4                        # 4
+REC_STAKES = REC_SCORE + 4                     # 4
+REC_LEGAL = REC_STAKES + 4                     # 24 legal masks, in play order
+REC_HANDS = REC_LEGAL + 24                     # 4 hands at the first trick
+REC_LEN = REC_HANDS + 4
+
+DECK24 = np.uint64(0)
+for _s in range(4):
+    DECK24 |= np.uint64(0x1F80) << np.uint64(16 * _s)
+
+
+# ============================================================================
+# rules
+# ============================================================================
+@njit(cache=True, nogil=True)
+def legal_mask(hand, n_in_trick, led, win_pow, t, rules, tabs_u, above):
+    """Cards of ``hand`` that may be played; ``led`` = follow class of the lead,
+    ``win_pow`` = power of the card winning the trick so far (rules 11-13)."""
+    if n_in_trick == 0:
+        return hand
+    follow = hand & tabs_u[t, led]
+    obl = rules[R_TRUMP_OBL]
+    if follow != U0:
+        if rules[R_MUST_HEAD] != 0 or (obl == OBL_MUST_OVERTRUMP and led == t):
+            better = follow & above[t, win_pow]
+            if better != U0:
+                return better
+        return follow
+    if t == NT or obl == OBL_OPTIONAL:
+        return hand
+    tr = hand & tabs_u[t, 4]
+    if tr == U0:
+        return hand
+    if obl == OBL_MUST_OVERTRUMP or rules[R_MUST_HEAD] != 0:
+        better = tr & above[t, win_pow]
+        if better != U0:
+            return better
+    return tr
+
+
+@njit(cache=True, nogil=True)
+def beats(c, led, win_pow, t, power, csuit):
+    p = power[t, c]
+    return p > win_pow and (p >= 64 or csuit[t, c] == led)
+
+
+# ============================================================================
+# heuristics
+# ============================================================================
+@njit(cache=True, nogil=True)
+def min_power_card(mask, t, power):
+    best = -1
+    bp = 1 << 30
+    m = mask
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        if power[t, c] < bp:
+            bp = power[t, c]
+            best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def max_power_card(mask, t, power):
+    best = -1
+    bp = -1
+    m = mask
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        if power[t, c] > bp:
+            bp = power[t, c]
+            best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def max_power(mask, t, power):
+    c = max_power_card(mask, t, power)
+    if c < 0:
+        return -1
+    return power[t, c]
+
+
+@njit(cache=True, nogil=True)
+def estimate(hand, t, prm, tabs_u, power):
+    """Estimated tricks of ``hand`` with trump index ``t`` (4 = NT)."""
+    v = 0.0
+    m = hand
+    ntr = 0
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        p = power[t, c]
+        if p >= 64:
+            ntr += 1
+            if p >= 64 + 19:
+                v += prm[P_BOWER_WEIGHT]
+            else:
+                v += prm[P_TRUMP_WEIGHT]
+        else:
+            r = c & 15
+            if r == 12:
+                v += prm[P_ACE_WEIGHT]
+            elif r == 11:
+                v += prm[P_KING_WEIGHT]
+    if t == NT:
+        v += prm[P_NT_BIAS]
+    elif ntr > 2:
+        v += prm[P_LENGTH_BONUS] * (ntr - 2)
+    return v
+
+
+@njit(cache=True, nogil=True)
+def best_trump(hand, prm, tabs_u, power):
+    best_t = 0
+    best_v = -1e300
+    for t in range(5):
+        v = estimate(hand, t, prm, tabs_u, power)
+        if v > best_v:
+            best_v = v
+            best_t = t
+    return best_t, best_v
+
+
+@njit(cache=True, nogil=True)
+def choose_bid(code, prm, hand, high, st, tabs_u, power):
+    """0 = pass, else a bid in high+1..6 (high = 0 when nobody has bid)."""
+    lo = 3 if high < 3 else high + 1
+    if lo > 6:
+        return 0
+    if code == H_RANDOM:
+        if uniform(st) < prm[P_BID_PROB]:
+            return lo + below(st, 7 - lo)
+        return 0
+    _, v = best_trump(hand, prm, tabs_u, power)
+    room = v - prm[P_MARGIN]
+    if room >= 6.0 + prm[P_BOULMOUS_MARGIN]:
+        return 6
+    if room >= lo and lo < 6:
+        return lo
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def choose_trump(code, prm, hand, st, tabs_u, power):
+    if code == H_RANDOM:
+        return below(st, 5)
+    t, _ = best_trump(hand, prm, tabs_u, power)
+    return t
+
+
+@njit(cache=True, nogil=True)
+def choose_card(code, prm, me, hand, legal, n_in_trick, led, win_pow, win_seat,
+                taker_played, taker, t, played, st, tabs_u, power, csuit, above):
+    """The card a seat plays; deterministic except for H_RANDOM."""
+    if code == H_RANDOM:
+        return lowest(legal) if popcount(legal) == 1 else _nth(legal, below(st, popcount(legal)))
+    unseen = tabs_u[t, 5] & ~hand & ~played
+    if n_in_trick == 0:
+        if code == H_CAUTIOUS:
+            if me == taker and t != NT and prm[P_DRAW_TRUMPS] > 0.5:
+                mytr = legal & tabs_u[t, 4]
+                if mytr != U0 and (unseen & tabs_u[t, 4]) != U0:
+                    return max_power_card(mytr, t, power)
+            # a boss: no unseen card of its class ranks higher
+            boss = U0
+            m = legal
+            while m != U0:
+                c = lowest(m)
+                m &= m - U1
+                k = csuit[t, c]
+                if max_power(unseen & tabs_u[t, k], t, power) < power[t, c]:
+                    boss |= U1 << np.uint64(c)
+            if boss != U0:
+                side = boss & ~tabs_u[t, 4]
+                if side != U0:
+                    return max_power_card(side, t, power)
+                return max_power_card(boss, t, power)
+            return min_power_card(legal, t, power)
+        if prm[P_LEAD_HIGH] > 0.5:
+            return max_power_card(legal, t, power)
+        return min_power_card(legal, t, power)
+    winners = legal & above[t, win_pow]
+    # keep only cards that really beat (trump, or the led class)
+    real = U0
+    m = winners
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        if power[t, c] >= 64 or csuit[t, c] == led:
+            real |= U1 << np.uint64(c)
+    if real == U0:
+        return min_power_card(legal, t, power)
+    if prm[P_GANG_UP] > 0.5 and me != taker and win_seat != taker and taker_played:
+        return min_power_card(legal, t, power)
+    if n_in_trick == 3:
+        return min_power_card(real, t, power)
+    if code == H_CAUTIOUS:
+        # cheapest winner that no unseen card of the same standing can beat
+        m = real
+        best = -1
+        bp = 1 << 30
+        while m != U0:
+            c = lowest(m)
+            m &= m - U1
+            p = power[t, c]
+            if p >= 64:
+                danger = max_power(unseen & tabs_u[t, 4], t, power)
+            else:
+                danger = max_power(unseen & tabs_u[t, led], t, power)
+                if t != NT and (unseen & tabs_u[t, 4]) != U0 and popcount(unseen & tabs_u[t, led]) < 2:
+                    danger = 1 << 20  # someone void may ruff
+            if p > danger and p < bp:
+                bp = p
+                best = c
+        if best >= 0:
+            return best
+        return min_power_card(legal, t, power)
+    return min_power_card(real, t, power)
+
+
+@njit(cache=True, nogil=True)
+def _nth(m, k):
+    for _ in range(k):
+        m &= m - U1
+    return lowest(m)
+
+
+# ============================================================================
+# one deal
+# ============================================================================
+@njit(cache=True, nogil=True)
+def auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec, forced_pass):
+    """Rule 4-6. Returns (taker, contract); taker -1 when all pass.
+    ``forced_pass`` = a seat that must pass (-1 for none)."""
+    high = 0
+    taker = -1
+    nb = 0
+    if rules[R_AUCTION] == AUCTION_SINGLE:
+        for k in range(4):
+            s = (dealer + 1 + k) % 4
+            b = 0
+            if s != forced_pass:
+                b = choose_bid(hcodes[s], hparams[s], hands[s], high, st, tabs_u, power)
+            rec[REC_BIDS + 2 * nb] = s
+            rec[REC_BIDS + 2 * nb + 1] = b
+            nb += 1
+            if b > 0:
+                high = b
+                taker = s
+    else:
+        out = np.zeros(4, np.bool_)
+        nout = 0
+        s = (dealer + 1) % 4
+        while True:
+            if not out[s] and s != taker:
+                b = 0
+                if s != forced_pass:
+                    b = choose_bid(hcodes[s], hparams[s], hands[s], high, st, tabs_u, power)
+                if nb < MAX_BIDS:
+                    rec[REC_BIDS + 2 * nb] = s
+                    rec[REC_BIDS + 2 * nb + 1] = b
+                    nb += 1
+                if b > 0:
+                    high = b
+                    taker = s
+                else:
+                    out[s] = True
+                    nout += 1
+                if nout == 4 or (nout == 3 and taker >= 0):
+                    break
+            s = (s + 1) % 4
+    rec[REC_NBIDS] = nb
+    return taker, high
+
+
+@njit(cache=True, nogil=True)
+def play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csuit, above, rec,
+                base_scores):
+    """Rules 10-14: six tricks, the taker leading. Fills tricks, legal masks and
+    ``rec[REC_WON..]``. ``base_scores`` (int64[4]) are the game scores before the
+    deal, used only by ``end_check = after_each_trick`` (-1 in [0] disables it).
+    Returns the number of tricks played."""
+    h = hands.copy()
+    played = U0
+    leader = taker
+    for i in range(4):
+        rec[REC_WON + i] = 0
+    nplay = 0
+    contract = rec[REC_CONTRACT]
+    for tr in range(6):
+        base = REC_TRICKS + 6 * tr
+        rec[base] = leader
+        led = 0
+        win_pow = -1
+        win_seat = leader
+        taker_played = False
+        for k in range(4):
+            s = (leader + k) % 4
+            lg = legal_mask(h[s], k, led, win_pow, t, rules, tabs_u, above)
+            c = choose_card(hcodes[s], hparams[s], s, h[s], lg, k, led, win_pow, win_seat,
+                            taker_played, taker, t, played, st, tabs_u, power, csuit, above)
+            rec[REC_LEGAL + nplay] = np.int64(lg)
+            nplay += 1
+            rec[base + 1 + k] = c
+            b = U1 << np.uint64(c)
+            h[s] &= ~b
+            played |= b
+            if k == 0:
+                led = csuit[t, c]
+                win_pow = power[t, c]
+                win_seat = s
+            elif beats(c, led, win_pow, t, power, csuit):
+                win_pow = power[t, c]
+                win_seat = s
+            if s == taker:
+                taker_played = True
+        rec[base + 5] = win_seat
+        rec[REC_WON + win_seat] += 1
+        leader = win_seat
+        if rules[R_END_CHECK] == END_TRICK and base_scores[0] > -(1 << 40):
+            ended = False
+            for s in range(4):
+                prov = base_scores[s] + rec[REC_WON + s]
+                if s == taker and rec[REC_WON + s] < contract:
+                    continue
+                if prov >= rules[R_TARGET]:
+                    ended = True
+            if ended:
+                return tr + 1
+    return 6
+
+
+@njit(cache=True, nogil=True)
+def score_deal(taker, contract, ntricks, rules, rec):
+    """Rules 15-16 and 18(c)(d): points and immediate stakes of the deal."""
+    for s in range(4):
+        rec[REC_SCORE + s] = rec[REC_WON + s]
+        rec[REC_STAKES + s] = 0
+    if taker < 0:
+        rec[REC_MADE] = -1
+        return
+    won = rec[REC_WON + taker]
+    if won >= contract:
+        rec[REC_MADE] = 1
+        if contract == 6:
+            for s in range(4):
+                rec[REC_STAKES + s] = 3 if s == taker else -1
+    elif ntricks < 6 and contract - won <= 6 - ntricks:
+        rec[REC_MADE] = -2  # game ended mid-deal before the contract was decided
+    else:
+        rec[REC_MADE] = 0
+        if rules[R_FAILED_KEEPS] != 0:
+            rec[REC_SCORE + taker] = won - contract
+        else:
+            rec[REC_SCORE + taker] = -contract
+        if contract == 6:
+            for s in range(4):
+                rec[REC_STAKES + s] = -3 if s == taker else 1
+
+
+@njit(cache=True, nogil=True)
+def play_deal(hands, dealer, forced_taker, forced_bid, forced_trump, forced_pass, rules,
+              hcodes, hparams, st, tabs_u, power, csuit, above, rec, base_scores):
+    """One whole deal. With ``forced_taker >= 0`` the auction is skipped and that
+    seat takes ``forced_bid`` with trump ``forced_trump`` (-1 = its heuristic's choice)."""
+    rec[REC_DEALER] = dealer
+    for s in range(4):
+        rec[REC_HANDS + s] = np.int64(hands[s])
+    if forced_taker >= 0:
+        rec[REC_NBIDS] = 0
+        taker = forced_taker
+        contract = forced_bid
+    else:
+        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec,
+                                  forced_pass)
+    rec[REC_TAKER] = taker
+    rec[REC_CONTRACT] = contract
+    if taker < 0:
+        rec[REC_TRUMP] = -1
+        rec[REC_NTRICKS] = 0
+        for s in range(4):
+            rec[REC_WON + s] = 0
+        score_deal(taker, contract, 0, rules, rec)
+        return
+    if forced_taker >= 0 and forced_trump >= 0:
+        t = forced_trump
+    else:
+        t = choose_trump(hcodes[taker], hparams[taker], hands[taker], st, tabs_u, power)
+    rec[REC_TRUMP] = t
+    n = play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csuit, above, rec,
+                    base_scores)
+    rec[REC_NTRICKS] = n
+    score_deal(taker, contract, n, rules, rec)
+
+
+@njit(cache=True, nogil=True)
+def deal_random(st, deck, hands):
+    """Reset ``deck`` to the sorted 24 cards, shuffle it and give seat k the cards
+    deck[6k:6k+6]."""
+    m = 0
+    for s in range(4):
+        for r in range(7, 13):
+            deck[m] = s * 16 + r
+            m += 1
+    shuffle(st, deck, 24)
+    for s in range(4):
+        m = U0
+        for i in range(6):
+            m |= U1 << np.uint64(deck[6 * s + i])
+        hands[s] = m
+
+
+@njit(cache=True, nogil=True)
+def deal_with_fixed(st, rest, fixed, seat, hands):
+    """Seat ``seat`` holds ``fixed``; the 18 cards of ``rest`` are shuffled to the others."""
+    shuffle(st, rest, 18)
+    k = 0
+    for s in range(4):
+        if s == seat:
+            hands[s] = fixed
+            continue
+        m = U0
+        for i in range(6):
+            m |= U1 << np.uint64(rest[6 * k + i])
+        k += 1
+        hands[s] = m
+
+
+NO_GAME = np.array([-(1 << 50), 0, 0, 0], dtype=np.int64)
+
+# ============================================================================
+# batch entry points
+# ============================================================================
+CHUNK = 2048
+
+# sim_deals aggregate layout (int64 vector)
+#   [pos 0..3][contract 3..6 -> 0..3][trump 0..4][taker tricks 0..6]  (4*4*5*7 = 560)
+#   + all-pass count, + sum of score per position (4), + sum of squared score (4)
+AGG_DEALS = 560 + 1 + 8
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+    """Random deals with the auction; dealer = hand_index % 4. Returns int64[AGG_DEALS]."""
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_DEALS), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            deal_random(sd, deck, hands)
+            dealer = idx % 4
+            play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
+                      csuit, above, rec, NO_GAME)
+            taker = rec[REC_TAKER]
+            if taker < 0:
+                acc[560] += 1
+            else:
+                pos = (taker - dealer - 1) % 4
+                j = ((pos * 4 + rec[REC_CONTRACT] - 3) * 5 + rec[REC_TRUMP]) * 7 + rec[REC_WON + taker]
+                acc[j] += 1
+            for s in range(4):
+                pos = (s - dealer - 1) % 4
+                sc = rec[REC_SCORE + s]
+                acc[561 + pos] += sc
+                acc[565 + pos] += sc * sc
+    return part.sum(axis=0)
+
+
+# sim_odds aggregate: [trump 0..4][taker tricks 0..6] (35)
+#  + pass scenario: [seat points -6..6 -> 0..12] (13) + [seat stakes -1..3 -> 0..4] (5)
+AGG_ODDS = 35 + 13 + 5
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams,
+             tabs_u, power, csuit, above):
+    """Monte Carlo odds of one hand: per deal of the other 18 cards, every trump as a
+    forced contract of ``seat`` plus the auction in which ``seat`` passes."""
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_ODDS), np.int64)
+    rest0 = np.zeros(18, np.int64)
+    k = 0
+    m = DECK24 & ~fixed
+    while m != U0:
+        rest0[k] = lowest(m)
+        m &= m - U1
+        k += 1
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        rest = np.zeros(18, np.int64)
+        hands = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            rest[:] = rest0
+            deal_with_fixed(sd, rest, fixed, seat, hands)
+            odds_one(hands, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
+                     tabs_u, power, csuit, above, rec, acc)
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def odds_one(hands, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, tabs_u, power,
+             csuit, above, rec, acc):
+    for t in range(5):
+        seed_state(st, key_dec, idx)
+        play_deal(hands, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, tabs_u, power,
+                  csuit, above, rec, NO_GAME)
+        acc[t * 7 + rec[REC_WON + seat]] += 1
+    seed_state(st, key_dec, idx)
+    play_deal(hands, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, tabs_u, power,
+              csuit, above, rec, NO_GAME)
+    acc[35 + 6 + rec[REC_SCORE + seat]] += 1
+    acc[48 + 1 + rec[REC_STAKES + seat]] += 1
+
+
+@njit(cache=True, nogil=True)
+def _combos(nbits, k):
+    """All k-subsets of range(nbits) as int bitmasks, in increasing order (Gosper)."""
+    cnt = 1
+    for i in range(k):
+        cnt = cnt * (nbits - i) // (i + 1)
+    out = np.zeros(cnt, np.int64)
+    x = (1 << k) - 1
+    for i in range(cnt):
+        out[i] = x
+        c = x & -x
+        r = x + c
+        x = (((r ^ x) >> 2) // c) | r
+    return out
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, tabs_u, power,
+               csuit, above):
+    """Every layout of the 18 other cards (C(18,6)*C(12,6) = 17,153,136): the same
+    aggregate as ``sim_odds`` (trumps not listed in ``trumps`` stay zero)."""
+    rest = np.zeros(18, np.int64)
+    k = 0
+    m = DECK24 & ~fixed
+    while m != U0:
+        rest[k] = lowest(m)
+        m &= m - U1
+        k += 1
+    ca = _combos(18, 6)
+    cb = _combos(12, 6)
+    na = ca.shape[0]
+    nblk = 64
+    part = np.zeros((nblk, AGG_ODDS), np.int64)
+    others = np.zeros(3, np.int64)
+    j = 0
+    for s in range(4):
+        if s != seat:
+            others[j] = s
+            j += 1
+    for blk in prange(nblk):
+        st = np.zeros(1, np.uint64)
+        hands = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        rest12 = np.zeros(12, np.int64)
+        acc = part[blk]
+        for a in range(blk, na, nblk):
+            ma = U0
+            q = 0
+            for i in range(18):
+                if (ca[a] >> i) & 1:
+                    ma |= U1 << np.uint64(rest[i])
+                else:
+                    rest12[q] = rest[i]
+                    q += 1
+            for b in range(cb.shape[0]):
+                mb = U0
+                mc = U0
+                for i in range(12):
+                    if (cb[b] >> i) & 1:
+                        mb |= U1 << np.uint64(rest12[i])
+                    else:
+                        mc |= U1 << np.uint64(rest12[i])
+                hands[seat] = fixed
+                hands[others[0]] = ma
+                hands[others[1]] = mb
+                hands[others[2]] = mc
+                for ti in range(trumps.shape[0]):
+                    t = trumps[ti]
+                    play_deal(hands, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, tabs_u,
+                              power, csuit, above, rec, NO_GAME)
+                    acc[t * 7 + rec[REC_WON + seat]] += 1
+                if with_pass:
+                    play_deal(hands, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, tabs_u,
+                              power, csuit, above, rec, NO_GAME)
+                    acc[35 + 6 + rec[REC_SCORE + seat]] += 1
+                    acc[48 + 1 + rec[REC_STAKES + seat]] += 1
+    return part.sum(axis=0)
+
+
+# sim_classes aggregate: [trumps 0..7][bowers 0..2][side aces 0..4][taker tricks 0..6]
+AGG_CLASSES = 8 * 3 * 5 * 7
+
+
+@njit(cache=True, nogil=True)
+def hand_class(hand, t, power):
+    ntr = 0
+    nbow = 0
+    aces = 0
+    m = hand
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        p = power[t, c]
+        if p >= 64:
+            ntr += 1
+            if p >= 64 + 19:
+                nbow += 1
+        elif (c & 15) == 12:
+            aces += 1
+    return ntr, nbow, aces
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+    """Random deals; the first to speak takes the contract in the trump its heuristic
+    prefers; counts its tricks by hand class (trump count, bowers, side aces)."""
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_CLASSES), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            deal_random(sd, deck, hands)
+            dealer = 3
+            play_deal(hands, dealer, 0, 3, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
+                      csuit, above, rec, NO_GAME)
+            t = rec[REC_TRUMP]
+            if t == NT:
+                continue
+            ntr, nbow, aces = hand_class(hands[0], t, power)
+            acc[((ntr * 3 + nbow) * 5 + aces) * 7 + rec[REC_WON]] += 1
+    return part.sum(axis=0)
+
+
+# sim_games aggregate per game: [stakes per seat (4)], [wins per seat (4)],
+# [sum stakes^2 per seat (4)], deals played, abandoned games, boxes per seat (4)
+AGG_GAMES = 4 + 4 + 4 + 1 + 1 + 4
+MAX_DEALS_PER_GAME = 1000
+
+
+@njit(cache=True, nogil=True)
+def play_game(sd, st, rules, hcodes, hparams, tabs_u, power, csuit, above, rec, deck, hands,
+              out_stakes, out_boxes):
+    """Rules 17-18: deals until a winner; returns (winner mask bits, deals played),
+    winner mask 0 when abandoned after MAX_DEALS_PER_GAME deals."""
+    scores = np.zeros(4, np.int64)
+    boxes = np.zeros(4, np.int64)
+    for s in range(4):
+        out_stakes[s] = 0
+    target = rules[R_TARGET]
+    ndeals = 0
+    dealer = 0
+    while ndeals < MAX_DEALS_PER_GAME:
+        deal_random(sd, deck, hands)
+        if rules[R_END_CHECK] == END_TRICK:
+            play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
+                      csuit, above, rec, scores)
+        else:
+            play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
+                      csuit, above, rec, NO_GAME)
+        ndeals += 1
+        taker = rec[REC_TAKER]
+        for s in range(4):
+            scores[s] += rec[REC_SCORE + s]
+            out_stakes[s] += rec[REC_STAKES + s]
+        if taker >= 0 and rec[REC_MADE] == 0:
+            if rec[REC_CONTRACT] < 6 or rules[R_FAILED_B_IS_BOX] != 0:
+                boxes[taker] += 1
+        top = -(1 << 40)
+        for s in range(4):
+            if scores[s] > top:
+                top = scores[s]
+        if top >= target:
+            winners = 0
+            nw = 0
+            for s in range(4):
+                if scores[s] == top:
+                    winners |= 1 << s
+                    nw += 1
+            if nw > 1:
+                tb = rules[R_TIE_BREAK]
+                if tb == TIE_PLAY_ON:
+                    winners = 0
+                elif tb == TIE_TAKER:
+                    if taker >= 0 and (winners >> taker) & 1:
+                        winners = 1 << taker
+                        nw = 1
+                    else:
+                        winners = 0
+            if winners != 0:
+                settle(winners, boxes, rules, out_stakes)
+                for s in range(4):
+                    out_boxes[s] = boxes[s]
+                return winners, ndeals
+        dealer = (dealer + 1) % 4
+    for s in range(4):
+        out_boxes[s] = boxes[s]
+    return 0, ndeals
+
+
+@njit(cache=True, nogil=True)
+def settle(winners, boxes, rules, stakes):
+    """Rule 18(a)(b): each co-winner collects 1 from each non-winner plus 1 per box
+    of that player; with ``winner_pays_own_boxes`` a winner pays 1 per own box to
+    each non-winner."""
+    for w in range(4):
+        if not (winners >> w) & 1:
+            continue
+        for o in range(4):
+            if (winners >> o) & 1:
+                continue
+            amt = 1 + boxes[o]
+            if rules[R_WINNER_PAYS_OWN] != 0:
+                amt -= boxes[w]
+            stakes[w] += amt
+            stakes[o] -= amt
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+    """Whole games to the target (seat 0 deals first). Returns int64[AGG_GAMES]."""
+    nch = (n + 63) // 64
+    part = np.zeros((nch, AGG_GAMES), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        stakes = np.zeros(4, np.int64)
+        boxes = np.zeros(4, np.int64)
+        acc = part[ch]
+        for i in range(ch * 64, min(n, (ch + 1) * 64)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            winners, nd = play_game(sd, st, rules, hcodes, hparams, tabs_u, power, csuit, above,
+                                    rec, deck, hands, stakes, boxes)
+            acc[12] += nd
+            if winners == 0:
+                acc[13] += 1
+                continue
+            for s in range(4):
+                acc[s] += stakes[s]
+                acc[8 + s] += stakes[s] * stakes[s]
+                if (winners >> s) & 1:
+                    acc[4 + s] += 1
+                acc[14 + s] += boxes[s]
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them."""
+    out = np.zeros((n, REC_LEN), np.int64)
+    st = np.zeros(1, np.uint64)
+    sd = np.zeros(1, np.uint64)
+    deck = np.zeros(24, np.int64)
+    hands = np.zeros(4, np.uint64)
+    for i in range(n):
+        idx = first + i
+        seed_state(sd, key_deal, idx)
+        seed_state(st, key_dec, idx)
+        deal_random(sd, deck, hands)
+        play_deal(hands, idx % 4, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
+                  csuit, above, out[i], NO_GAME)
+    return out
