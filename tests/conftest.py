@@ -1,0 +1,21 @@
+"""Shared fixtures of the test suite."""
+import functools
+
+import pytest
+
+
+@functools.lru_cache(maxsize=64)
+def _boulmous_trace(seed, hands, rules_items, heuristic, with_legal, first):
+    from analysis.boulmous import BoulmousRules, trace
+
+    return trace(seed, hands, rules=BoulmousRules(**dict(rules_items)), heuristics=[heuristic],
+                 with_legal=with_legal, first=first)
+
+
+@pytest.fixture(scope="session")
+def boulmous_trace():
+    """``boulmous_trace(seed, hands, rules: dict, heuristic, with_legal=True, first=0)``:
+    Boulmous trace dicts, cached for the session (do not mutate them)."""
+    def get(seed, hands, rules=None, heuristic="random", with_legal=True, first=0):
+        return _boulmous_trace(seed, hands, tuple(sorted((rules or {}).items())), heuristic, with_legal, first)
+    return get
