@@ -56,48 +56,9 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
 
 
 def build_tables(left_bower_is_trump: bool = True):
-    """Per trump index t (0..3 = S H D C, 4 = NT): follow masks, trump mask, deck,
-    card power, follow class and the 'beats power p' masks (rule 8, 9)."""
-    tabs_u = np.zeros((5, 6), np.uint64)
-    power = np.full((5, 64), -1, np.int64)
-    csuit = np.full((5, 64), -1, np.int64)
-    above = np.zeros((5, 128), np.uint64)
-    deck = [s * 16 + r for s in range(4) for r in range(7, 13)]
-    order = {12: 12, 11: 11, 10: 10, 8: 8, 7: 7}  # A K Q T 9 inside the trump suit
-    for t in range(5):
-        for c in deck:
-            s, r = divmod(c, 16)
-            p = r
-            cs = s
-            if t < 4:
-                if s == t and r == 9:
-                    p = 64 + 20
-                elif s == 3 - t and r == 9:
-                    p = 64 + 19
-                    if left_bower_is_trump:
-                        cs = t
-                elif s == t:
-                    p = 64 + order[r]
-            power[t, c] = p
-            csuit[t, c] = cs
-        for c in deck:
-            tabs_u[t, csuit[t, c]] |= np.uint64(1 << c)
-            if power[t, c] >= 64:
-                tabs_u[t, 4] |= np.uint64(1 << c)
-            tabs_u[t, 5] |= np.uint64(1 << c)
-        for p in range(-1, 127):
-            m = 0
-            for c in deck:
-                if power[t, c] > p:
-                    m |= 1 << c
-            above[t, p if p >= 0 else 127] = np.uint64(m)
-    # index -1 (no card yet) wraps to 127 in numba: 'above[-1]' = every card
-    return tabs_u, power, csuit, above
-
-
-@functools.lru_cache(maxsize=8)
-def tables(left_bower_is_trump: bool):
-    return build_tables(left_bower_is_trump)
+    """The kernel's rule tables (kernels/boulmous.py module constants) for one flag value."""
+    lb = int(left_bower_is_trump)
+    return K.TABS[lb], K.POWER[lb], K.CSUIT[lb], K.ABOVE[lb]
 
 
 # ---------------------------------------------------------------------------
@@ -174,10 +135,9 @@ def _kernel_args(params):
     r = BoulmousRules(**params["rules"])
     specs = specs_from_json(params["heuristics"])
     codes, prm = heuristic_arrays(specs)
-    tabs_u, power, csuit, above = tables(r.left_bower_is_trump)
     seed = params["seed"]
     return (derive_key(seed, GAME_BOULMOUS, STREAM_DEAL), derive_key(seed, GAME_BOULMOUS, STREAM_DECIDE),
-            rules_array(r), codes, prm, tabs_u, power, csuit, above)
+            rules_array(r), codes, prm)
 
 
 # ---------------------------------------------------------------------------
@@ -185,27 +145,26 @@ def _kernel_args(params):
 # ---------------------------------------------------------------------------
 @engine.block_function("boulmous.deals")
 def block_deals(params, first, n):
-    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
-    return K.sim_deals(kd, kc, first, n, ra, codes, prm, tu, pw, cs, ab)
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    return K.sim_deals(kd, kc, first, n, ra, codes, prm)
 
 
 @engine.block_function("boulmous.odds")
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
-    return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], 3, ra, codes, prm,
-                      tu, pw, cs, ab)
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], 3, ra, codes, prm)
 
 
 @engine.block_function("boulmous.classes")
 def block_classes(params, first, n):
-    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
-    return K.sim_classes(kd, kc, first, n, ra, codes, prm, tu, pw, cs, ab)
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    return K.sim_classes(kd, kc, first, n, ra, codes, prm)
 
 
 @engine.block_function("boulmous.games")
 def block_games(params, first, n):
-    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
-    return K.sim_games(kd, kc, first, n, ra, codes, prm, tu, pw, cs, ab)
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    return K.sim_games(kd, kc, first, n, ra, codes, prm)
 
 
 def make_params(seed, rules, specs, **extra):
@@ -254,8 +213,8 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     if hands < 1:
         raise TricksimError(f"--hands must be at least 1, got {hands}")
     params = make_params(seed, rules, specs)
-    kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
-    recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, tu, pw, cs, ab)
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
 
 
@@ -328,9 +287,8 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         import time
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
-        kd, kc, ra, codes, prm, tu, pw, cs, ab = _kernel_args(params)
-        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), True, ra, codes, prm,
-                           tu, pw, cs, ab)
+        kd, kc, ra, codes, prm = _kernel_args(params)
+        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), True, ra, codes, prm)
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
@@ -605,3 +563,17 @@ def cli_stakes(opts):
                         "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
                         "boxes per game": df.boxes_per_game.round(3)}).to_string(index=False))
     print(f"\nresults in {out}")
+
+
+def bench_cases(seed=0):
+    """Benchmark cases: complete hands (auction, trump choice, play, scoring)."""
+    cases = []
+    for h in ["cautious", "aggressive", "random"]:
+        specs = parse_seats(h)
+        params = make_params(seed, BoulmousRules(), specs)
+
+        def fn(first, n, params=params):
+            block_deals(params, first, n)
+            return n
+        cases.append((f"deals, all seats {h}", fn))
+    return cases

@@ -3,13 +3,14 @@
 Contract of every function here:
 - cards are ints ``suit*16+rank`` (kernels/cards.py); a hand is a uint64 mask;
 - ``rules``  int64[N_RULES]: the variant flags, indexed by the ``R_*`` constants;
-- ``tabs_u`` uint64[5, 6]: per trump index t (0..3 = S H D C, 4 = NT) the masks
-  ``tabs_u[t, k]`` of the cards that follow class k (k 0..3), ``tabs_u[t, 4]`` the
-  cards that rank as trumps, ``tabs_u[t, 5]`` the deck;
-- ``power``  int64[5, 64]: card power under trump t (trumps >= 64);
-- ``csuit``  int64[5, 64]: follow class of a card under trump t;
-- ``above``  uint64[5, 128]: ``above[t, p]`` = cards whose power exceeds p;
-  all four tables are built by ``analysis.boulmous.build_tables(rules)``;
+- ``lb`` (0/1) is the flag left_bower_is_trump; it selects the module-constant tables
+  (module constants, not arguments, so that no reference counting happens in the
+  inner loop): per trump index t (0..3 = S H D C, 4 = NT)
+  ``TABS[lb, t, k]`` = cards that follow class k (k 0..3), ``TABS[lb, t, 4]`` the
+  cards that rank as trumps, 5 the deck, 6 both bowers, 7 the right bower (J of
+  trumps), 8 the left bower (J of the same colour); ``POWER[lb, t, c]`` the card's
+  power (trumps >= 64); ``CSUIT[lb, t, c]`` its follow class; ``ABOVE[lb, t, p]`` the
+  cards whose power exceeds p;
 - ``hcodes`` int64[4] heuristic code per seat, ``hparams`` float64[4, N_PARAMS];
 - ``rec`` int64[REC_LEN] is the hand record that every playout fills, so the
   trace shows exactly what the batch kernels play.
@@ -18,7 +19,7 @@ Seat 0..3 clockwise; the first to speak is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import popcount, lowest, U0, U1
+from kernels.cards import popcount, lowest, highest, U0, U1
 from kernels.rng import seed_state, below, uniform, shuffle
 
 # ---- rule flags -------------------------------------------------------------
@@ -50,199 +51,261 @@ REC_LEGAL = REC_STAKES + 4                     # 24 legal masks, in play order
 REC_HANDS = REC_LEGAL + 24                     # 4 hands at the first trick
 REC_LEN = REC_HANDS + 4
 
+SUIT16 = np.uint64(0xFFFF)
+ACES = np.uint64(0)
+KINGS = np.uint64(0)
+for _s in range(4):
+    ACES |= np.uint64(1) << np.uint64(16 * _s + 12)
+    KINGS |= np.uint64(1) << np.uint64(16 * _s + 11)
 DECK24 = np.uint64(0)
 for _s in range(4):
     DECK24 |= np.uint64(0x1F80) << np.uint64(16 * _s)
 
 
+def build_tables(left_bower_is_trump):
+    """Rules 8-9 as tables, for one value of the flag left_bower_is_trump."""
+    tabs = np.zeros((5, 10), np.uint64)
+    power = np.full((5, 64), -1, np.int64)
+    csuit = np.full((5, 64), -1, np.int64)
+    above = np.zeros((5, 128), np.uint64)
+    deck = [s * 16 + r for s in range(4) for r in range(7, 13)]
+    for t in range(5):
+        for c in deck:
+            s, r = divmod(c, 16)
+            p = r
+            cs = s
+            if t < 4:
+                if s == t and r == 9:
+                    p = 64 + 20           # J of trumps
+                elif s == 3 - t and r == 9:
+                    p = 64 + 19           # J of the same colour
+                    if left_bower_is_trump:
+                        cs = t
+                elif s == t:
+                    p = 64 + r            # A K Q 10 9 of trumps
+            power[t, c] = p
+            csuit[t, c] = cs
+        for c in deck:
+            b = np.uint64(1 << c)
+            tabs[t, csuit[t, c]] |= b
+            tabs[t, 5] |= b
+            if power[t, c] >= 64:
+                tabs[t, 4] |= b
+            if power[t, c] >= 64 + 19:
+                tabs[t, 6] |= b
+            if power[t, c] == 64 + 20:
+                tabs[t, 7] |= b
+            if power[t, c] == 64 + 19:
+                tabs[t, 8] |= b
+        for p in range(0, 128):
+            m = 0
+            for c in deck:
+                if power[t, c] > p:
+                    m |= 1 << c
+            above[t, p] = np.uint64(m)
+    return tabs, power, csuit, above
+
+
+_T = [build_tables(False), build_tables(True)]
+TABS = np.stack([_T[0][0], _T[1][0]])
+POWER = np.stack([_T[0][1], _T[1][1]])
+CSUIT = np.stack([_T[0][2], _T[1][2]])
+ABOVE = np.stack([_T[0][3], _T[1][3]])
+
+
 # ============================================================================
 # rules
 # ============================================================================
-@njit(cache=True, nogil=True)
-def legal_mask(hand, n_in_trick, led, win_pow, t, rules, tabs_u, above):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def legal_mask(hand, n_in_trick, led, win_pow, t, rules, lb):
     """Cards of ``hand`` that may be played; ``led`` = follow class of the lead,
     ``win_pow`` = power of the card winning the trick so far (rules 11-13)."""
     if n_in_trick == 0:
         return hand
-    follow = hand & tabs_u[t, led]
+    follow = hand & TABS[lb, t, led]
     obl = rules[R_TRUMP_OBL]
     if follow != U0:
         if rules[R_MUST_HEAD] != 0 or (obl == OBL_MUST_OVERTRUMP and led == t):
-            better = follow & above[t, win_pow]
+            better = follow & ABOVE[lb, t, win_pow]
             if better != U0:
                 return better
         return follow
     if t == NT or obl == OBL_OPTIONAL:
         return hand
-    tr = hand & tabs_u[t, 4]
+    tr = hand & TABS[lb, t, 4]
     if tr == U0:
         return hand
     if obl == OBL_MUST_OVERTRUMP or rules[R_MUST_HEAD] != 0:
-        better = tr & above[t, win_pow]
+        better = tr & ABOVE[lb, t, win_pow]
         if better != U0:
             return better
     return tr
 
 
-@njit(cache=True, nogil=True)
-def beats(c, led, win_pow, t, power, csuit):
-    p = power[t, c]
-    return p > win_pow and (p >= 64 or csuit[t, c] == led)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def beats(c, led, win_pow, t, lb):
+    p = POWER[lb, t, c]
+    return p > win_pow and (p >= 64 or CSUIT[lb, t, c] == led)
 
 
 # ============================================================================
 # heuristics
 # ============================================================================
-@njit(cache=True, nogil=True)
-def min_power_card(mask, t, power):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def min_power_card(mask, t, lb):
+    """The lowest-ranking card of a non-empty mask (non-trumps first; ties: lowest id)."""
+    nt = mask & ~TABS[lb, t, 4]
+    if nt != U0:
+        best = -1
+        br = 99
+        for s in range(4):
+            f = (nt >> np.uint64(16 * s)) & SUIT16
+            if f != U0:
+                r = lowest(f)
+                if r < br:
+                    br = r
+                    best = 16 * s + r
+        return best
+    x = mask & ~TABS[lb, t, 6]
+    if x != U0:
+        return lowest(x)
+    if mask & TABS[lb, t, 8]:
+        return lowest(TABS[lb, t, 8])
+    return lowest(TABS[lb, t, 7])
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def max_power_card(mask, t, lb):
+    """The highest-ranking card of a mask, -1 if empty (ties: lowest id)."""
+    tr = mask & TABS[lb, t, 4]
+    if tr != U0:
+        if tr & TABS[lb, t, 7]:
+            return lowest(TABS[lb, t, 7])
+        if tr & TABS[lb, t, 8]:
+            return lowest(TABS[lb, t, 8])
+        return highest(tr)
     best = -1
-    bp = 1 << 30
-    m = mask
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        if power[t, c] < bp:
-            bp = power[t, c]
-            best = c
+    br = -1
+    for s in range(4):
+        f = (mask >> np.uint64(16 * s)) & SUIT16
+        if f != U0:
+            r = highest(f)
+            if r > br:
+                br = r
+                best = 16 * s + r
     return best
 
 
-@njit(cache=True, nogil=True)
-def max_power_card(mask, t, power):
-    best = -1
-    bp = -1
-    m = mask
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        if power[t, c] > bp:
-            bp = power[t, c]
-            best = c
-    return best
-
-
-@njit(cache=True, nogil=True)
-def max_power(mask, t, power):
-    c = max_power_card(mask, t, power)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def max_power(mask, t, lb):
+    c = max_power_card(mask, t, lb)
     if c < 0:
         return -1
-    return power[t, c]
+    return POWER[lb, t, c]
 
 
-@njit(cache=True, nogil=True)
-def estimate(hand, t, prm, tabs_u, power):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def estimate(hand, t, hp, ps, lb):
     """Estimated tricks of ``hand`` with trump index ``t`` (4 = NT)."""
-    v = 0.0
-    m = hand
-    ntr = 0
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        p = power[t, c]
-        if p >= 64:
-            ntr += 1
-            if p >= 64 + 19:
-                v += prm[P_BOWER_WEIGHT]
-            else:
-                v += prm[P_TRUMP_WEIGHT]
-        else:
-            r = c & 15
-            if r == 12:
-                v += prm[P_ACE_WEIGHT]
-            elif r == 11:
-                v += prm[P_KING_WEIGHT]
+    tr = TABS[lb, t, 4]
+    ntr = popcount(hand & tr)
+    nb = popcount(hand & TABS[lb, t, 6])
+    aces = popcount(hand & ACES & ~tr)
+    kings = popcount(hand & KINGS & ~tr)
+    v = nb * hp[ps, P_BOWER_WEIGHT] + (ntr - nb) * hp[ps, P_TRUMP_WEIGHT] + aces * hp[ps, P_ACE_WEIGHT] \
+        + kings * hp[ps, P_KING_WEIGHT]
     if t == NT:
-        v += prm[P_NT_BIAS]
+        v += hp[ps, P_NT_BIAS]
     elif ntr > 2:
-        v += prm[P_LENGTH_BONUS] * (ntr - 2)
+        v += hp[ps, P_LENGTH_BONUS] * (ntr - 2)
     return v
 
 
-@njit(cache=True, nogil=True)
-def best_trump(hand, prm, tabs_u, power):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def best_trump(hand, hp, ps, lb):
     best_t = 0
     best_v = -1e300
     for t in range(5):
-        v = estimate(hand, t, prm, tabs_u, power)
+        v = estimate(hand, t, hp, ps, lb)
         if v > best_v:
             best_v = v
             best_t = t
     return best_t, best_v
 
 
-@njit(cache=True, nogil=True)
-def choose_bid(code, prm, hand, high, st, tabs_u, power):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def choose_bid(code, hp, ps, hand, high, st, lb):
     """0 = pass, else a bid in high+1..6 (high = 0 when nobody has bid)."""
     lo = 3 if high < 3 else high + 1
     if lo > 6:
         return 0
     if code == H_RANDOM:
-        if uniform(st) < prm[P_BID_PROB]:
+        if uniform(st) < hp[ps, P_BID_PROB]:
             return lo + below(st, 7 - lo)
         return 0
-    _, v = best_trump(hand, prm, tabs_u, power)
-    room = v - prm[P_MARGIN]
-    if room >= 6.0 + prm[P_BOULMOUS_MARGIN]:
+    _, v = best_trump(hand, hp, ps, lb)
+    room = v - hp[ps, P_MARGIN]
+    if room >= 6.0 + hp[ps, P_BOULMOUS_MARGIN] - 1e-9:
         return 6
-    if room >= lo and lo < 6:
+    if room >= lo - 1e-9 and lo < 6:
         return lo
     return 0
 
 
-@njit(cache=True, nogil=True)
-def choose_trump(code, prm, hand, st, tabs_u, power):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def choose_trump(code, hp, ps, hand, st, lb):
     if code == H_RANDOM:
         return below(st, 5)
-    t, _ = best_trump(hand, prm, tabs_u, power)
+    t, _ = best_trump(hand, hp, ps, lb)
     return t
 
 
-@njit(cache=True, nogil=True)
-def choose_card(code, prm, me, hand, legal, n_in_trick, led, win_pow, win_seat,
-                taker_played, taker, t, played, st, tabs_u, power, csuit, above):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def choose_card(code, hp, ps, me, hand, legal, n_in_trick, led, win_pow, win_seat,
+                taker_played, taker, t, played, st, lb):
     """The card a seat plays; deterministic except for H_RANDOM."""
     if code == H_RANDOM:
         return lowest(legal) if popcount(legal) == 1 else _nth(legal, below(st, popcount(legal)))
-    unseen = tabs_u[t, 5] & ~hand & ~played
+    unseen = TABS[lb, t, 5] & ~hand & ~played
     if n_in_trick == 0:
         if code == H_CAUTIOUS:
-            if me == taker and t != NT and prm[P_DRAW_TRUMPS] > 0.5:
-                mytr = legal & tabs_u[t, 4]
-                if mytr != U0 and (unseen & tabs_u[t, 4]) != U0:
-                    return max_power_card(mytr, t, power)
+            if me == taker and t != NT and hp[ps, P_DRAW_TRUMPS] > 0.5:
+                mytr = legal & TABS[lb, t, 4]
+                if mytr != U0 and (unseen & TABS[lb, t, 4]) != U0:
+                    return max_power_card(mytr, t, lb)
             # a boss: no unseen card of its class ranks higher
             boss = U0
             m = legal
             while m != U0:
                 c = lowest(m)
                 m &= m - U1
-                k = csuit[t, c]
-                if max_power(unseen & tabs_u[t, k], t, power) < power[t, c]:
+                k = CSUIT[lb, t, c]
+                if max_power(unseen & TABS[lb, t, k], t, lb) < POWER[lb, t, c]:
                     boss |= U1 << np.uint64(c)
             if boss != U0:
-                side = boss & ~tabs_u[t, 4]
+                side = boss & ~TABS[lb, t, 4]
                 if side != U0:
-                    return max_power_card(side, t, power)
-                return max_power_card(boss, t, power)
-            return min_power_card(legal, t, power)
-        if prm[P_LEAD_HIGH] > 0.5:
-            return max_power_card(legal, t, power)
-        return min_power_card(legal, t, power)
-    winners = legal & above[t, win_pow]
+                    return max_power_card(side, t, lb)
+                return max_power_card(boss, t, lb)
+            return min_power_card(legal, t, lb)
+        if hp[ps, P_LEAD_HIGH] > 0.5:
+            return max_power_card(legal, t, lb)
+        return min_power_card(legal, t, lb)
+    winners = legal & ABOVE[lb, t, win_pow]
     # keep only cards that really beat (trump, or the led class)
     real = U0
     m = winners
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        if power[t, c] >= 64 or csuit[t, c] == led:
+        if POWER[lb, t, c] >= 64 or CSUIT[lb, t, c] == led:
             real |= U1 << np.uint64(c)
     if real == U0:
-        return min_power_card(legal, t, power)
-    if prm[P_GANG_UP] > 0.5 and me != taker and win_seat != taker and taker_played:
-        return min_power_card(legal, t, power)
+        return min_power_card(legal, t, lb)
+    if hp[ps, P_GANG_UP] > 0.5 and me != taker and win_seat != taker and taker_played:
+        return min_power_card(legal, t, lb)
     if n_in_trick == 3:
-        return min_power_card(real, t, power)
+        return min_power_card(real, t, lb)
     if code == H_CAUTIOUS:
         # cheapest winner that no unseen card of the same standing can beat
         m = real
@@ -251,23 +314,23 @@ def choose_card(code, prm, me, hand, legal, n_in_trick, led, win_pow, win_seat,
         while m != U0:
             c = lowest(m)
             m &= m - U1
-            p = power[t, c]
+            p = POWER[lb, t, c]
             if p >= 64:
-                danger = max_power(unseen & tabs_u[t, 4], t, power)
+                danger = max_power(unseen & TABS[lb, t, 4], t, lb)
             else:
-                danger = max_power(unseen & tabs_u[t, led], t, power)
-                if t != NT and (unseen & tabs_u[t, 4]) != U0 and popcount(unseen & tabs_u[t, led]) < 2:
+                danger = max_power(unseen & TABS[lb, t, led], t, lb)
+                if t != NT and (unseen & TABS[lb, t, 4]) != U0 and popcount(unseen & TABS[lb, t, led]) < 2:
                     danger = 1 << 20  # someone void may ruff
             if p > danger and p < bp:
                 bp = p
                 best = c
         if best >= 0:
             return best
-        return min_power_card(legal, t, power)
-    return min_power_card(real, t, power)
+        return min_power_card(legal, t, lb)
+    return min_power_card(real, t, lb)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _nth(m, k):
     for _ in range(k):
         m &= m - U1
@@ -277,8 +340,8 @@ def _nth(m, k):
 # ============================================================================
 # one deal
 # ============================================================================
-@njit(cache=True, nogil=True)
-def auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec, forced_pass):
+@njit(cache=True, nogil=True, _nrt=False)
+def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass):
     """Rule 4-6. Returns (taker, contract); taker -1 when all pass.
     ``forced_pass`` = a seat that must pass (-1 for none)."""
     high = 0
@@ -289,7 +352,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec, force
             s = (dealer + 1 + k) % 4
             b = 0
             if s != forced_pass:
-                b = choose_bid(hcodes[s], hparams[s], hands[s], high, st, tabs_u, power)
+                b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb)
             rec[REC_BIDS + 2 * nb] = s
             rec[REC_BIDS + 2 * nb + 1] = b
             nb += 1
@@ -297,14 +360,14 @@ def auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec, force
                 high = b
                 taker = s
     else:
-        out = np.zeros(4, np.bool_)
+        out = 0
         nout = 0
         s = (dealer + 1) % 4
         while True:
-            if not out[s] and s != taker:
+            if not (out >> s) & 1 and s != taker:
                 b = 0
                 if s != forced_pass:
-                    b = choose_bid(hcodes[s], hparams[s], hands[s], high, st, tabs_u, power)
+                    b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb)
                 if nb < MAX_BIDS:
                     rec[REC_BIDS + 2 * nb] = s
                     rec[REC_BIDS + 2 * nb + 1] = b
@@ -313,7 +376,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec, force
                     high = b
                     taker = s
                 else:
-                    out[s] = True
+                    out |= 1 << s
                     nout += 1
                 if nout == 4 or (nout == 3 and taker >= 0):
                     break
@@ -322,14 +385,15 @@ def auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec, force
     return taker, high
 
 
-@njit(cache=True, nogil=True)
-def play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csuit, above, rec,
+@njit(cache=True, nogil=True, _nrt=False)
+def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
                 base_scores):
     """Rules 10-14: six tricks, the taker leading. Fills tricks, legal masks and
     ``rec[REC_WON..]``. ``base_scores`` (int64[4]) are the game scores before the
     deal, used only by ``end_check = after_each_trick`` (-1 in [0] disables it).
-    Returns the number of tricks played."""
-    h = hands.copy()
+    ``h`` (uint64[4]) is scratch for the hands in play. Returns the number of tricks played."""
+    for i in range(4):
+        h[i] = hands[i]
     played = U0
     leader = taker
     for i in range(4):
@@ -345,9 +409,9 @@ def play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csui
         taker_played = False
         for k in range(4):
             s = (leader + k) % 4
-            lg = legal_mask(h[s], k, led, win_pow, t, rules, tabs_u, above)
-            c = choose_card(hcodes[s], hparams[s], s, h[s], lg, k, led, win_pow, win_seat,
-                            taker_played, taker, t, played, st, tabs_u, power, csuit, above)
+            lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
+            c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
+                            taker_played, taker, t, played, st, lb)
             rec[REC_LEGAL + nplay] = np.int64(lg)
             nplay += 1
             rec[base + 1 + k] = c
@@ -355,11 +419,11 @@ def play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csui
             h[s] &= ~b
             played |= b
             if k == 0:
-                led = csuit[t, c]
-                win_pow = power[t, c]
+                led = CSUIT[lb, t, c]
+                win_pow = POWER[lb, t, c]
                 win_seat = s
-            elif beats(c, led, win_pow, t, power, csuit):
-                win_pow = power[t, c]
+            elif beats(c, led, win_pow, t, lb):
+                win_pow = POWER[lb, t, c]
                 win_seat = s
             if s == taker:
                 taker_played = True
@@ -379,7 +443,7 @@ def play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csui
     return 6
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_deal(taker, contract, ntricks, rules, rec):
     """Rules 15-16 and 18(c)(d): points and immediate stakes of the deal."""
     for s in range(4):
@@ -407,9 +471,9 @@ def score_deal(taker, contract, ntricks, rules, rec):
                 rec[REC_STAKES + s] = -3 if s == taker else 1
 
 
-@njit(cache=True, nogil=True)
-def play_deal(hands, dealer, forced_taker, forced_bid, forced_trump, forced_pass, rules,
-              hcodes, hparams, st, tabs_u, power, csuit, above, rec, base_scores):
+@njit(cache=True, nogil=True, _nrt=False)
+def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, forced_pass, rules,
+              hcodes, hparams, st, lb, rec, base_scores):
     """One whole deal. With ``forced_taker >= 0`` the auction is skipped and that
     seat takes ``forced_bid`` with trump ``forced_trump`` (-1 = its heuristic's choice)."""
     rec[REC_DEALER] = dealer
@@ -420,7 +484,7 @@ def play_deal(hands, dealer, forced_taker, forced_bid, forced_trump, forced_pass
         taker = forced_taker
         contract = forced_bid
     else:
-        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, tabs_u, power, rec,
+        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec,
                                   forced_pass)
     rec[REC_TAKER] = taker
     rec[REC_CONTRACT] = contract
@@ -434,15 +498,15 @@ def play_deal(hands, dealer, forced_taker, forced_bid, forced_trump, forced_pass
     if forced_taker >= 0 and forced_trump >= 0:
         t = forced_trump
     else:
-        t = choose_trump(hcodes[taker], hparams[taker], hands[taker], st, tabs_u, power)
+        t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
     rec[REC_TRUMP] = t
-    n = play_tricks(hands, taker, t, rules, hcodes, hparams, st, tabs_u, power, csuit, above, rec,
+    n = play_tricks(hands, work, taker, t, rules, hcodes, hparams, st, lb, rec,
                     base_scores)
     rec[REC_NTRICKS] = n
     score_deal(taker, contract, n, rules, rec)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_random(st, deck, hands):
     """Reset ``deck`` to the sorted 24 cards, shuffle it and give seat k the cards
     deck[6k:6k+6]."""
@@ -459,7 +523,7 @@ def deal_random(st, deck, hands):
         hands[s] = m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_with_fixed(st, rest, fixed, seat, hands):
     """Seat ``seat`` holds ``fixed``; the 18 cards of ``rest`` are shuffled to the others."""
     shuffle(st, rest, 18)
@@ -489,8 +553,9 @@ AGG_DEALS = 560 + 1 + 8
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Random deals with the auction; dealer = hand_index % 4. Returns int64[AGG_DEALS]."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_DEALS), np.int64)
     for ch in prange(nch):
@@ -498,6 +563,7 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
         hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
@@ -506,8 +572,7 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
             dealer = idx % 4
-            play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
-                      csuit, above, rec, NO_GAME)
+            play_deal(hands, work, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
             taker = rec[REC_TAKER]
             if taker < 0:
                 acc[560] += 1
@@ -529,10 +594,10 @@ AGG_ODDS = 35 + 13 + 5
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams,
-             tabs_u, power, csuit, above):
+def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams):
     """Monte Carlo odds of one hand: per deal of the other 18 cards, every trump as a
     forced contract of ``seat`` plus the auction in which ``seat`` passes."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_ODDS), np.int64)
     rest0 = np.zeros(18, np.int64)
@@ -547,6 +612,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
         sd = np.zeros(1, np.uint64)
         rest = np.zeros(18, np.int64)
         hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
@@ -554,22 +620,19 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
             seed_state(sd, key_deal, idx)
             rest[:] = rest0
             deal_with_fixed(sd, rest, fixed, seat, hands)
-            odds_one(hands, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
-                     tabs_u, power, csuit, above, rec, acc)
+            odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
+                     lb, rec, acc)
     return part.sum(axis=0)
 
 
-@njit(cache=True, nogil=True)
-def odds_one(hands, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, tabs_u, power,
-             csuit, above, rec, acc):
+@njit(cache=True, nogil=True, _nrt=False)
+def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, lb, rec, acc):
     for t in range(5):
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, tabs_u, power,
-                  csuit, above, rec, NO_GAME)
+        play_deal(hands, work, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
         acc[t * 7 + rec[REC_WON + seat]] += 1
     seed_state(st, key_dec, idx)
-    play_deal(hands, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, tabs_u, power,
-              csuit, above, rec, NO_GAME)
+    play_deal(hands, work, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, lb, rec, NO_GAME)
     acc[35 + 6 + rec[REC_SCORE + seat]] += 1
     acc[48 + 1 + rec[REC_STAKES + seat]] += 1
 
@@ -591,10 +654,10 @@ def _combos(nbits, k):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, tabs_u, power,
-               csuit, above):
+def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
     """Every layout of the 18 other cards (C(18,6)*C(12,6) = 17,153,136): the same
     aggregate as ``sim_odds`` (trumps not listed in ``trumps`` stay zero)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     rest = np.zeros(18, np.int64)
     k = 0
     m = DECK24 & ~fixed
@@ -616,6 +679,7 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, t
     for blk in prange(nblk):
         st = np.zeros(1, np.uint64)
         hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         rest12 = np.zeros(12, np.int64)
         acc = part[blk]
@@ -642,12 +706,10 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, t
                 hands[others[2]] = mc
                 for ti in range(trumps.shape[0]):
                     t = trumps[ti]
-                    play_deal(hands, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, tabs_u,
-                              power, csuit, above, rec, NO_GAME)
+                    play_deal(hands, work, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
                     acc[t * 7 + rec[REC_WON + seat]] += 1
                 if with_pass:
-                    play_deal(hands, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, tabs_u,
-                              power, csuit, above, rec, NO_GAME)
+                    play_deal(hands, work, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, lb, rec, NO_GAME)
                     acc[35 + 6 + rec[REC_SCORE + seat]] += 1
                     acc[48 + 1 + rec[REC_STAKES + seat]] += 1
     return part.sum(axis=0)
@@ -657,8 +719,8 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, t
 AGG_CLASSES = 8 * 3 * 5 * 7
 
 
-@njit(cache=True, nogil=True)
-def hand_class(hand, t, power):
+@njit(cache=True, nogil=True, _nrt=False)
+def hand_class(hand, t, lb):
     ntr = 0
     nbow = 0
     aces = 0
@@ -666,7 +728,7 @@ def hand_class(hand, t, power):
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        p = power[t, c]
+        p = POWER[lb, t, c]
         if p >= 64:
             ntr += 1
             if p >= 64 + 19:
@@ -677,9 +739,10 @@ def hand_class(hand, t, power):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Random deals; the first to speak takes the contract in the trump its heuristic
     prefers; counts its tricks by hand class (trump count, bowers, side aces)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_CLASSES), np.int64)
     for ch in prange(nch):
@@ -687,6 +750,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, pow
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
         hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
@@ -695,12 +759,11 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, pow
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
             dealer = 3
-            play_deal(hands, dealer, 0, 3, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
-                      csuit, above, rec, NO_GAME)
+            play_deal(hands, work, dealer, 0, 3, -1, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
             t = rec[REC_TRUMP]
             if t == NT:
                 continue
-            ntr, nbow, aces = hand_class(hands[0], t, power)
+            ntr, nbow, aces = hand_class(hands[0], t, lb)
             acc[((ntr * 3 + nbow) * 5 + aces) * 7 + rec[REC_WON]] += 1
     return part.sum(axis=0)
 
@@ -711,8 +774,8 @@ AGG_GAMES = 4 + 4 + 4 + 1 + 1 + 4
 MAX_DEALS_PER_GAME = 1000
 
 
-@njit(cache=True, nogil=True)
-def play_game(sd, st, rules, hcodes, hparams, tabs_u, power, csuit, above, rec, deck, hands,
+@njit(cache=True, nogil=True, _nrt=False)
+def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
               out_stakes, out_boxes):
     """Rules 17-18: deals until a winner; returns (winner mask bits, deals played),
     winner mask 0 when abandoned after MAX_DEALS_PER_GAME deals."""
@@ -726,11 +789,9 @@ def play_game(sd, st, rules, hcodes, hparams, tabs_u, power, csuit, above, rec, 
     while ndeals < MAX_DEALS_PER_GAME:
         deal_random(sd, deck, hands)
         if rules[R_END_CHECK] == END_TRICK:
-            play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
-                      csuit, above, rec, scores)
+            play_deal(hands, work, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, rec, scores)
         else:
-            play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
-                      csuit, above, rec, NO_GAME)
+            play_deal(hands, work, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
         ndeals += 1
         taker = rec[REC_TAKER]
         for s in range(4):
@@ -771,7 +832,7 @@ def play_game(sd, st, rules, hcodes, hparams, tabs_u, power, csuit, above, rec, 
     return 0, ndeals
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def settle(winners, boxes, rules, stakes):
     """Rule 18(a)(b): each co-winner collects 1 from each non-winner plus 1 per box
     of that player; with ``winner_pays_own_boxes`` a winner pays 1 per own box to
@@ -790,8 +851,9 @@ def settle(winners, boxes, rules, stakes):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Whole games to the target (seat 0 deals first). Returns int64[AGG_GAMES]."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + 63) // 64
     part = np.zeros((nch, AGG_GAMES), np.int64)
     for ch in prange(nch):
@@ -799,6 +861,7 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
         hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         stakes = np.zeros(4, np.int64)
         boxes = np.zeros(4, np.int64)
@@ -807,8 +870,8 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
-            winners, nd = play_game(sd, st, rules, hcodes, hparams, tabs_u, power, csuit, above,
-                                    rec, deck, hands, stakes, boxes)
+            winners, nd = play_game(sd, st, rules, hcodes, hparams, lb,
+                                    rec, deck, hands, work, stakes, boxes)
             acc[12] += nd
             if winners == 0:
                 acc[13] += 1
@@ -823,18 +886,19 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power
 
 
 @njit(cache=True, nogil=True)
-def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, tabs_u, power, csuit, above):
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     out = np.zeros((n, REC_LEN), np.int64)
     st = np.zeros(1, np.uint64)
     sd = np.zeros(1, np.uint64)
     deck = np.zeros(24, np.int64)
     hands = np.zeros(4, np.uint64)
+    work = np.zeros(4, np.uint64)
     for i in range(n):
         idx = first + i
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
         deal_random(sd, deck, hands)
-        play_deal(hands, idx % 4, -1, 0, -1, -1, rules, hcodes, hparams, st, tabs_u, power,
-                  csuit, above, out[i], NO_GAME)
+        play_deal(hands, work, idx % 4, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, out[i], NO_GAME)
     return out

@@ -8,7 +8,9 @@ operations.  Spades and clubs are black, hearts and diamonds red; the suit of
 the same colour as ``s`` is ``3 - s``.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -23,12 +25,6 @@ SUIT_BITS = np.uint64(0xFFFF)
 # Suit masks of the full 52-card deck (13 low bits of each 16-bit field).
 SUIT_MASK = np.array([np.uint64(0x1FFF) << np.uint64(16 * s) for s in range(4)], dtype=np.uint64)
 DECK52 = np.uint64(int(SUIT_MASK[0]) | int(SUIT_MASK[1]) | int(SUIT_MASK[2]) | int(SUIT_MASK[3]))
-
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_TABLE = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DEBRUIJN_TABLE[((int(_DEBRUIJN) << _i) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
-
 
 def card(rank: int, suit: int) -> int:
     return suit * 16 + rank
@@ -66,44 +62,31 @@ def bit(c):
     return U1 << np.uint64(c)
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def popcount(x):
-    """Number of set bits of a uint64 (SWAR)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    """Number of set bits of a uint64 (the CPU's popcnt)."""
+    return np.int64(_ctpop(np.uint64(x)))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def lowest(x):
-    """Index of the lowest set bit of a non-zero uint64 (de Bruijn)."""
-    lsb = x & (~x + U1)
-    return _DEBRUIJN_TABLE[(lsb * _DEBRUIJN) >> np.uint64(58)]
+    """Index of the lowest set bit of a non-zero uint64."""
+    return np.int64(trailing_zeros(np.uint64(x)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def highest(x):
     """Index of the highest set bit of a non-zero uint64."""
-    r = 0
-    if x >= (U1 << np.uint64(32)):
-        x >>= np.uint64(32)
-        r += 32
-    if x >= (U1 << np.uint64(16)):
-        x >>= np.uint64(16)
-        r += 16
-    if x >= (U1 << np.uint64(8)):
-        x >>= np.uint64(8)
-        r += 8
-    if x >= (U1 << np.uint64(4)):
-        x >>= np.uint64(4)
-        r += 4
-    if x >= (U1 << np.uint64(2)):
-        x >>= np.uint64(2)
-        r += 2
-    if x >= (U1 << np.uint64(1)):
-        r += 1
-    return r
+    return 63 - np.int64(leading_zeros(np.uint64(x)))
 
 
 @njit(cache=True, nogil=True)

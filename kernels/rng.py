@@ -35,26 +35,26 @@ def derive_key(seed: int, game_id: int, stream: int) -> np.uint64:
     return np.uint64(k)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def seed_state(st, key, index):
     """Set generator state ``st[0]`` to the start of hand ``index`` under ``key``."""
     st[0] = mix64(key ^ (np.uint64(index) * _G))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def next_u64(st):
     st[0] += _G
     return mix64(st[0])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def below(st, n):
     """Uniform int in [0, n) for 1 <= n < 2**32 (Lemire, with rejection: exact)."""
     un = np.uint64(n)
@@ -68,13 +68,13 @@ def below(st, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def uniform(st):
     """Float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def shuffle(st, arr, n):
     """Fisher-Yates on arr[0:n] in place (from the top down)."""
     for i in range(n - 1, 0, -1):

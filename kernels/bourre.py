@@ -1,0 +1,1242 @@
+"""Bourre kernels (RULES.md section 3): sessions of consecutive deals, pot growth, odds of a hand.
+
+Contract of every function here:
+- cards are ints ``suit*16+rank`` (kernels/cards.py, rank 0..12 = 2..A); a hand is a uint64 mask;
+- ``rules``   int64[N_RULES]: the variant flags, indexed by the ``R_*`` constants
+  (built by ``analysis.bourre.rules_array``);
+- ``hcodes``  int64[n] heuristic code per seat, ``hparams`` float64[n, N_PARAMS];
+- ``rec``     int64[REC_LEN] is the deal record that every deal fills (``REC_*`` layout
+  below), so ``trace`` shows exactly what the batch kernels play;
+- chips are int64; any pot, payment or seat net that would pass ``OVF`` = 2**62 stops
+  the session as *overflowed* (never wrapped around).
+Seats 0..n-1 clockwise; in a session seat ``j % n`` deals deal ``j`` (seat 0 deals first).
+
+Randomness (kernels/rng.py): deal ``j`` of session ``k`` draws its cards from the
+deal stream state ``seed_state(seed_state(key_deal, k), j)`` and its random
+decisions from ``seed_state(seed_state(key_dec, k), j)``: a session is a pure
+function of (seed, session index), and every deal of it can be replayed alone.
+Cards are drawn one at a time from a *pool* array: ``j = below(m)``, the card is
+``pool[j]``, then ``pool[j] = pool[m-1]`` and ``m -= 1``.  The pool starts as the 52
+cards in ascending id order; a reshuffle (rule 5) refills it with the gathered cards
+in ascending id order and drawing simply continues.
+"""
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange
+from numba.core import cgutils, types
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
+
+from kernels.cards import U0, U1, SUIT_MASK, DECK52
+from kernels.rng import seed_state, below, uniform
+
+OVF = np.int64(1 << 62)          # chips bound: a pot, payment or net beyond it is an overflow
+MAXP = 8
+
+# ---- rule flags -------------------------------------------------------------
+(R_ANTE, R_DEALER_SETS_ANTE, R_DEALER_ANTES_ALL, R_DOUBLE_ANTE, R_TRUMP_CARD, R_DECLARE_THEN_DRAW,
+ R_MAX_DISCARD, R_MAX_DISCARD_7PLUS, R_RESHUFFLE, R_ALL_PASS, R_MUST_HEAD, R_MUST_TRUMP,
+ R_MUST_OVERTRUMP, R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, R_CINCH_RULE, R_CINCH_KNOWLEDGE,
+ R_CINCH_LAST_EXEMPT, R_TIE, R_PENALTY, R_POT_LIMIT, R_LO_NO) = range(22)
+N_RULES = 22
+TRUMP_DEALER_FIFTH, TRUMP_SEPARATE = 0, 1
+RESHUF_PAGAT, RESHUF_WP = 0, 1
+ALLPASS_DEALER_WINS, ALLPASS_CARRY = 0, 1
+CINCH_PAGAT, CINCH_HOYLE, CINCH_AKQ, CINCH_NONE = 0, 1, 2, 3
+KNOW_HOLDER, KNOW_OMNISCIENT = 0, 1
+TIE_CARRY, TIE_DIVIDE, TIE_TIED_ONLY = 0, 1, 2
+# R_PENALTY: -1 = the pot, k >= 0 = a fixed k chips; R_POT_LIMIT: 0 = none; R_MAX_DISCARD_7PLUS: -1 = off
+LONO_MAX_RANK = 5                # Lo-No may be called on an up-card 2..7 (rank index <= 5)
+
+# ---- heuristics -------------------------------------------------------------
+H_RANDOM, H_BASIC, H_CINCH = 0, 1, 2
+(P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
+ P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
+ P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB) = range(16)
+N_PARAMS = 16
+
+# ---- deal record ------------------------------------------------------------
+(REC_SESSION, REC_DEAL_IDX, REC_N, REC_DEALER, REC_INMASK, REC_POT_BEFORE, REC_ANTE_AMT, REC_UPCARD,
+ REC_TRUMP, REC_LONO, REC_NDEC, REC_NACTIVE, REC_ACTIVE, REC_NTRICKS, REC_OUTCOME, REC_WINNER,
+ REC_TIED, REC_BOURRE, REC_POT_STAKE, REC_POT_AFTER, REC_OVERFLOW, REC_NRESHUF, REC_UP_OUT,
+ REC_EXEMPT) = range(24)
+REC_ANTES = 24          # 8 first antes paid per seat
+REC_ANTE2 = 32          # 8 second antes (double ante)
+REC_DEAL = 40           # 8 hands as dealt (masks)
+REC_HANDS = 48          # 8 hands at the first trick (0 for passers / seats out of the deal)
+REC_WON = 56            # 8 tricks won
+REC_POT_WON = 64        # 8 chips taken from the pot
+REC_BPAID = 72          # 8 bourre payments
+REC_SCORE = 80          # 8 net chips of the deal (score_delta)
+REC_DEC = 88            # 8 x (seat, play, discard mask, drawn mask), declaration order
+REC_TRICKS = 120        # 5 x (leader, c0..c7, winner), -1 = no card
+REC_LEGAL = 170         # 40 legal masks in play order
+REC_CINCH = 210         # 40 flags: the cinch obligation (rule 11) applied to that play
+REC_LEN = 250
+OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
+
+
+# ============================================================================
+# small mask helpers (hardware popcount / count-zeros: the kernel is bit-op bound)
+# ============================================================================
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
+        return builder.call(fn, args)
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def popcount(x):
+    """Set bits of a uint64 (one popcnt instruction)."""
+    return _ctpop(x)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lowest(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return np.int64(trailing_zeros(x))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def highest(x):
+    """Index of the highest set bit of a non-zero uint64."""
+    return 63 - np.int64(leading_zeros(x))
+
+
+@njit(cache=True, nogil=True)
+def nth_card(x, k):
+    """The k-th (0-based, ascending) card of mask x."""
+    for _ in range(k):
+        x &= x - U1
+    return lowest(x)
+
+
+RANK_FIELD = np.uint64(0x1FFF)
+
+
+def _rank_mask(ranks):
+    m = 0
+    for s in range(4):
+        for r in ranks:
+            m |= 1 << (16 * s + r)
+    return np.uint64(m)
+
+
+ACES = _rank_mask([12])
+KINGS = _rank_mask([11])
+LOW01 = _rank_mask([0, 1])
+LOW23 = _rank_mask([2, 3])
+HIGH4 = _rank_mask(range(4, 13))      # 6..A: what a Lo-No player throws
+QKA = np.uint64(0x1C00)               # Q K A within a suit field
+
+
+@njit(cache=True, nogil=True, inline="always")
+def fold_ranks(m):
+    return (m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))) & RANK_FIELD
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bitc(c):
+    return U1 << np.uint64(c)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def above_in_suit(c):
+    """Cards of c's suit ranked above c."""
+    return SUIT_MASK[c >> 4] & ~((bitc(c) << U1) - U1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def below_in_suit(c):
+    """Cards of c's suit ranked below c."""
+    return SUIT_MASK[c >> 4] & (bitc(c) - U1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def better_in_suit(c, lono):
+    """Cards of c's suit that beat c (lower ones under Lo-No)."""
+    if lono:
+        return below_in_suit(c)
+    return above_in_suit(c)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tmask(trump):
+    if trump < 0:
+        return U0
+    return SUIT_MASK[trump]
+
+
+@njit(cache=True, nogil=True)
+def min_rank_card(m):
+    """Card of lowest rank in non-empty m (ties: lowest suit)."""
+    r = lowest(fold_ranks(m))
+    return lowest(m & (np.uint64(0x0001000100010001) << np.uint64(r)))
+
+
+@njit(cache=True, nogil=True)
+def max_rank_card(m):
+    """Card of highest rank in non-empty m (ties: lowest suit)."""
+    r = highest(fold_ranks(m))
+    return lowest(m & (np.uint64(0x0001000100010001) << np.uint64(r)))
+
+
+@njit(cache=True, nogil=True)
+def max_discard(n, rules):
+    lim = rules[R_MAX_DISCARD]
+    if n >= 7 and rules[R_MAX_DISCARD_7PLUS] >= 0 and rules[R_MAX_DISCARD_7PLUS] < lim:
+        lim = rules[R_MAX_DISCARD_7PLUS]
+    return lim
+
+
+@njit(cache=True, nogil=True, inline="always")
+def draw_card(sd, pool, m):
+    """Remove and return a uniformly drawn card of pool[0:m] (the caller decrements m)."""
+    j = below(sd, m)
+    c = pool[j]
+    pool[j] = pool[m - 1]
+    return c
+
+
+@njit(cache=True, nogil=True)
+def fill_pool(pool, mask):
+    k = 0
+    m = mask
+    while m != U0:
+        pool[k] = lowest(m)
+        m &= m - U1
+        k += 1
+    return k
+
+
+# ============================================================================
+# the cinch (rule 11)
+# ============================================================================
+@njit(cache=True, nogil=True)
+def cinch_matching(h, o):
+    """Rule 11 detection on 13-bit rank fields: ``h`` the holder's trumps, ``o`` the
+    trumps that may be against him.  Highest cards of O first, each takes the highest
+    still unmatched card of H below it.  Returns m, the matching size."""
+    m = 0
+    avail = h
+    oo = o
+    while oo != U0 and avail != U0:
+        b = highest(oo)
+        if b <= lowest(avail):
+            break                      # this and every lower card of O beats nothing left
+        oo ^= bitc(b)
+        cand = avail & (bitc(b) - U1)
+        avail ^= bitc(highest(cand))
+        m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def sure_tricks(H, O, trump, won):
+    """Tricks won + |H| - m (rule 11); H and O are full card masks."""
+    sh = np.uint64(16 * trump)
+    h = (H >> sh) & np.uint64(0x1FFF)
+    o = (O >> sh) & np.uint64(0x1FFF)
+    return won + popcount(h) - cinch_matching(h, o)
+
+
+@njit(cache=True, nogil=True)
+def equivalent_top(H, O):
+    """Rule 11 (iii): the holder's highest trump and every trump of his that follows it
+    down with no card of O in between (all in the trump suit)."""
+    top = highest(H)
+    eq = bitc(top)
+    cur = top
+    rest = H ^ bitc(top)
+    while rest != U0:
+        nx = highest(rest)
+        between = (bitc(cur) - U1) & ~((bitc(nx) << U1) - U1)
+        if (O & between) != U0:
+            break
+        eq |= bitc(nx)
+        rest ^= bitc(nx)
+        cur = nx
+    return eq
+
+
+# ============================================================================
+# legal plays (rules 10, 11)
+# ============================================================================
+@njit(cache=True, nogil=True)
+def legal_follow(hand, ls, win_card, trump, lono, rules):
+    """Rule 10 (a)-(c) for a player who is not leading. ``win_card`` is the card
+    currently winning the trick."""
+    L = SUIT_MASK[ls]
+    f = hand & L
+    win_is_trump = trump >= 0 and (win_card >> 4) == trump
+    if f != U0:
+        if ls == trump or not win_is_trump:
+            if rules[R_MUST_HEAD] != 0:
+                # win_card is the highest card of the suit led (or the highest trump when trumps were led)
+                better = f & better_in_suit(win_card, lono)
+                if better != U0:
+                    return better
+        return f
+    T = tmask(trump)
+    tr = hand & T
+    if tr == U0 or rules[R_MUST_TRUMP] == 0:
+        return hand
+    if win_is_trump:
+        over = tr & above_in_suit(win_card)
+        if rules[R_TRUMP_EVEN_IF_CANNOT_WIN] != 0:
+            base = over if (rules[R_MUST_OVERTRUMP] != 0 and over != U0) else tr
+        else:
+            if over == U0:
+                return hand        # cannot win with a trump: no obligation
+            base = over if rules[R_MUST_OVERTRUMP] != 0 else tr
+    else:
+        base = tr
+    if rules[R_VOID_HIGHEST_TRUMP] != 0:
+        return bitc(highest(tr))
+    return base
+
+
+@njit(cache=True, nogil=True)
+def cinch_O(s, hands, active, played, known_out, trump, rules):
+    """The trumps that may still be against seat s (rule 11 DEFAULT detection, or the
+    omniscient variant: the trumps really held by the other active players)."""
+    T = SUIT_MASK[trump]
+    if rules[R_CINCH_KNOWLEDGE] == KNOW_OMNISCIENT:
+        o = U0
+        for q in range(MAXP):
+            if q != s and (active >> q) & 1:
+                o |= hands[q]
+        return o & T
+    return T & ~hands[s] & ~played & ~known_out
+
+
+# ============================================================================
+# heuristics
+# ============================================================================
+@njit(cache=True, nogil=True)
+def choose_discard(code, prm, hand, trump, upcard, is_dealer, lono, limit, st):
+    """Cards to discard (rule 4). Keep trumps and aces (and kings with keep_kings),
+    draw the rest, at most ``limit`` (the lowest are thrown first)."""
+    if limit <= 0:
+        return U0
+    keepable = hand
+    if lono and is_dealer and upcard >= 0:
+        keepable = hand & ~bitc(upcard)     # the Lo-No up-card must be led: never discarded
+    if code == H_RANDOM:
+        d = below(st, limit + 1)
+        rem = keepable
+        out = U0
+        for _ in range(d):
+            k = popcount(rem)
+            if k == 0:
+                break
+            c = nth_card(rem, below(st, k))
+            out |= bitc(c)
+            rem ^= bitc(c)
+        return out
+    if lono:
+        # Lo-No: low cards win; keep 2..5
+        disc = keepable & HIGH4
+        while popcount(disc) > limit:
+            disc ^= bitc(min_rank_card(disc))
+        return disc
+    keep = tmask(trump) | ACES
+    if prm[P_KEEP_KINGS] > 0.5:
+        keep |= KINGS
+    disc = keepable & ~keep
+    while popcount(disc) > limit:
+        disc ^= bitc(max_rank_card(disc))   # keep the best of the rest
+    return disc
+
+
+@njit(cache=True, nogil=True)
+def estimate(prm, hand, trump, lono, ndisc):
+    """Heuristic hand strength (roughly: expected tricks) before the draw."""
+    if lono:
+        v = prm[P_ACE_WEIGHT] * popcount(hand & LOW01) + prm[P_KING_WEIGHT] * popcount(hand & LOW23)
+        return v + prm[P_DRAW_WEIGHT] * ndisc
+    T = tmask(trump)
+    side = hand & ~T
+    v = prm[P_ACE_WEIGHT] * popcount(side & ACES) + prm[P_KING_WEIGHT] * popcount(side & KINGS)
+    if trump >= 0:
+        tf = (hand >> np.uint64(16 * trump)) & RANK_FIELD
+        rs = 0
+        m = tf
+        while m != U0:
+            rs += lowest(m)
+            m &= m - U1
+        v += prm[P_TRUMP_WEIGHT] * popcount(tf) + prm[P_TRUMP_RANK_WEIGHT] * rs * (1.0 / 12.0)
+    return v + prm[P_DRAW_WEIGHT] * ndisc
+
+
+@njit(cache=True, nogil=True)
+def choose_play(code, prm, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st):
+    """Play (True) or pass: a strength estimate against a threshold that moves with the
+    pot size, the position and how many have already declared play."""
+    if code == H_RANDOM:
+        return uniform(st) < prm[P_PLAY_PROB]
+    if pos == k - 1 and nplay_before == 0:
+        return True          # the dealer after all passed: a lone player wins the pot (rule 6)
+    est = estimate(prm, hand, trump, lono, popcount(disc))
+    if code == H_CINCH and trump >= 0 and not lono:
+        T = SUIT_MASK[trump]
+        O = T & ~hand & ~known_out
+        sure = sure_tricks(hand & T, O, trump, 0)
+        if sure >= 3:
+            return True
+        est += prm[P_SURE_WEIGHT] * sure
+    thr = prm[P_THRESHOLD] + prm[P_DECLARED_WEIGHT] * nplay_before
+    if k > 1:
+        thr += prm[P_POSITION_WEIGHT] * pos / (k - 1.0)
+    if prm[P_POT_WEIGHT] != 0.0 and pot > 0 and table_ante > 0:
+        thr += prm[P_POT_WEIGHT] * np.log2(pot / table_ante)
+    return est >= thr
+
+
+@njit(cache=True, nogil=True)
+def choose_card(code, prm, hand, legal, kpos, na, ls, win_card, trump, lono, played, won_s, st):
+    """The card a seat plays among ``legal`` (the rules force much of it)."""
+    if popcount(legal) == 1:
+        return lowest(legal)
+    if code == H_RANDOM:
+        return nth_card(legal, below(st, popcount(legal)))
+    T = tmask(trump)
+    unseen = DECK52 & ~hand & ~played
+    if kpos == 0:
+        mytr = legal & T
+        if mytr != U0:
+            ht = highest(mytr)
+            if (unseen & above_in_suit(ht)) == U0:
+                return ht                      # boss trump: draw trumps
+        side = legal & ~T
+        if side != U0:
+            for s in range(4):
+                f = side & SUIT_MASK[s]
+                if f == U0:
+                    continue
+                c = lowest(f) if lono else highest(f)
+                if (unseen & better_in_suit(c, lono)) == U0:
+                    return c                   # a boss side card
+            if lono:
+                return max_rank_card(side)
+            return min_rank_card(side)
+        return lowest(mytr)
+    # following: the cards that would take the trick now
+    win_is_trump = trump >= 0 and (win_card >> 4) == trump
+    if win_is_trump:
+        W = legal & T & above_in_suit(win_card)
+    else:
+        W = legal & better_in_suit(win_card, lono)
+        if trump >= 0 and ls != trump:
+            W |= legal & T
+    if W == U0:
+        side = legal & ~T
+        if side != U0:
+            if lono:
+                return max_rank_card(side)
+            return min_rank_card(side)
+        return lowest(legal)
+    # W lies in one suit (the suit led, or trumps)
+    if kpos == na - 1:
+        return highest(W) if lono else lowest(W)
+    behind = na - 1 - kpos
+    m = W
+    while m != U0:
+        c = highest(m) if lono else lowest(m)
+        m ^= bitc(c)
+        cs = c >> 4
+        if (unseen & better_in_suit(c, lono)) != U0:
+            continue
+        if cs != trump and trump >= 0 and (unseen & T) != U0:
+            if popcount(unseen & SUIT_MASK[cs]) < behind:
+                continue                       # someone behind may be void and trump it
+        return c
+    if won_s == 0 and prm[P_BOURRE_GUARD] > 0.5:
+        return lowest(W) if lono else highest(W)
+    return highest(W) if lono else lowest(W)
+
+
+@njit(cache=True, nogil=True)
+def choose_ante(code, prm, ante, st):
+    """rule 2 'dealer_sets_ante': the dealer's ante for the deal."""
+    mult = max(1, np.int64(prm[P_ANTE_MULT] + 0.5))
+    if code == H_RANDOM:
+        return ante * (1 + below(st, mult))
+    return ante * mult
+
+
+@njit(cache=True, nogil=True)
+def choose_lono(code, prm, upcard, st):
+    if code == H_RANDOM:
+        return uniform(st) < prm[P_LONO_PROB]
+    return (upcard & 15) <= prm[P_LONO_RANK]
+
+
+# ============================================================================
+# one deal
+# ============================================================================
+@njit(cache=True, nogil=True)
+def seat_order(n, dealer, inmask, iw):
+    """iw[16:16+k] = the seats of ``inmask`` from the dealer's left, the dealer last; returns k."""
+    k = 0
+    s = dealer
+    for _ in range(n):
+        s += 1
+        if s == n:
+            s = 0
+        if (inmask >> s) & 1:
+            iw[16 + k] = s
+            k += 1
+    return k
+
+
+DECK_IDS = np.array([(q // 13) * 16 + q % 13 for q in range(52)], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw):
+    """Rule 3: from the sorted 52-card pool, one card at a time from the dealer's
+    left, five rounds; the dealer's 5th card is the up-card (or, with
+    separate_turnup, the next card is turned up and belongs to no one).
+    Returns (upcard, cards left in the pool)."""
+    for q in range(52):
+        pool[q] = DECK_IDS[q]
+    for s in range(MAXP):
+        hands[s] = U0
+    k = seat_order(n, dealer, inmask, iw)
+    m = 52
+    up = -1
+    for r in range(5):
+        for i in range(k):
+            s = iw[16 + i]
+            c = draw_card(sd, pool, m)
+            m -= 1
+            hands[s] |= bitc(c)
+            up = c
+    if rules[R_TRUMP_CARD] == TRUMP_SEPARATE:
+        up = draw_card(sd, pool, m)
+        m -= 1
+    return up, m
+
+
+@njit(cache=True, nogil=True)
+def serve(sd, pool, m, hands, s, need, dead, rules, rec):
+    """Deal ``need`` replacement cards to seat s from the stock, reshuffling when it
+    runs out (rule 5).  ``dead`` = [folded hands, discards] not yet gathered (uint64[2]);
+    the discards of the player now being served are not in it yet.
+    Returns (drawn mask, cards left)."""
+    drawn = U0
+    for _ in range(need):
+        if m == 0:
+            if rules[R_RESHUFFLE] == RESHUF_WP and dead[0] != U0:
+                m = fill_pool(pool, dead[0])
+                dead[0] = U0
+            else:
+                m = fill_pool(pool, dead[0] | dead[1])
+                dead[0] = U0
+                dead[1] = U0
+            rec[REC_NRESHUF] += 1
+            if m == 0:
+                break   # cannot happen with 52 cards (see RULES.md 3.1 rule 5 note in analysis)
+        c = draw_card(sd, pool, m)
+        m -= 1
+        drawn |= bitc(c)
+    hands[s] |= drawn
+    return drawn, m
+
+
+@njit(cache=True, nogil=True)
+def discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, at):
+    """Seat s discards ``disc`` and is served; the discards join the gathered pile
+    afterwards (rule 5: never the discards of the player being served), except a
+    discarded face-up up-card, which stays out.  Returns the cards left in the stock."""
+    hands[s] &= ~disc
+    drawn, m = serve(sd, pool, m, hands, s, popcount(disc), uw, rules, rec)
+    rec[at + 2] = np.int64(disc)
+    rec[at + 3] = np.int64(drawn)
+    if rec[REC_UPCARD] >= 0 and s == rec[REC_DEALER] and rules[R_TRUMP_CARD] == TRUMP_DEALER_FIFTH:
+        disc &= ~bitc(rec[REC_UPCARD])
+    uw[1] |= disc
+    return m
+
+
+@njit(cache=True, nogil=True)
+def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
+               rec, fseat, fmode, fdisc, uw, iw):
+    """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
+    five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
+    decision for the odds study: seat ``fseat`` passes (fmode 0) or plays and
+    discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
+    Scratch: ``uw`` uint64[16], ``iw`` int64[24] (no allocation per deal).
+    Fills rec; returns False when a chip amount would pass OVF (overflow)."""
+    sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
+    trump = upcard >> 4
+    lono = False
+    if rules[R_LO_NO] != 0 and not sep and (upcard & 15) <= LONO_MAX_RANK:
+        lono = choose_lono(hcodes[dealer], hparams[dealer], upcard, st)
+    if lono:
+        trump = -1
+    rec[REC_UPCARD] = upcard
+    rec[REC_TRUMP] = trump
+    rec[REC_LONO] = 1 if lono else 0
+    rec[REC_NRESHUF] = 0
+    for s in range(MAXP):
+        rec[REC_DEAL + s] = np.int64(hands[s])
+        rec[REC_ANTE2 + s] = 0
+        rec[REC_HANDS + s] = 0
+        rec[REC_WON + s] = 0
+        rec[REC_POT_WON + s] = 0
+        rec[REC_BPAID + s] = 0
+    for q in range(8):
+        for f in range(4):
+            rec[REC_DEC + 4 * q + f] = 0
+    known_out = bitc(upcard) if sep else U0   # a separate turn-up is seen by all
+    up_in_dealer = not sep
+    # declaration order: the in-deal seats from the dealer's left, dealer last (iw[16:24])
+    k = seat_order(n, dealer, inmask, iw)
+    limit = max_discard(n, rules)
+    table_ante = max(1, ante_amt) * n
+    uw[0] = U0          # folded hands not yet gathered
+    uw[1] = U0          # discards not yet gathered
+    akqm = U0
+    if trump >= 0:
+        akqm = np.uint64(0x1C00) << np.uint64(16 * trump)     # Q K A of trumps
+    active = 0
+    nplay = 0
+    declare_first = rules[R_DECLARE_THEN_DRAW] != 0
+    a2 = ante_amt if rules[R_DOUBLE_ANTE] != 0 else 0
+    for i in range(k):
+        s = iw[16 + i]
+        is_dealer = s == dealer
+        h = hands[s]
+        disc = U0
+        if is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
+            play = True          # rule 7 DEFAULT: treated as playing, wins by rule 6
+        elif s == fseat and fmode >= 0:
+            play = fmode == 1
+            disc = fdisc
+            if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
+                play = True
+        else:
+            disc = choose_discard(hcodes[s], hparams[s], h, trump, upcard, is_dealer, lono, limit, st)
+            play = choose_play(hcodes[s], hparams[s], h, trump, lono, known_out, i, k, nplay, pot,
+                               table_ante, disc, st)
+            if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
+                play = True      # rule 4: an Ace up-card (18: Lo-No) forces the dealer to play
+        if lono and is_dealer:
+            disc &= ~bitc(upcard)
+        uw[8 + s] = disc         # the planned discard (drawn now, or after all declared)
+        rec[REC_DEC + 4 * i] = s
+        if play:
+            rec[REC_DEC + 4 * i + 1] = 1
+            active |= 1 << s
+            nplay += 1
+            if a2 > 0:
+                if a2 > OVF - pot:
+                    return False
+                pot += a2
+                rec[REC_ANTE2 + s] = a2
+            lone_known = is_dealer and nplay == 1
+            if not declare_first and not lone_known and disc != U0:
+                m = discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, REC_DEC + 4 * i)
+                if is_dealer and not sep and (disc & bitc(upcard)) != U0:
+                    known_out |= bitc(upcard)        # the face-up card stays out (rule 4, 5)
+                    up_in_dealer = False
+        else:
+            rec[REC_DEC + 4 * i + 1] = 0
+            fold = h
+            if is_dealer and not sep:
+                fold &= ~bitc(upcard)
+                known_out |= bitc(upcard)
+                up_in_dealer = False
+            uw[0] |= fold
+    if declare_first and nplay >= 2:
+        for i in range(k):
+            s = iw[16 + i]
+            disc = uw[8 + s]
+            if (active >> s) & 1 and disc != U0:
+                m = discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, REC_DEC + 4 * i)
+                if s == dealer and not sep and (disc & bitc(upcard)) != U0:
+                    known_out |= bitc(upcard)
+                    up_in_dealer = False
+    rec[REC_NDEC] = k
+    rec[REC_ACTIVE] = active
+    rec[REC_NACTIVE] = nplay
+    rec[REC_POT_STAKE] = pot
+    rec[REC_UP_OUT] = 1 if (not sep and not up_in_dealer) else 0
+    for s in range(MAXP):
+        if (active >> s) & 1:
+            rec[REC_HANDS + s] = np.int64(hands[s])
+    rec[REC_NTRICKS] = 0
+    rec[REC_TIED] = 0
+    rec[REC_BOURRE] = 0
+    rec[REC_WINNER] = -1
+    lim = rules[R_POT_LIMIT]
+    take = pot if (lim <= 0 or pot <= lim) else lim
+    if nplay == 0:
+        rec[REC_OUTCOME] = OUT_CARRY
+        rec[REC_POT_AFTER] = pot
+        return True
+    if nplay == 1:
+        w = lowest(np.uint64(active))
+        rec[REC_OUTCOME] = OUT_LONE
+        rec[REC_WINNER] = w
+        rec[REC_POT_WON + w] = take
+        rec[REC_POT_AFTER] = pot - take
+        return True
+    # ---- the play (rules 8-11); iw[0:8] = next active seat, iw[8:16] = A-K-Q holders ----
+    first = -1
+    prev = -1
+    for i in range(k):
+        s = iw[16 + i]
+        if (active >> s) & 1:
+            if first < 0:
+                first = s
+            else:
+                iw[prev] = s
+            prev = s
+    iw[prev] = first
+    leader = dealer if lono else first
+    na = nplay
+    T = tmask(trump)
+    crule = rules[R_CINCH_RULE]
+    if crule == CINCH_AKQ and trump >= 0:
+        for s in range(MAXP):
+            iw[8 + s] = 1 if ((active >> s) & 1 and (hands[s] & akqm) == akqm) else 0
+    played = U0
+    exempt_last = rules[R_CINCH_LAST_EXEMPT] != 0
+    nlg = 0
+    for t in range(5):
+        base = REC_TRICKS + 10 * t
+        rec[base] = leader
+        for q in range(8):
+            rec[base + 1 + q] = -1
+        ls = -1
+        win_card = -1
+        win_seat = leader
+        s = leader
+        for kpos in range(na):
+            h = hands[s]
+            cinch_applied = 0
+            if kpos == 0:
+                lg = h
+                if lono and t == 0:
+                    lg = bitc(upcard)
+                elif trump >= 0 and (h & T) != U0:
+                    if crule == CINCH_PAGAT:
+                        H = h & T
+                        O = cinch_O(s, hands, active, played, known_out, trump, rules)
+                        if rec[REC_WON + s] + popcount(H) >= 3 and sure_tricks(H, O, trump, rec[REC_WON + s]) >= 3:
+                            lg = equivalent_top(H, O)
+                            cinch_applied = 1
+                    elif crule == CINCH_HOYLE:
+                        if (h & akqm) != U0:
+                            lg = bitc(highest(h & T))
+                            cinch_applied = 1
+                    elif crule == CINCH_AKQ and iw[8 + s] != 0:
+                        mine = h & akqm
+                        if mine != U0:
+                            lg = bitc(highest(mine))
+                            cinch_applied = 1
+            else:
+                lg = legal_follow(h, ls, win_card, trump, lono, rules)
+                if (crule == CINCH_PAGAT and trump >= 0 and (h & T) != U0
+                        and (ls == trump or (h & SUIT_MASK[ls]) == U0)
+                        and not (exempt_last and kpos == na - 1)):
+                    H = h & T
+                    if rec[REC_WON + s] + popcount(H) >= 3:
+                        O = cinch_O(s, hands, active, played, known_out, trump, rules)
+                        if sure_tricks(H, O, trump, rec[REC_WON + s]) >= 3:
+                            eq = equivalent_top(H, O)
+                            x = lg & eq
+                            lg = x if x != U0 else eq
+                            cinch_applied = 1
+            c = choose_card(hcodes[s], hparams[s], h, lg, kpos, na, ls, win_card, trump, lono, played,
+                            rec[REC_WON + s], st)
+            rec[REC_LEGAL + nlg] = np.int64(lg)
+            rec[REC_CINCH + nlg] = cinch_applied
+            nlg += 1
+            rec[base + 1 + kpos] = c
+            b = bitc(c)
+            hands[s] = h & ~b
+            played |= b
+            if kpos == 0:
+                ls = c >> 4
+                win_card = c
+                win_seat = s
+            else:
+                cs = c >> 4
+                wt = trump >= 0 and (win_card >> 4) == trump
+                if trump >= 0 and cs == trump:
+                    if not wt or c > win_card:
+                        win_card = c
+                        win_seat = s
+                elif cs == ls and not wt:
+                    if (c < win_card) if lono else (c > win_card):
+                        win_card = c
+                        win_seat = s
+            s = iw[s]
+        rec[base + 9] = win_seat
+        rec[REC_WON + win_seat] += 1
+        leader = win_seat
+    rec[REC_NTRICKS] = 5
+    # ---- settlement (rules 12-15) ----
+    best = -1
+    for s in range(MAXP):
+        if (active >> s) & 1 and rec[REC_WON + s] > best:
+            best = rec[REC_WON + s]
+    tied = 0
+    nt = 0
+    for s in range(MAXP):
+        if (active >> s) & 1 and rec[REC_WON + s] == best:
+            tied |= 1 << s
+            nt += 1
+    after = pot
+    if nt == 1:
+        w = lowest(np.uint64(tied))
+        rec[REC_OUTCOME] = OUT_WIN
+        rec[REC_WINNER] = w
+        rec[REC_POT_WON + w] = take
+        after -= take
+    else:
+        rec[REC_OUTCOME] = OUT_TIE
+        rec[REC_TIED] = tied
+        if rules[R_TIE] == TIE_DIVIDE:
+            share = take // nt
+            for s in range(MAXP):
+                if (tied >> s) & 1:
+                    rec[REC_POT_WON + s] = share
+                    after -= share
+    pen = rules[R_PENALTY]
+    pay = take if pen < 0 else pen
+    bmask = 0
+    for s in range(MAXP):
+        if (active >> s) & 1 and rec[REC_WON + s] == 0:
+            bmask |= 1 << s
+            rec[REC_BPAID + s] = pay
+            if pay > OVF - after:
+                return False
+            after += pay
+    rec[REC_BOURRE] = bmask
+    rec[REC_POT_AFTER] = after
+    return True
+
+
+@njit(cache=True, nogil=True)
+def add_net(nets, s, x):
+    """nets[s] += x unless it would pass +-OVF (then False)."""
+    v = nets[s]
+    if x > 0 and v > OVF - x:
+        return False
+    if x < 0 and v < -OVF - x:
+        return False
+    nets[s] = v + x
+    return True
+
+
+# ============================================================================
+# sessions
+# ============================================================================
+# per-session summary row
+(S_OVF, S_OVF_DEAL, S_MAXPOT, S_PASS10, S_PASS100, S_PASS1000, S_DEALS, S_CONS, S_ENDPOT) = range(9)
+S_BOURRE = 9          # 9: deals with 0..8 bourre players
+S_ACTIVE = 18         # 9: deals with 0..8 active players
+S_OUT = 27            # 4: outcomes (win, tie, lone, carry)
+S_NET = 31            # 8: seat nets at the end
+S_SWIN = 39           # 8: deals won per seat (pot taken, share included)
+S_SBOU = 47           # 8: bourre per seat
+S_SPLAY = 55          # 8: deals played per seat
+S_LEN = 63
+PASS_MULT = np.array([10, 100, 1000], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, record, srow, fanrow,
+                 stride, hands, pool, sd, st, nets, uw, iw):
+    """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
+    pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot after
+    each fan point (``fanrow``, int64[ceil(D/stride)]; -1 = overflowed).  With
+    ``record`` the deal records go to recs[j], else all to recs[0]."""
+    for q in range(S_LEN):
+        srow[q] = 0
+    for s in range(MAXP):
+        nets[s] = 0
+    nfan = fanrow.shape[0]
+    for f in range(nfan):
+        fanrow[f] = -1
+    seed_state(sd, key_deal, sess)
+    ks_deal = sd[0]
+    seed_state(st, key_dec, sess)
+    ks_dec = st[0]
+    allm = (1 << n) - 1
+    inmask = allm
+    exempt = 0
+    pot = np.int64(0)
+    ante = rules[R_ANTE]
+    unit = max(ante, 1)
+    srow[S_PASS10] = D
+    srow[S_PASS100] = D
+    srow[S_PASS1000] = D
+    maxpot = np.int64(0)
+    for j in range(D):
+        rec = recs[j] if record else recs[0]
+        seed_state(sd, ks_deal, j)
+        seed_state(st, ks_dec, j)
+        dealer = j % n
+        while not (inmask >> dealer) & 1:
+            dealer = (dealer + 1) % n
+        rec[REC_SESSION] = sess
+        rec[REC_DEAL_IDX] = j
+        rec[REC_N] = n
+        rec[REC_DEALER] = dealer
+        rec[REC_INMASK] = inmask
+        rec[REC_POT_BEFORE] = pot
+        rec[REC_EXEMPT] = exempt
+        rec[REC_OVERFLOW] = 0
+        ok = True
+        # ---- antes (rule 2) ----
+        amt = ante
+        if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
+            amt = choose_ante(hcodes[dealer], hparams[dealer], ante, st)
+        rec[REC_ANTE_AMT] = amt
+        for s in range(MAXP):
+            rec[REC_ANTES + s] = 0
+            rec[REC_SCORE + s] = 0
+        owed = 0
+        if inmask == allm:      # a tied_only_next_hand deal has no antes
+            for s in range(n):
+                if not (exempt >> s) & 1:
+                    owed += 1
+                    if rules[R_DEALER_ANTES_ALL] == 0:
+                        rec[REC_ANTES + s] = amt
+            if rules[R_DEALER_ANTES_ALL] != 0:
+                rec[REC_ANTES + dealer] = amt * owed
+        tot = amt * owed
+        if tot > OVF - pot:
+            ok = False
+        else:
+            pot += tot
+        if ok:
+            upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
+            ok = play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                            pool, rec, -1, -1, U0, uw, iw)
+        if ok:
+            for s in range(n):
+                x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+                rec[REC_SCORE + s] = x
+                if not add_net(nets, s, x):
+                    ok = False
+        if not ok:
+            rec[REC_OVERFLOW] = 1
+            srow[S_OVF] = 1
+            srow[S_OVF_DEAL] = j
+            for p in range(3):
+                if srow[S_PASS10 + p] == D:
+                    srow[S_PASS10 + p] = j
+            break
+        stake = rec[REC_POT_STAKE]
+        pot = rec[REC_POT_AFTER]
+        srow[S_DEALS] += 1
+        # statistics of the deal
+        hi = stake if stake > pot else pot
+        if hi > maxpot:
+            maxpot = hi
+        for p in range(3):
+            if srow[S_PASS10 + p] == D and hi > PASS_MULT[p] * unit:
+                srow[S_PASS10 + p] = j
+        if (j + 1) % stride == 0 or j == D - 1:
+            fanrow[j // stride] = pot
+        srow[S_BOURRE + popcount(np.uint64(rec[REC_BOURRE]))] += 1
+        srow[S_ACTIVE + rec[REC_NACTIVE]] += 1
+        srow[S_OUT + rec[REC_OUTCOME]] += 1
+        act = rec[REC_ACTIVE]
+        for s in range(n):
+            if (act >> s) & 1:
+                srow[S_SPLAY + s] += 1
+            if rec[REC_POT_WON + s] > 0:
+                srow[S_SWIN + s] += 1
+            if (rec[REC_BOURRE] >> s) & 1:
+                srow[S_SBOU + s] += 1
+        # exemptions and who contests the next deal (rules 2, 13)
+        exempt = rec[REC_BOURRE]
+        inmask = allm
+        if rec[REC_OUTCOME] == OUT_TIE:
+            exempt |= rec[REC_TIED]
+            if rules[R_TIE] == TIE_TIED_ONLY:
+                inmask = rec[REC_TIED]
+    srow[S_MAXPOT] = maxpot
+    srow[S_ENDPOT] = pot
+    tot = pot
+    for s in range(n):
+        srow[S_NET + s] = nets[s]
+        tot += nets[s]
+    if srow[S_OVF] == 0 and tot != 0:
+        srow[S_CONS] = 1
+    return srow[S_OVF] == 0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_sessions(key_deal, key_dec, first, ns, n, D, stride, rules, hcodes, hparams, srows, fans):
+    """Sessions first..first+ns-1; fills srows[ns, S_LEN] and fans[ns, nfan]."""
+    CH = 8
+    nch = (ns + CH - 1) // CH
+    for ch in prange(nch):
+        hands = np.zeros(MAXP, np.uint64)
+        pool = np.zeros(52, np.int64)
+        sd = np.zeros(1, np.uint64)
+        st = np.zeros(1, np.uint64)
+        nets = np.zeros(MAXP, np.int64)
+        uw = np.zeros(16, np.uint64)
+        iw = np.zeros(24, np.int64)
+        recs = np.zeros((1, REC_LEN), np.int64)
+        for i in range(ch * CH, min(ns, (ch + 1) * CH)):
+            play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, recs, False, srows[i],
+                         fans[i], stride, hands, pool, sd, st, nets, uw, iw)
+
+
+@njit(cache=True, nogil=True)
+def trace_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
+    """The deal records of sessions first..first+ns-1 exactly as ``sim_sessions`` plays
+    them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows."""
+    out = np.zeros((ns, D, REC_LEN), np.int64)
+    srows = np.zeros((ns, S_LEN), np.int64)
+    fan = np.zeros(D, np.int64)
+    hands = np.zeros(MAXP, np.uint64)
+    pool = np.zeros(52, np.int64)
+    sd = np.zeros(1, np.uint64)
+    st = np.zeros(1, np.uint64)
+    nets = np.zeros(MAXP, np.int64)
+    uw = np.zeros(16, np.uint64)
+    iw = np.zeros(24, np.int64)
+    for i in range(ns):
+        play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
+                     1, hands, pool, sd, st, nets, uw, iw)
+    return out, srows
+
+
+# ---- reduction of a block of sessions into the study's int64 vector ---------
+NB = 497                          # pot bins: exact 0..31, then 8 per octave up to 2**62; 496 = overflow
+BIN_OVF = NB - 1
+DOWN_MULT = np.array([10, 100, 1000, 10000, 1000000], np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pot_bin(p):
+    if p < 32:
+        return p if p > 0 else 0
+    h = highest(np.uint64(p))
+    return 32 + (h - 5) * 8 + ((p >> (h - 3)) & 7)
+
+
+def agg_layout(n_fan, D):
+    """Offsets of the study vector (Python side and kernel agree through this)."""
+    off = {}
+    k = 0
+    for name, size in (("fan", n_fan * NB), ("max", NB), ("endpot", NB), ("pass", 3 * (D + 1)),
+                       ("bourre", 9), ("active", 9), ("out", 4),
+                       ("misc", 6),             # sessions, overflowed, cons. violations, deals, sum ovf deal, sessions ok
+                       ("seat", MAXP * 10),     # net_hi, net_lo, down>X (5), wins, bourres, plays
+                       ("neth", MAXP * 2 * NB)):
+        off[name] = (k, size)
+        k += size
+    off["len"] = k
+    return off
+
+
+@njit(cache=True, nogil=True)
+def reduce_sessions(srows, fans, n, D, o_fan, o_max, o_end, o_pass, o_bou, o_act, o_out, o_misc, o_seat,
+                    o_neth, length, unit):
+    out = np.zeros(length, np.int64)
+    ns = srows.shape[0]
+    nfan = fans.shape[1]
+    for i in range(ns):
+        r = srows[i]
+        ovf = r[S_OVF] != 0
+        for f in range(nfan):
+            v = fans[i, f]
+            b = BIN_OVF if v < 0 else pot_bin(v)
+            out[o_fan + f * NB + b] += 1
+        out[o_max + (BIN_OVF if ovf else pot_bin(r[S_MAXPOT]))] += 1
+        out[o_end + (BIN_OVF if ovf else pot_bin(r[S_ENDPOT]))] += 1
+        for p in range(3):
+            out[o_pass + p * (D + 1) + r[S_PASS10 + p]] += 1
+        for q in range(9):
+            out[o_bou + q] += r[S_BOURRE + q]
+            out[o_act + q] += r[S_ACTIVE + q]
+        for q in range(4):
+            out[o_out + q] += r[S_OUT + q]
+        out[o_misc] += 1
+        out[o_misc + 3] += r[S_DEALS]
+        if ovf:
+            out[o_misc + 1] += 1
+            out[o_misc + 4] += r[S_OVF_DEAL]
+            continue
+        out[o_misc + 5] += 1
+        out[o_misc + 2] += r[S_CONS]
+        for s in range(n):
+            x = r[S_NET + s]
+            so = o_seat + 10 * s
+            out[so] += x >> 32
+            out[so + 1] += x & 0xFFFFFFFF
+            for p in range(5):
+                if x < -DOWN_MULT[p] * unit:
+                    out[so + 2 + p] += 1
+            out[so + 7] += r[S_SWIN + s]
+            out[so + 8] += r[S_SBOU + s]
+            out[so + 9] += r[S_SPLAY + s]
+            if x < 0:
+                out[o_neth + (2 * s) * NB + pot_bin(-x)] += 1
+            else:
+                out[o_neth + (2 * s + 1) * NB + pot_bin(x)] += 1
+    return out
+
+
+# ============================================================================
+# odds of one hand before the draw
+# ============================================================================
+# per choice: cells [category 0..5][players who played 0..8][tied 0..8] + exact sum of chips
+ODDS_CATS = 6              # 0 passed, 1 won, 2 lone win, 3 tied, 4 lost with tricks, 5 bourre
+ODDS_CELLS = ODDS_CATS * 9 * 9
+ODDS_STRIDE = ODDS_CELLS + 1
+
+
+@njit(cache=True, nogil=True)
+def odds_outcome(rec, seat):
+    act = rec[REC_ACTIVE]
+    if not (act >> seat) & 1:
+        return 0
+    oc = rec[REC_OUTCOME]
+    if oc == OUT_LONE:
+        return 2
+    if (rec[REC_BOURRE] >> seat) & 1:
+        return 5
+    if oc == OUT_WIN:
+        return 1 if rec[REC_WINNER] == seat else 4
+    if (rec[REC_TIED] >> seat) & 1:
+        return 3
+    return 4
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
+             hparams):
+    """Random deals of the unseen cards around ``fixed`` (seat ``seat``, dealer n-1,
+    everyone antes); every choice of cmode/cdisc is played on the same deal (common
+    random numbers: the same stock and the same decision stream).  Returns
+    int64[nc * ODDS_STRIDE]."""
+    nc = cmode.shape[0]
+    CH = 1024
+    nch = (nsamp + CH - 1) // CH
+    part = np.zeros((nch, nc * ODDS_STRIDE), np.int64)
+    dealer = n - 1
+    sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
+    ante = rules[R_ANTE]
+    known = fixed | bitc(upcard)
+    for ch in prange(nch):
+        hands = np.zeros(MAXP, np.uint64)
+        h0 = np.zeros(MAXP, np.uint64)
+        pool = np.zeros(52, np.int64)
+        p0 = np.zeros(52, np.int64)
+        sd = np.zeros(1, np.uint64)
+        st = np.zeros(1, np.uint64)
+        uw = np.zeros(16, np.uint64)
+        iw = np.zeros(24, np.int64)
+        rec = np.zeros(REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            m = fill_pool(p0, DECK52 & ~known)
+            for s in range(MAXP):
+                h0[s] = U0
+            h0[seat] = fixed
+            seat_order(n, dealer, (1 << n) - 1, iw)
+            for r in range(5):
+                for q in range(n):
+                    s = iw[16 + q]
+                    if s == seat:
+                        continue
+                    if s == dealer and r == 4 and not sep:
+                        h0[s] |= bitc(upcard)
+                        continue
+                    c = draw_card(sd, p0, m)
+                    m -= 1
+                    h0[s] |= bitc(c)
+            sd0 = sd[0]
+            for ci in range(nc):
+                for s in range(MAXP):
+                    hands[s] = h0[s]
+                for q in range(m):
+                    pool[q] = p0[q]
+                sd[0] = sd0
+                seed_state(st, key_dec, idx)
+                pot = pot0 + ante * n
+                play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hcodes, hparams,
+                           hands, pool, rec, seat, cmode[ci], np.uint64(cdisc[ci]), uw, iw)
+                cat = odds_outcome(rec, seat)
+                npl = rec[REC_NACTIVE]
+                nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
+                acc[ci * ODDS_STRIDE + (cat * 9 + npl) * 9 + nt] += 1
+                x = rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
+                acc[ci * ODDS_STRIDE + ODDS_CELLS] += x
+    return part.sum(axis=0)
+
+
+# ============================================================================
+# duplicate comparison: every rotation of the entrants on the same deal
+# ============================================================================
+@njit(cache=True, nogil=True, parallel=True)
+def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules):
+    """Deal d: seat s holds entrant (s + r) % k in rotation r = 0..k-1, dealer n-1,
+    everyone antes, the same cards and draws in every rotation.  Returns
+    int64[k + k*k]: S[h] = sum_d X_h(d), Q[a, b] = sum_d X_a(d) X_b(d), X_h(d) = chips
+    (score_delta) summed over the (rotation, seat) pairs of entrant h."""
+    k = ecodes.shape[0]
+    CH = 512
+    nch = (nd + CH - 1) // CH
+    part = np.zeros((nch, k + k * k), np.int64)
+    dealer = n - 1
+    ante = rules[R_ANTE]
+    for ch in prange(nch):
+        hands = np.zeros(MAXP, np.uint64)
+        pool = np.zeros(52, np.int64)
+        sd = np.zeros(1, np.uint64)
+        st = np.zeros(1, np.uint64)
+        uw = np.zeros(16, np.uint64)
+        iw = np.zeros(24, np.int64)
+        rec = np.zeros(REC_LEN, np.int64)
+        hc = np.zeros(n, np.int64)
+        hp = np.zeros((n, eparams.shape[1]), np.float64)
+        X = np.zeros(k, np.int64)
+        acc = part[ch]
+        for i in range(ch * CH, min(nd, (ch + 1) * CH)):
+            idx = first + i
+            for h in range(k):
+                X[h] = 0
+            for r in range(k):
+                for s in range(n):
+                    e = (s + r) % k
+                    hc[s] = ecodes[e]
+                    hp[s] = eparams[e]
+                seed_state(sd, key_deal, idx)
+                seed_state(st, key_dec, idx)
+                upcard, m = deal_fresh(sd, n, dealer, (1 << n) - 1, hands, pool, rules, iw)
+                pot = pot0 + ante * n
+                play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hc, hp, hands, pool,
+                           rec, -1, -1, U0, uw, iw)
+                for s in range(n):
+                    paid = ante
+                    if rules[R_DEALER_ANTES_ALL] != 0:
+                        paid = ante * n if s == dealer else 0
+                    x = rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+                    X[(s + r) % k] += x
+            for a in range(k):
+                acc[a] += X[a]
+                for b in range(k):
+                    acc[k + a * k + b] += X[a] * X[b]
+    return part.sum(axis=0)
