@@ -1,0 +1,159 @@
+"""Boulmous dealing odds against exact values (RULES.md section 4), the exact enumeration
+against Monte Carlo, and results independent of thread count and block size."""
+from fractions import Fraction
+from math import comb, factorial, sqrt
+
+import numba
+import numpy as np
+import pytest
+
+import ref_boulmous as ref
+from analysis import boulmous as B
+from analysis import engine
+from analysis.boulmous import BoulmousRules
+
+P_BOTH_JACKS = Fraction(comb(22, 4), comb(24, 6))       # both jacks of one given colour
+P_NO_TRUMP_GROUP = Fraction(comb(17, 6), comb(24, 6))   # none of a suit's 7 trumps (bowers included)
+N_LAYOUTS = 17_153_136
+
+
+def tol(p, n):
+    """5 standard errors of a proportion estimated from n draws."""
+    return 5 * sqrt(p * (1 - p) / n)
+
+
+def test_exact_constants():
+    assert P_BOTH_JACKS == Fraction(7315, 134596)
+    assert round(float(P_BOTH_JACKS), 6) == 0.054348
+    assert round(float(P_NO_TRUMP_GROUP), 6) == 0.091949
+    assert comb(18, 6) * comb(12, 6) == N_LAYOUTS == B.N_LAYOUTS
+    assert factorial(24) // factorial(6) ** 4 == 2_308_743_493_056
+
+
+@pytest.fixture(scope="module")
+def kernel_deals():
+    """40,000 kernel deals (seed 2024), as sets of cards per seat."""
+    hands = B.trace(2024, 40_000, heuristics=["cautious"])
+    return [[set(h) for h in d["deal"]] for d in hands]
+
+
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("colour", [("JH", "JD"), ("JS", "JC")], ids=["red", "black"])
+def test_both_jacks_of_a_colour(kernel_deals, seat, colour):
+    n = len(kernel_deals)
+    k = sum(1 for d in kernel_deals if set(colour) <= d[seat])
+    p = float(P_BOTH_JACKS)
+    assert abs(k / n - p) <= tol(p, n), (k, n)
+
+
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("trump", "SHDC")
+def test_no_card_of_a_trump_group(kernel_deals, seat, trump):
+    group = set(ref.trump_order(trump))
+    assert len(group) == 7
+    n = len(kernel_deals)
+    k = sum(1 for d in kernel_deals if not (group & d[seat]))
+    p = float(P_NO_TRUMP_GROUP)
+    assert abs(k / n - p) <= tol(p, n), (k, n)
+
+
+def test_every_deal_is_a_partition_of_the_deck(kernel_deals):
+    deck = set(ref.DECK)
+    for d in kernel_deals[:5000]:
+        assert all(len(h) == 6 for h in d)
+        assert set().union(*d) == deck
+
+
+# ---------------------------------------------------------------------------
+# exact enumeration of the other 18 cards against Monte Carlo
+# ---------------------------------------------------------------------------
+HAND = "JH QH TH AS KS 9D"   # makes 3 and 4 often, 5 rarely, 6 never (with the default heuristic)
+
+
+@pytest.mark.slow
+def test_exact_enumeration_against_monte_carlo():
+    ex = B.odds_hand(HAND, exact=True, trumps=["H"])
+    calls = ex["calls"]
+    assert ex["exact"] and ex["n"] == N_LAYOUTS
+    assert list(calls.trump) == ["H"] * 4 and list(calls.bid) == [3, 4, 5, 6]
+    assert (calls.n == N_LAYOUTS).all()
+    assert int(ex["pass"].n.iloc[0]) == N_LAYOUTS
+    p_exact = [float(p) for p in calls.p_make]
+    assert p_exact == sorted(p_exact, reverse=True)
+    assert 0 < p_exact[2] < p_exact[1] < p_exact[0] < 1   # not a degenerate hand
+
+    n = 100_000
+    mc = B.odds_hand(HAND, hands=n, trumps=["H"])
+    assert mc["n"] == n and not mc["exact"]
+    for pe, pm in zip(p_exact, mc["calls"].p_make):
+        assert abs(float(pm) - pe) <= tol(pe, n) + 1e-12, (pm, pe)
+    # expected points: within 5 standard errors (the 95% half-width is 1.96 of them)
+    for e, m, half in zip(calls.exp_points, mc["calls"].exp_points, mc["calls"].points_ci):
+        assert abs(float(m) - float(e)) <= 5 / 1.96 * float(half) + 1e-12
+    pe, pmc = ex["pass"].iloc[0], mc["pass"].iloc[0]
+    assert abs(pmc.exp_points - pe.exp_points) <= 5 / 1.96 * pmc.points_ci
+
+
+# ---------------------------------------------------------------------------
+# thread count and block size cannot change a result
+# ---------------------------------------------------------------------------
+def _with_threads(k, fn):
+    old = numba.get_num_threads()
+    numba.set_num_threads(k)
+    try:
+        return fn()
+    finally:
+        numba.set_num_threads(old)
+
+
+needs_two_threads = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread")
+
+
+@needs_two_threads
+@pytest.mark.parametrize("heuristic, flags", [("random", {}), ("cautious", {"auction": "multi_round"}),
+                                              ("aggressive", {"left_bower_is_trump": False,
+                                                              "trump_obligation": "must_trump_and_overtrump"})])
+def test_deals_identical_with_1_and_2_threads(heuristic, flags):
+    params = B.make_params(5, BoulmousRules(**flags), B.parse_seats(heuristic))
+    n = 20_011
+    one = _with_threads(1, lambda: B.block_deals(params, 0, n))
+    two = _with_threads(2, lambda: B.block_deals(params, 0, n))
+    assert one.dtype == two.dtype == np.int64
+    assert one.sum() > 0
+    assert np.array_equal(one, two)
+    # and a block starting elsewhere is the same hands whatever the threads
+    a = _with_threads(1, lambda: B.block_deals(params, 7_000, 5_000))
+    b = _with_threads(2, lambda: B.block_deals(params, 7_000, 5_000))
+    assert np.array_equal(a, b)
+
+
+@needs_two_threads
+def test_odds_and_games_identical_with_1_and_2_threads():
+    specs = B.parse_seats("aggressive")
+    params = B.make_params(9, BoulmousRules(), specs, hand_mask=ref_mask(HAND), seat=1)
+    one = _with_threads(1, lambda: B.block_odds(params, 0, 9_000))
+    two = _with_threads(2, lambda: B.block_odds(params, 0, 9_000))
+    assert np.array_equal(one, two)
+    params = B.make_params(9, BoulmousRules(), specs)
+    one = _with_threads(1, lambda: B.block_games(params, 0, 300))
+    two = _with_threads(2, lambda: B.block_games(params, 0, 300))
+    assert np.array_equal(one, two)
+
+
+def ref_mask(hand):
+    from analysis.common import parse_cards
+    from kernels.cards import mask_of
+    return mask_of(parse_cards(hand, 6, B.DECK_RANKS))
+
+
+@pytest.mark.parametrize("study", ["boulmous.deals", "boulmous.classes"])
+def test_block_size_does_not_change_the_result(study):
+    params = B.make_params(17, BoulmousRules(), B.parse_seats("random"))
+    n = 12_345
+    small = engine.execute(engine.Run(study, params, n, 1_000), None, progress=False)
+    large = engine.execute(engine.Run(study, params, n, 4_096), None, progress=False)
+    assert small.n == large.n == n
+    assert small.blocks == 13 and large.blocks == 4
+    assert np.array_equal(small.counts, large.counts)
+    # and the same as one call of the block function over all the hands
+    assert np.array_equal(small.counts, engine.BLOCK_FUNCS[study](params, 0, n))
