@@ -577,3 +577,46 @@ def bench_cases(seed=0):
             return n
         cases.append((f"deals, all seats {h}", fn))
     return cases
+
+
+# ---------------------------------------------------------------------------
+# duplicate tournaments (analysis/compare.py)
+# ---------------------------------------------------------------------------
+DUP_METRICS = ["points", "stakes"]
+N_SEATS = 4
+
+
+def dup_rotations(k: int, n_seats: int = N_SEATS):
+    """Seat -> entrant for each rotation: seat s gets entrant ((s + r) % n_seats) % k,
+    for the distinct rotations r (so every entrant sits in every seat equally often)."""
+    if not 2 <= k <= n_seats:
+        raise TricksimError(f"compare takes 2 to {n_seats} heuristics at a time for this game, got {k}")
+    rows = []
+    for r in range(n_seats):
+        row = tuple(((s + r) % n_seats) % k for s in range(n_seats))
+        if row not in rows:
+            rows.append(row)
+    return np.array(rows, np.int64)
+
+
+def dup_appearances(k, params=None):
+    ids = dup_rotations(k)
+    return np.array([(ids == h).sum() for h in range(k)], float)
+
+
+@engine.block_function("boulmous.duplicate")
+def block_duplicate(params, first, n):
+    r = BoulmousRules(**params["rules"])
+    entrants = specs_from_json(params["entrants"])
+    k = len(entrants)
+    ids = dup_rotations(k)
+    codes, prm = heuristic_arrays(entrants)
+    rot_codes = codes[ids]
+    rot_params = np.ascontiguousarray(prm[ids])
+    seed = params["seed"]
+    return K.sim_duplicate(derive_key(seed, GAME_BOULMOUS, STREAM_DEAL), derive_key(seed, GAME_BOULMOUS, STREAM_DECIDE),
+                           first, n, rules_array(r), rot_codes, rot_params, ids, k)
+
+
+def parse_entrants(names, user_defs=None):
+    return [parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in names]

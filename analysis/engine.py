@@ -34,6 +34,20 @@ BLOCK_FUNCS: dict[str, Callable] = {}
 FORMAT = 1
 
 
+def _code_hash() -> str:
+    """Hash of the kernel and analysis sources: blocks computed by other code are foreign."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for sub in ("kernels", "analysis"):
+        for f in sorted((root / sub).glob("*.py")):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+CODE_HASH = _code_hash()
+
+
 def block_function(name: str):
     def deco(fn):
         BLOCK_FUNCS[name] = fn
@@ -64,7 +78,7 @@ class Run:
 
     @property
     def run_id(self) -> str:
-        key = json.dumps([FORMAT, self.study, self.params, self.block_size], sort_keys=True)
+        key = json.dumps([FORMAT, CODE_HASH, self.study, self.params, self.block_size], sort_keys=True)
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 

@@ -37,3 +37,37 @@ def heatmap_classes(df, path: Path, n: int):
     fig.suptitle(f"Boulmous: chance the first to speak makes each bid (% , cells with <200 deals blank), {n:,} random deals")
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
+
+
+def leaderboard_plot(board, metric, unit, path: Path, n: int):
+    b = board[board.metric == metric].sort_values("mean")
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(b) + 1.6))
+    ax.barh(b.heuristic, b["mean"], xerr=b.ci, color="tab:blue", alpha=0.75, capsize=4)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_xlabel(f"mean {unit} (95% CI)")
+    ax.set_title(f"Duplicate tournament, {n:,} deals")
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def sweep_plot(df, path: Path, title: str, unit: str, best, crossings):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.plot(df.value, df.advantage, "o-", color="tab:blue", label="advantage")
+    ax.fill_between(df.value, df.advantage - df.ci, df.advantage + df.ci, color="tab:blue", alpha=0.2,
+                    label="95% CI")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.axvline(best, color="tab:green", ls="--", label=f"best = {best:g}")
+    for x in crossings:
+        ax.axvline(x, color="tab:red", ls=":", lw=1)
+    if crossings:
+        ax.plot([], [], color="tab:red", ls=":", label="zero crossing")
+    ax.set_xlabel(df.param.iloc[0])
+    ax.set_ylabel(f"advantage ({unit})")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

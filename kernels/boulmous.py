@@ -902,3 +902,64 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
         deal_random(sd, deck, hands)
         play_deal(hands, work, idx % 4, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, out[i], NO_GAME)
     return out
+
+
+# sim_duplicate aggregate, for k entrants and the metrics points and stakes:
+#   [S_points (k), Q_points (k*k), P_points (k*k), S_stakes (k), Q_stakes (k*k), P_stakes (k*k)]
+# X_h(d) = sum over rotations r and seats s with rot_ids[r, s] == h of the metric;
+# Y_h(d, r) = the same sum for one rotation (one playout);
+# S = sum_d X_h(d), Q[a, b] = sum_d X_a(d) X_b(d), P[a, b] = sum_{d,r} Y_a(d, r) Y_b(d, r)
+# (P measures what a design without replays, one playout per deal, would face).
+@njit(cache=True, nogil=True, parallel=True)
+def sim_duplicate(key_deal, key_dec, first, n, rules, rot_codes, rot_params, rot_ids, k):
+    """Duplicate tournament: every deal is replayed once per rotation (row of
+    ``rot_codes``/``rot_params``/``rot_ids`` = heuristic code, parameters and entrant
+    of each seat), with the same cards and the same decision stream."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    nrot = rot_codes.shape[0]
+    base = k + 2 * k * k
+    width = 2 * base
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, width), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        xp = np.zeros(k, np.int64)
+        xs = np.zeros(k, np.int64)
+        yp = np.zeros(k, np.int64)
+        ys = np.zeros(k, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            deal_random(sd, deck, hands)
+            dealer = idx % 4
+            xp[:] = 0
+            xs[:] = 0
+            for r in range(nrot):
+                seed_state(st, key_dec, idx)
+                play_deal(hands, work, dealer, -1, 0, -1, -1, rules, rot_codes[r], rot_params[r], st, lb,
+                          rec, NO_GAME)
+                yp[:] = 0
+                ys[:] = 0
+                for s in range(4):
+                    h = rot_ids[r, s]
+                    yp[h] += rec[REC_SCORE + s]
+                    ys[h] += rec[REC_STAKES + s]
+                for a in range(k):
+                    xp[a] += yp[a]
+                    xs[a] += ys[a]
+                    for b in range(k):
+                        acc[k + k * k + a * k + b] += yp[a] * yp[b]
+                        acc[base + k + k * k + a * k + b] += ys[a] * ys[b]
+            for a in range(k):
+                acc[a] += xp[a]
+                acc[base + a] += xs[a]
+                for b in range(k):
+                    acc[k + a * k + b] += xp[a] * xp[b]
+                    acc[base + k + a * k + b] += xs[a] * xs[b]
+    return part.sum(axis=0)
