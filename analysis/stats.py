@@ -17,7 +17,7 @@ def wilson(k, n, z=Z95):
         den = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / den
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return p, centre - half, centre + half
+    return p, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def mean_ci(s1, s2, n, z=Z95):

@@ -776,13 +776,14 @@ MAX_DEALS_PER_GAME = 1000
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
-              out_stakes, out_boxes):
+              out_stakes, out_boxes, scores, boxes):
     """Rules 17-18: deals until a winner; returns (winner mask bits, deals played),
-    winner mask 0 when abandoned after MAX_DEALS_PER_GAME deals."""
-    scores = np.zeros(4, np.int64)
-    boxes = np.zeros(4, np.int64)
+    winner mask 0 when abandoned after MAX_DEALS_PER_GAME deals. ``scores`` and
+    ``boxes`` (int64[4]) are scratch."""
     for s in range(4):
         out_stakes[s] = 0
+        scores[s] = 0
+        boxes[s] = 0
     target = rules[R_TARGET]
     ndeals = 0
     dealer = 0
@@ -865,13 +866,15 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
         rec = np.zeros(REC_LEN, np.int64)
         stakes = np.zeros(4, np.int64)
         boxes = np.zeros(4, np.int64)
+        sc_tmp = np.zeros(4, np.int64)
+        bx_tmp = np.zeros(4, np.int64)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             winners, nd = play_game(sd, st, rules, hcodes, hparams, lb,
-                                    rec, deck, hands, work, stakes, boxes)
+                                    rec, deck, hands, work, stakes, boxes, sc_tmp, bx_tmp)
             acc[12] += nd
             if winners == 0:
                 acc[13] += 1
