@@ -210,6 +210,8 @@ def report(out: Annotated[Path, typer.Option("--out", help="where the headline r
 
 def main(argv=None):
     """Console entry point: one-line errors, exit code 2."""
+    from analysis import engine
+    engine.set_command(list(sys.argv[1:] if argv is None else argv))
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)
     except click.exceptions.UsageError as e:

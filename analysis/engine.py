@@ -46,6 +46,14 @@ def _code_hash() -> str:
 
 
 CODE_HASH = _code_hash()
+CURRENT_COMMAND = ""
+
+
+def set_command(argv) -> None:
+    """Record the command line that started the runs (for manifests and reports)."""
+    global CURRENT_COMMAND
+    import shlex
+    CURRENT_COMMAND = "tricksim " + " ".join(shlex.quote(a) for a in argv)
 
 
 def block_function(name: str):
@@ -70,7 +78,7 @@ class Run:
     total: int
     block_size: int
     unit: str = "hands"
-    command: str = field(default_factory=lambda: " ".join(["tricksim"] + sys.argv[1:]) if sys.argv else "")
+    command: str = field(default_factory=lambda: CURRENT_COMMAND or " ".join(["tricksim"] + sys.argv[1:]))
 
     @property
     def params_json(self) -> str:

@@ -1,0 +1,189 @@
+"""The run engine: blocks, reduction, persistence, resume, tampering, Dask."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis import boulmous as B
+from analysis import engine
+from analysis.common import TricksimError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def params(seed=5, heur="cautious"):
+    return B.make_params(seed, B.BoulmousRules(), B.parse_seats(heur))
+
+
+def test_block_size_and_order_do_not_change_counts(tmp_path):
+    p = params()
+    a = engine.execute(engine.Run("boulmous.deals", p, 50_000, 7_000), None, progress=False)
+    b = engine.execute(engine.Run("boulmous.deals", p, 50_000, 16_384), None, progress=False)
+    c = B.block_deals(p, 0, 50_000)
+    assert a.n == b.n == 50_000
+    assert np.array_equal(a.counts, b.counts)
+    assert np.array_equal(a.counts, c)
+
+
+def test_thread_count_does_not_change_counts():
+    import numba
+    p = params(heur="random")
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = B.block_deals(p, 1000, 30_000)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = B.block_deals(p, 1000, 30_000)
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(one, many)
+
+
+def test_blocks_persist_and_resume(tmp_path):
+    p = params()
+    run = engine.Run("boulmous.deals", p, 40_000, 10_000)
+    first = engine.execute(run, tmp_path, progress=False)
+    files = sorted((tmp_path / "blocks").glob("*.parquet"))
+    assert len(files) == 4
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    assert man["status"] == "complete" and man["blocks_done"] == 4 and man["params"]["seed"] == 5
+    assert "numba" in man["versions"] and man["started"] and man["ended"]
+    again = engine.execute(run, tmp_path, progress=False)
+    assert again.reused == 4
+    assert np.array_equal(first.counts, again.counts)
+
+
+def test_tampered_block_is_redone(tmp_path):
+    p = params()
+    run = engine.Run("boulmous.deals", p, 30_000, 10_000)
+    ref = engine.execute(run, tmp_path, progress=False)
+    blk = tmp_path / "blocks" / "b00000001.parquet"
+    # rewrite block 1 with altered values but the same metadata: the checksum catches it
+    import pyarrow.parquet as pq
+    import pyarrow as pa
+    t = pq.read_table(blk)
+    vals = t.column("value").to_numpy().copy()
+    vals[0] += 1
+    pq.write_table(pa.table({"value": vals}).replace_schema_metadata(t.schema.metadata), blk)
+    # and garble block 2 entirely
+    (tmp_path / "blocks" / "b00000002.parquet").write_bytes(b"not parquet")
+    res = engine.execute(run, tmp_path, progress=False)
+    assert res.reused == 1
+    assert np.array_equal(res.counts, ref.counts)
+
+
+def test_foreign_block_is_not_used(tmp_path):
+    pa_ = params(seed=1)
+    pb = params(seed=2)
+    ra = engine.Run("boulmous.deals", pa_, 20_000, 10_000)
+    rb = engine.Run("boulmous.deals", pb, 20_000, 10_000)
+    engine.execute(ra, tmp_path / "a", progress=False)
+    ref_b = engine.execute(rb, tmp_path / "b", progress=False)
+    # copy a block of run a into run b's folder: its run id does not match, so it is redone
+    (tmp_path / "b" / "blocks" / "b00000000.parquet").write_bytes(
+        (tmp_path / "a" / "blocks" / "b00000000.parquet").read_bytes())
+    res = engine.execute(rb, tmp_path / "b", progress=False)
+    assert res.reused == 1
+    assert np.array_equal(res.counts, ref_b.counts)
+
+
+def test_different_run_in_same_folder_is_refused(tmp_path):
+    engine.execute(engine.Run("boulmous.deals", params(seed=1), 10_000, 10_000), tmp_path, progress=False)
+    with pytest.raises(TricksimError, match="different run"):
+        engine.execute(engine.Run("boulmous.deals", params(seed=2), 10_000, 10_000), tmp_path, progress=False)
+    res = engine.execute(engine.Run("boulmous.deals", params(seed=2), 10_000, 10_000), tmp_path, progress=False,
+                         force=True)
+    assert res.n == 10_000 and res.reused == 0
+
+
+def test_more_hands_extend_a_run(tmp_path):
+    p = params()
+    engine.execute(engine.Run("boulmous.deals", p, 20_000, 10_000), tmp_path, progress=False)
+    res = engine.execute(engine.Run("boulmous.deals", p, 40_000, 10_000), tmp_path, progress=False)
+    assert res.reused == 2
+    assert np.array_equal(res.counts, B.block_deals(p, 0, 40_000))
+
+
+def test_until_precision_stops_reproducibly():
+    p = params()
+    calls = []
+
+    def stop(acc, n):
+        calls.append(n)
+        return n >= 30_000
+
+    res = engine.execute(engine.Run("boulmous.deals", p, 100_000, 10_000), None, progress=False, stop=stop)
+    assert res.stopped_early and res.n == 30_000
+    assert calls == [10_000, 20_000, 30_000]
+    assert np.array_equal(res.counts, B.block_deals(p, 0, 30_000))
+
+
+def test_zero_hands_is_an_error():
+    with pytest.raises(TricksimError, match="at least 1"):
+        engine.execute(engine.Run("boulmous.deals", params(), 0, 10_000), None, progress=False)
+
+
+def test_killed_run_resumes_bit_for_bit(tmp_path):
+    """Kill a run after some blocks, resume it, compare with an uninterrupted run."""
+    out = tmp_path / "killed"
+    script = textwrap.dedent(f"""
+        import time
+        from analysis import boulmous as B, engine
+        real = engine.BLOCK_FUNCS["boulmous.deals"]
+        def slow(params, first, n):
+            time.sleep(0.4)
+            return real(params, first, n)
+        engine.BLOCK_FUNCS["boulmous.deals"] = slow
+        p = B.make_params(9, B.BoulmousRules(), B.parse_seats("cautious"))
+        engine.execute(engine.Run("boulmous.deals", p, 200_000, 10_000), {str(out)!r}, progress=False)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        done = list((out / "blocks").glob("*.parquet")) if (out / "blocks").exists() else []
+        if len(done) >= 3:
+            break
+        time.sleep(0.1)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(list((out / "blocks").glob("*.parquet")))
+    assert 3 <= done < 20, "the run should have been killed part way"
+    p = B.make_params(9, B.BoulmousRules(), B.parse_seats("cautious"))
+    run = engine.Run("boulmous.deals", p, 200_000, 10_000)
+    resumed = engine.execute(run, out, progress=False)
+    assert resumed.reused == done
+    whole = engine.execute(run, tmp_path / "whole", progress=False)
+    assert np.array_equal(resumed.counts, whole.counts)
+
+
+def test_cli_rerun_resumes(tmp_path):
+    from cli import main
+    args = ["odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--hands", "30000", "--seed", "3", "-q",
+            "--out", str(tmp_path)]
+    main(args)
+    first = (tmp_path / "odds_calls.csv").read_text()
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    assert man["status"] == "complete"
+    assert man["command"].startswith("tricksim odds boulmous --hand") and "--seed 3" in man["command"]
+    main(args)
+    assert (tmp_path / "odds_calls.csv").read_text() == first
+
+
+def test_dask_local_cluster_matches_local_backend():
+    distributed = pytest.importorskip("distributed")
+    from dask.distributed import Client, LocalCluster
+    p = params(heur="aggressive")
+    run = engine.Run("boulmous.deals", p, 60_000, 10_000)
+    local = engine.execute(run, None, progress=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        res = engine.execute(run, None, progress=False, scheduler=cluster.scheduler_address)
+    assert np.array_equal(local.counts, res.counts)
+    assert res.n == 60_000
