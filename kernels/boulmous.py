@@ -944,7 +944,9 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, rot_codes, rot_params, rot
             xp[:] = 0
             xs[:] = 0
             for r in range(nrot):
-                seed_state(st, key_dec, idx)
+                # the same cards for every rotation; a fresh decision stream per rotation, so
+                # that two random heuristics are independent draws of the same player
+                seed_state(st, key_dec, idx * 16 + r)
                 play_deal(hands, work, dealer, -1, 0, -1, -1, rules, rot_codes[r], rot_params[r], st, lb,
                           rec, NO_GAME)
                 yp[:] = 0
