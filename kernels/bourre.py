@@ -21,14 +21,10 @@ cards in ascending id order; a reshuffle (rule 5) refills it with the gathered c
 in ascending id order and drawing simply continues.
 """
 import numpy as np
-from llvmlite import ir
 from numba import njit, prange
-from numba.core import cgutils, types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
 
-from kernels.cards import U0, U1, SUIT_MASK, DECK52
-from kernels.rng import seed_state, below, uniform
+from kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, highest
+from kernels.rng import seed_state, next_u64
 
 OVF = np.int64(1 << 62)          # chips bound: a pot, payment or net beyond it is an overflow
 MAXP = 8
@@ -71,49 +67,44 @@ REC_SCORE = 80          # 8 net chips of the deal (score_delta)
 REC_DEC = 88            # 8 x (seat, play, discard mask, drawn mask), declaration order
 REC_TRICKS = 120        # 5 x (leader, c0..c7, winner), -1 = no card
 REC_LEGAL = 170         # 40 legal masks in play order
-REC_CINCH = 210         # 40 flags: the cinch obligation (rule 11) applied to that play
+REC_CINCH = 210         # 40 flags: rule 11 restricted that play (evaluated when more than one card was legal)
 REC_LEN = 250
 OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 
 
 # ============================================================================
-# small mask helpers (hardware popcount / count-zeros: the kernel is bit-op bound)
+# small mask helpers (kernels/cards.py gives popcount/lowest/highest as CPU instructions)
 # ============================================================================
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
-        return builder.call(fn, args)
-    return sig, codegen
-
-
-@njit(cache=True, nogil=True, inline="always")
-def popcount(x):
-    """Set bits of a uint64 (one popcnt instruction)."""
-    return _ctpop(x)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def lowest(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    return np.int64(trailing_zeros(x))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def highest(x):
-    """Index of the highest set bit of a non-zero uint64."""
-    return 63 - np.int64(leading_zeros(x))
-
-
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def nth_card(x, k):
     """The k-th (0-based, ascending) card of mask x."""
     for _ in range(k):
         x &= x - U1
     return lowest(x)
+
+
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def below(st, n):
+    """kernels.rng.below, inlined here (same algorithm, same numbers: tested): an opaque
+    call in the hot loops costs more than the draw itself."""
+    un = np.uint64(n)
+    m = (next_u64(st) >> np.uint64(32)) * un
+    low = m & _LOW32
+    if low < un:
+        t = (np.uint64(0x100000000) - un) % un
+        while low < t:
+            m = (next_u64(st) >> np.uint64(32)) * un
+            low = m & _LOW32
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def uniform(st):
+    """kernels.rng.uniform, inlined (same numbers)."""
+    return np.float64(next_u64(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 RANK_FIELD = np.uint64(0x1FFF)
@@ -135,29 +126,29 @@ HIGH4 = _rank_mask(range(4, 13))      # 6..A: what a Lo-No player throws
 QKA = np.uint64(0x1C00)               # Q K A within a suit field
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def fold_ranks(m):
     return (m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))) & RANK_FIELD
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def bitc(c):
     return U1 << np.uint64(c)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def above_in_suit(c):
     """Cards of c's suit ranked above c."""
     return SUIT_MASK[c >> 4] & ~((bitc(c) << U1) - U1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def below_in_suit(c):
     """Cards of c's suit ranked below c."""
     return SUIT_MASK[c >> 4] & (bitc(c) - U1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def better_in_suit(c, lono):
     """Cards of c's suit that beat c (lower ones under Lo-No)."""
     if lono:
@@ -165,28 +156,28 @@ def better_in_suit(c, lono):
     return above_in_suit(c)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def tmask(trump):
     if trump < 0:
         return U0
     return SUIT_MASK[trump]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def min_rank_card(m):
     """Card of lowest rank in non-empty m (ties: lowest suit)."""
     r = lowest(fold_ranks(m))
     return lowest(m & (np.uint64(0x0001000100010001) << np.uint64(r)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def max_rank_card(m):
     """Card of highest rank in non-empty m (ties: lowest suit)."""
     r = highest(fold_ranks(m))
     return lowest(m & (np.uint64(0x0001000100010001) << np.uint64(r)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def max_discard(n, rules):
     lim = rules[R_MAX_DISCARD]
     if n >= 7 and rules[R_MAX_DISCARD_7PLUS] >= 0 and rules[R_MAX_DISCARD_7PLUS] < lim:
@@ -194,7 +185,7 @@ def max_discard(n, rules):
     return lim
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def draw_card(sd, pool, m):
     """Remove and return a uniformly drawn card of pool[0:m] (the caller decrements m)."""
     j = below(sd, m)
@@ -203,7 +194,7 @@ def draw_card(sd, pool, m):
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def fill_pool(pool, mask):
     k = 0
     m = mask
@@ -217,7 +208,7 @@ def fill_pool(pool, mask):
 # ============================================================================
 # the cinch (rule 11)
 # ============================================================================
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def cinch_matching(h, o):
     """Rule 11 detection on 13-bit rank fields: ``h`` the holder's trumps, ``o`` the
     trumps that may be against him.  Highest cards of O first, each takes the highest
@@ -236,7 +227,7 @@ def cinch_matching(h, o):
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def sure_tricks(H, O, trump, won):
     """Tricks won + |H| - m (rule 11); H and O are full card masks."""
     sh = np.uint64(16 * trump)
@@ -245,7 +236,7 @@ def sure_tricks(H, O, trump, won):
     return won + popcount(h) - cinch_matching(h, o)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def equivalent_top(H, O):
     """Rule 11 (iii): the holder's highest trump and every trump of his that follows it
     down with no card of O in between (all in the trump suit)."""
@@ -267,7 +258,7 @@ def equivalent_top(H, O):
 # ============================================================================
 # legal plays (rules 10, 11)
 # ============================================================================
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def legal_follow(hand, ls, win_card, trump, lono, rules):
     """Rule 10 (a)-(c) for a player who is not leading. ``win_card`` is the card
     currently winning the trick."""
@@ -301,7 +292,7 @@ def legal_follow(hand, ls, win_card, trump, lono, rules):
     return base
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def cinch_O(s, hands, active, played, known_out, trump, rules):
     """The trumps that may still be against seat s (rule 11 DEFAULT detection, or the
     omniscient variant: the trumps really held by the other active players)."""
@@ -318,8 +309,8 @@ def cinch_O(s, hands, active, played, known_out, trump, rules):
 # ============================================================================
 # heuristics
 # ============================================================================
-@njit(cache=True, nogil=True)
-def choose_discard(code, prm, hand, trump, upcard, is_dealer, lono, limit, st):
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def choose_discard(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, st):
     """Cards to discard (rule 4). Keep trumps and aces (and kings with keep_kings),
     draw the rest, at most ``limit`` (the lowest are thrown first)."""
     if limit <= 0:
@@ -346,7 +337,7 @@ def choose_discard(code, prm, hand, trump, upcard, is_dealer, lono, limit, st):
             disc ^= bitc(min_rank_card(disc))
         return disc
     keep = tmask(trump) | ACES
-    if prm[P_KEEP_KINGS] > 0.5:
+    if hp[me, P_KEEP_KINGS] > 0.5:
         keep |= KINGS
     disc = keepable & ~keep
     while popcount(disc) > limit:
@@ -354,52 +345,50 @@ def choose_discard(code, prm, hand, trump, upcard, is_dealer, lono, limit, st):
     return disc
 
 
-@njit(cache=True, nogil=True)
-def estimate(prm, hand, trump, lono, ndisc):
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def estimate(hp, me, hand, trump, lono, ndisc):
     """Heuristic hand strength (roughly: expected tricks) before the draw."""
     if lono:
-        v = prm[P_ACE_WEIGHT] * popcount(hand & LOW01) + prm[P_KING_WEIGHT] * popcount(hand & LOW23)
-        return v + prm[P_DRAW_WEIGHT] * ndisc
+        v = hp[me, P_ACE_WEIGHT] * popcount(hand & LOW01) + hp[me, P_KING_WEIGHT] * popcount(hand & LOW23)
+        return v + hp[me, P_DRAW_WEIGHT] * ndisc
     T = tmask(trump)
     side = hand & ~T
-    v = prm[P_ACE_WEIGHT] * popcount(side & ACES) + prm[P_KING_WEIGHT] * popcount(side & KINGS)
+    v = hp[me, P_ACE_WEIGHT] * popcount(side & ACES) + hp[me, P_KING_WEIGHT] * popcount(side & KINGS)
     if trump >= 0:
         tf = (hand >> np.uint64(16 * trump)) & RANK_FIELD
-        rs = 0
-        m = tf
-        while m != U0:
-            rs += lowest(m)
-            m &= m - U1
-        v += prm[P_TRUMP_WEIGHT] * popcount(tf) + prm[P_TRUMP_RANK_WEIGHT] * rs * (1.0 / 12.0)
-    return v + prm[P_DRAW_WEIGHT] * ndisc
+        # sum of the trumps' rank indices, branch-free: bit j of every index, weighted 2**j
+        rs = (popcount(tf & np.uint64(0x0AAA)) + 2 * popcount(tf & np.uint64(0x0CCC))
+              + 4 * popcount(tf & np.uint64(0x10F0)) + 8 * popcount(tf & np.uint64(0x1F00)))
+        v += hp[me, P_TRUMP_WEIGHT] * popcount(tf) + hp[me, P_TRUMP_RANK_WEIGHT] * rs * (1.0 / 12.0)
+    return v + hp[me, P_DRAW_WEIGHT] * ndisc
 
 
-@njit(cache=True, nogil=True)
-def choose_play(code, prm, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st):
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st):
     """Play (True) or pass: a strength estimate against a threshold that moves with the
     pot size, the position and how many have already declared play."""
     if code == H_RANDOM:
-        return uniform(st) < prm[P_PLAY_PROB]
+        return uniform(st) < hp[me, P_PLAY_PROB]
     if pos == k - 1 and nplay_before == 0:
         return True          # the dealer after all passed: a lone player wins the pot (rule 6)
-    est = estimate(prm, hand, trump, lono, popcount(disc))
+    est = estimate(hp, me, hand, trump, lono, popcount(disc))
     if code == H_CINCH and trump >= 0 and not lono:
         T = SUIT_MASK[trump]
         O = T & ~hand & ~known_out
         sure = sure_tricks(hand & T, O, trump, 0)
         if sure >= 3:
             return True
-        est += prm[P_SURE_WEIGHT] * sure
-    thr = prm[P_THRESHOLD] + prm[P_DECLARED_WEIGHT] * nplay_before
+        est += hp[me, P_SURE_WEIGHT] * sure
+    thr = hp[me, P_THRESHOLD] + hp[me, P_DECLARED_WEIGHT] * nplay_before
     if k > 1:
-        thr += prm[P_POSITION_WEIGHT] * pos / (k - 1.0)
-    if prm[P_POT_WEIGHT] != 0.0 and pot > 0 and table_ante > 0:
-        thr += prm[P_POT_WEIGHT] * np.log2(pot / table_ante)
+        thr += hp[me, P_POSITION_WEIGHT] * pos / (k - 1.0)
+    if hp[me, P_POT_WEIGHT] != 0.0 and pot > 0 and table_ante > 0:
+        thr += hp[me, P_POT_WEIGHT] * np.log2(pot / table_ante)
     return est >= thr
 
 
-@njit(cache=True, nogil=True)
-def choose_card(code, prm, hand, legal, kpos, na, ls, win_card, trump, lono, played, won_s, st):
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def choose_card(code, hp, me, hand, legal, kpos, na, ls, win_card, trump, lono, played, won_s, st):
     """The card a seat plays among ``legal`` (the rules force much of it)."""
     if popcount(legal) == 1:
         return lowest(legal)
@@ -456,31 +445,31 @@ def choose_card(code, prm, hand, legal, kpos, na, ls, win_card, trump, lono, pla
             if popcount(unseen & SUIT_MASK[cs]) < behind:
                 continue                       # someone behind may be void and trump it
         return c
-    if won_s == 0 and prm[P_BOURRE_GUARD] > 0.5:
+    if won_s == 0 and hp[me, P_BOURRE_GUARD] > 0.5:
         return lowest(W) if lono else highest(W)
     return highest(W) if lono else lowest(W)
 
 
-@njit(cache=True, nogil=True)
-def choose_ante(code, prm, ante, st):
+@njit(cache=True, nogil=True, _nrt=False)
+def choose_ante(code, hp, me, ante, st):
     """rule 2 'dealer_sets_ante': the dealer's ante for the deal."""
-    mult = max(1, np.int64(prm[P_ANTE_MULT] + 0.5))
+    mult = max(1, np.int64(hp[me, P_ANTE_MULT] + 0.5))
     if code == H_RANDOM:
         return ante * (1 + below(st, mult))
     return ante * mult
 
 
-@njit(cache=True, nogil=True)
-def choose_lono(code, prm, upcard, st):
+@njit(cache=True, nogil=True, _nrt=False)
+def choose_lono(code, hp, me, upcard, st):
     if code == H_RANDOM:
-        return uniform(st) < prm[P_LONO_PROB]
-    return (upcard & 15) <= prm[P_LONO_RANK]
+        return uniform(st) < hp[me, P_LONO_PROB]
+    return (upcard & 15) <= hp[me, P_LONO_RANK]
 
 
 # ============================================================================
 # one deal
 # ============================================================================
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def seat_order(n, dealer, inmask, iw):
     """iw[16:16+k] = the seats of ``inmask`` from the dealer's left, the dealer last; returns k."""
     k = 0
@@ -498,7 +487,7 @@ def seat_order(n, dealer, inmask, iw):
 DECK_IDS = np.array([(q // 13) * 16 + q % 13 for q in range(52)], np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw):
     """Rule 3: from the sorted 52-card pool, one card at a time from the dealer's
     left, five rounds; the dealer's 5th card is the up-card (or, with
@@ -524,7 +513,7 @@ def deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw):
     return up, m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def serve(sd, pool, m, hands, s, need, dead, rules, rec):
     """Deal ``need`` replacement cards to seat s from the stock, reshuffling when it
     runs out (rule 5).  ``dead`` = [folded hands, discards] not yet gathered (uint64[2]);
@@ -550,7 +539,7 @@ def serve(sd, pool, m, hands, s, need, dead, rules, rec):
     return drawn, m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, at):
     """Seat s discards ``disc`` and is served; the discards join the gathered pile
     afterwards (rule 5: never the discards of the player being served), except a
@@ -565,7 +554,7 @@ def discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, at):
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
                rec, fseat, fmode, fdisc, uw, iw):
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
@@ -578,7 +567,7 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     trump = upcard >> 4
     lono = False
     if rules[R_LO_NO] != 0 and not sep and (upcard & 15) <= LONO_MAX_RANK:
-        lono = choose_lono(hcodes[dealer], hparams[dealer], upcard, st)
+        lono = choose_lono(hcodes[dealer], hparams, dealer, upcard, st)
     if lono:
         trump = -1
     rec[REC_UPCARD] = upcard
@@ -592,9 +581,6 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
         rec[REC_WON + s] = 0
         rec[REC_POT_WON + s] = 0
         rec[REC_BPAID + s] = 0
-    for q in range(8):
-        for f in range(4):
-            rec[REC_DEC + 4 * q + f] = 0
     known_out = bitc(upcard) if sep else U0   # a separate turn-up is seen by all
     up_in_dealer = not sep
     # declaration order: the in-deal seats from the dealer's left, dealer last (iw[16:24])
@@ -623,8 +609,8 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
             if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
                 play = True
         else:
-            disc = choose_discard(hcodes[s], hparams[s], h, trump, upcard, is_dealer, lono, limit, st)
-            play = choose_play(hcodes[s], hparams[s], h, trump, lono, known_out, i, k, nplay, pot,
+            disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
+            play = choose_play(hcodes[s], hparams, s, h, trump, lono, known_out, i, k, nplay, pot,
                                table_ante, disc, st)
             if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
                 play = True      # rule 4: an Ace up-card (18: Lo-No) forces the dealer to play
@@ -632,6 +618,8 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
             disc &= ~bitc(upcard)
         uw[8 + s] = disc         # the planned discard (drawn now, or after all declared)
         rec[REC_DEC + 4 * i] = s
+        rec[REC_DEC + 4 * i + 2] = 0
+        rec[REC_DEC + 4 * i + 3] = 0
         if play:
             rec[REC_DEC + 4 * i + 1] = 1
             active |= 1 << s
@@ -714,7 +702,7 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     for t in range(5):
         base = REC_TRICKS + 10 * t
         rec[base] = leader
-        for q in range(8):
+        for q in range(na, 8):
             rec[base + 1 + q] = -1
         ls = -1
         win_card = -1
@@ -745,7 +733,8 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
                             cinch_applied = 1
             else:
                 lg = legal_follow(h, ls, win_card, trump, lono, rules)
-                if (crule == CINCH_PAGAT and trump >= 0 and (h & T) != U0
+                # (a single legal card is always his highest trump when the cinch applies)
+                if (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
                         and (ls == trump or (h & SUIT_MASK[ls]) == U0)
                         and not (exempt_last and kpos == na - 1)):
                     H = h & T
@@ -756,7 +745,7 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
                             x = lg & eq
                             lg = x if x != U0 else eq
                             cinch_applied = 1
-            c = choose_card(hcodes[s], hparams[s], h, lg, kpos, na, ls, win_card, trump, lono, played,
+            c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
                             rec[REC_WON + s], st)
             rec[REC_LEGAL + nlg] = np.int64(lg)
             rec[REC_CINCH + nlg] = cinch_applied
@@ -827,7 +816,7 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def add_net(nets, s, x):
     """nets[s] += x unless it would pass +-OVF (then False)."""
     v = nets[s]
@@ -855,7 +844,7 @@ S_LEN = 63
 PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, record, srow, fanrow,
                  stride, hands, pool, sd, st, nets, uw, iw):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
@@ -902,7 +891,7 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
         # ---- antes (rule 2) ----
         amt = ante
         if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
-            amt = choose_ante(hcodes[dealer], hparams[dealer], ante, st)
+            amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
         rec[REC_ANTE_AMT] = amt
         for s in range(MAXP):
             rec[REC_ANTES + s] = 0
@@ -1025,7 +1014,7 @@ BIN_OVF = NB - 1
 DOWN_MULT = np.array([10, 100, 1000, 10000, 1000000], np.int64)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def pot_bin(p):
     if p < 32:
         return p if p > 0 else 0
@@ -1105,7 +1094,7 @@ ODDS_CELLS = ODDS_CATS * 9 * 9
 ODDS_STRIDE = ODDS_CELLS + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def odds_outcome(rec, seat):
     act = rec[REC_ACTIVE]
     if not (act >> seat) & 1:
