@@ -74,13 +74,14 @@ def odds(game: Game,
          dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", help="Boomke Wies: deals for the double-dummy bound")] = None,
          hands: Hands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
          out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True, force: Force = False,
-         until_precision: Prec = None, quiet: Quiet = False):
+         until_precision: Prec = None, quiet: Quiet = False, keep_hands: KeepHands = False):
     """Bid (play) success odds: of one hand with --hand, else by hand class over random deals."""
     mod = game_module(game)
     mod.cli_odds(_opts(hand=hand, seat=seat, exact=exact, trump=trump, up_card=up_card, players=players, pot=pot,
                        double_dummy=double_dummy, dd_deals=dd_deals, hands=hands, seed=seed, heuristic=heuristic,
                        heuristics=heuristics, rule=rule, out=out, threads=threads, scheduler=scheduler,
-                       resume=resume, force=force, until_precision=until_precision, progress=not quiet))
+                       resume=resume, force=force, until_precision=until_precision, progress=not quiet,
+                       keep_hands=keep_hands))
 
 
 @app.command()

@@ -167,6 +167,23 @@ def block_games(params, first, n):
     return K.sim_games(kd, kc, first, n, ra, codes, prm)
 
 
+@engine.hand_rows_function("boulmous.deals")
+def hand_rows(params, first, n):
+    """One row per hand of a ``boulmous.deals`` block (from the trace kernel: the same hands)."""
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
+    cols = {"hand_index": np.arange(first, first + n), "dealer": recs[:, K.REC_DEALER],
+            "taker": recs[:, K.REC_TAKER], "contract": recs[:, K.REC_CONTRACT], "trump": recs[:, K.REC_TRUMP],
+            "made": recs[:, K.REC_MADE]}
+    for s in range(4):
+        cols[f"hand{s}"] = recs[:, K.REC_HANDS + s].astype(np.uint64)
+    for s in range(4):
+        cols[f"tricks{s}"] = recs[:, K.REC_WON + s]
+    for s in range(4):
+        cols[f"score{s}"] = recs[:, K.REC_SCORE + s]
+    return pd.DataFrame(cols)
+
+
 def make_params(seed, rules, specs, **extra):
     return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
 
@@ -242,6 +259,7 @@ def _odds_tables(agg, seat_label, exact):
             m, half, _ = hist_mean_ci(pts, h)
             ms, halfs, _ = hist_mean_ci(stake, h)
             pbox = 1 - k / n
+            p = float(p)
             rows.append({"trump": TRUMP_NAMES[t], "bid": bid, "p_make": p,
                          "ci_low": float(lo) if not exact else p, "ci_high": float(hi) if not exact else p,
                          "n": n, "exp_points": m, "points_ci": 0.0 if exact else half,
@@ -268,7 +286,8 @@ def best_call(df: pd.DataFrame, pas: pd.DataFrame, by="exp_points"):
 def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 200_000,
               rules: BoulmousRules | None = None, heuristics=None, exact: bool = False,
               trumps: list[str] | None = None, out=None, threads=None, scheduler=None, progress=False,
-              force=False, resume=True, until_precision: float | None = None, block_size: int = 1 << 18):
+              force=False, resume=True, until_precision: float | None = None, block_size: int = 1 << 18,
+              with_pass: bool = True):
     """Bid odds of one Boulmous hand: ``seat`` is the position from the dealer's left
     (0 = first to bid, 3 = dealer). Returns a dict of DataFrames:
     ``calls`` (trump x bid), ``pass`` (expected points/stakes of passing) and
@@ -288,7 +307,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
         kd, kc, ra, codes, prm = _kernel_args(params)
-        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), True, ra, codes, prm)
+        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), with_pass, ra, codes, prm)
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
@@ -307,6 +326,8 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         df, pas = _odds_tables(r.counts, seat, False)
         res = {"calls": df[df.trump.isin([TRUMP_NAMES[t] for t in tlist])].reset_index(drop=True), "pass": pas,
                "seconds": r.seconds, "n": r.n, "exact": False}
+    if not len(res["calls"]):
+        raise TricksimError("no trump selected")
     call, val = best_call(res["calls"], res["pass"])
     res["best"] = pd.DataFrame([{"best_call": call, "exp_points": val}])
     res["hand"] = " ".join(card_str(c) for c in cards)
@@ -381,11 +402,14 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
 
 
 def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                  scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20):
+                  scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20,
+                  keep_hands: bool = False):
     """How auctions end over random deals: contract level, trump, success rate."""
     rules = rules or BoulmousRules()
     specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
-    run = engine.Run("boulmous.deals", make_params(seed, rules, specs), hands, block_size)
+    run = engine.Run("boulmous.deals", make_params(seed, rules, specs), hands, block_size, keep_hands=keep_hands)
+    if keep_hands and out is None:
+        raise TricksimError("--keep-hands needs a run folder (--out)")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
                        resume=resume)
     agg = r.counts
@@ -518,11 +542,11 @@ def cli_odds(opts):
     write_table(res["by_trumps_bowers"], out, "by_trumps_bowers")
     heatmap_classes(res["by_trumps_bowers"], out / "classes_heatmap.png", res["n"])
     print(render_classes(res))
-    au = auction_stats(opts.seed, hands, rules, specs, out=out / "auction", **kw)
+    au = auction_stats(opts.seed, hands, rules, specs, out=out / "auction", keep_hands=opts.keep_hands, **kw)
     write_table(au["contracts"], out, "auction_contracts")
     write_table(au["positions"], out, "auction_positions")
     print("\n" + render_auction(au))
-    print(f"\ntables and heatmap in {out}")
+    print(f"\ntables and heatmap in {out}" + (f"; one row per hand in {out / 'auction' / 'hands'}" if opts.keep_hands else ""))
 
 
 def render_auction(au) -> str:

@@ -63,6 +63,17 @@ def block_function(name: str):
     return deco
 
 
+HAND_ROWS: dict[str, Callable] = {}
+
+
+def hand_rows_function(name: str):
+    """Register ``f(params, first, n) -> pandas.DataFrame`` (one row per hand) for ``--keep-hands``."""
+    def deco(fn):
+        HAND_ROWS[name] = fn
+        return fn
+    return deco
+
+
 def run_block(study: str, params_json: str, first: int, n: int) -> np.ndarray:
     """Entry point of a worker: import the study's module, run one block."""
     if study not in BLOCK_FUNCS:
@@ -78,6 +89,7 @@ class Run:
     total: int
     block_size: int
     unit: str = "hands"
+    keep_hands: bool = False
     command: str = field(default_factory=lambda: CURRENT_COMMAND or " ".join(["tricksim"] + sys.argv[1:]))
 
     @property
@@ -195,7 +207,7 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
     if out is not None:
         for b, first, n in spans:
             p = out / "blocks" / f"b{b:08d}.parquet"
-            if p.exists():
+            if p.exists() and (not run.keep_hands or (out / "hands" / f"b{b:08d}.parquet").exists()):
                 v = read_block(p, run.run_id, b, first, n)
                 if v is not None:
                     results[b] = v
@@ -241,8 +253,21 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
 
 def _store(run, out, b, first, n, v, results):
     if out is not None:
+        if run.keep_hands:
+            _write_hands(run, out, b, first, n)
         write_block(out / "blocks" / f"b{b:08d}.parquet", run.run_id, b, first, n, v)
     results[b] = v
+
+
+def _write_hands(run, out, b, first, n):
+    if run.study not in HAND_ROWS:
+        raise TricksimError(f"--keep-hands is not available for {run.study}")
+    df = HAND_ROWS[run.study](run.params, first, n)
+    d = out / "hands"
+    d.mkdir(exist_ok=True)
+    tmp = d / f"b{b:08d}.parquet.tmp"
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, d / f"b{b:08d}.parquet")
 
 
 def _run_local(run, todo, results, out, threads, pbar, advance, state):

@@ -409,9 +409,13 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
         taker_played = False
         for k in range(4):
             s = (leader + k) % 4
-            lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
-            c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
-                            taker_played, taker, t, played, st, lb)
+            if tr == 5:  # the last card: nothing to choose
+                lg = h[s]
+                c = lowest(lg)
+            else:
+                lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
+                c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
+                                taker_played, taker, t, played, st, lb)
             rec[REC_LEGAL + nplay] = np.int64(lg)
             nplay += 1
             rec[base + 1 + k] = c
