@@ -272,8 +272,16 @@ def write_compare(res, out: Path, command: str):
     write_table(res["leaderboard"], out, "leaderboard")
     write_table(res["pairs"], out, "pairs")
     leaderboard_plot(res["leaderboard"], res["metrics"][0], res["unit"], out / "leaderboard.png", res["n"])
-    md = [f"# Heuristic comparison\n", f"Regenerate: `{command}`\n", "```", render_compare(res), "```",
-          "\n![leaderboard](leaderboard.png)\n"]
+    from analysis import __version__
+    run = res["run"]
+    p = run.params
+    md = [f"# Heuristic comparison\n", f"Regenerate: `{command}`\n",
+          f"- tricksim {__version__}, seed {p['seed']}, {res['n']:,} deals ({'stopped at the requested precision' if res['stopped_early'] else 'as requested'})",
+          "- heuristics: " + ", ".join(f"`{lab}` = {name} {vals}" for name, vals, lab in p["entrants"]),
+          "- rules: " + ", ".join(f"{k}={v}" for k, v in p["rules"].items()),
+          "- design: every deal is replayed with the heuristics rotated through the seats (the same cards each time); "
+          "intervals are 95% normal intervals of the per-deal paired differences; p-values are Holm-adjusted.\n",
+          "```", render_compare(res), "```", "\n![leaderboard](leaderboard.png)\n"]
     (Path(out) / "report.md").write_text("\n".join(md))
 
 
