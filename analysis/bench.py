@@ -61,3 +61,54 @@ def run(games=None, hands=None, seed=0, threads=None):
                 row["speed-up"] = f"{rates[tlist[-1]] / rates[tlist[0]]:.2f}x"
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def engine_overhead(hands: int = 10_000_000, seed: int = 0, out=None):
+    """Wall time of a Boulmous run through the engine (blocks persisted to a run folder)
+    against one bare kernel call over the same hands; both on all local threads."""
+    import tempfile
+    from pathlib import Path
+
+    from analysis import boulmous as B
+    from analysis import engine
+
+    params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
+    B.block_deals(params, 0, 10_000)  # load / compile
+    t0 = time.perf_counter()
+    bare = B.block_deals(params, 0, hands)
+    t_bare = time.perf_counter() - t0
+    with tempfile.TemporaryDirectory() as tmp:
+        run = engine.Run("boulmous.deals", params, hands, 1 << 20)
+        t0 = time.perf_counter()
+        res = engine.execute(run, Path(out or tmp) / "run", progress=False, force=True, resume=False)
+        t_eng = time.perf_counter() - t0
+    assert (res.counts == bare).all()
+    return pd.DataFrame([{"hands": hands, "bare kernel s": round(t_bare, 3), "engine s": round(t_eng, 3),
+                          "overhead": f"{100 * (t_eng / t_bare - 1):.1f}%",
+                          "hands/s engine": f"{hands / t_eng:,.0f}"}])
+
+
+def dask_throughput(hands: int = 20_000_000, seed: int = 0, workers: int = 2):
+    """Hands per second of the same run on the local backend and on a Dask LocalCluster
+    (loopback, ``workers`` single-threaded worker processes)."""
+    from dask.distributed import Client, LocalCluster
+
+    from analysis import boulmous as B
+    from analysis import engine
+
+    params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
+    run = engine.Run("boulmous.deals", params, hands, 1 << 20)
+    B.block_deals(params, 0, 10_000)
+    t0 = time.perf_counter()
+    local = engine.execute(run, None, progress=False)
+    t_local = time.perf_counter() - t0
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.run(lambda: B.block_deals(params, 0, 10_000))  # warm the workers (cache load)
+        t0 = time.perf_counter()
+        remote = engine.execute(run, None, progress=False, scheduler=cluster.scheduler_address)
+        t_dask = time.perf_counter() - t0
+    assert (remote.counts == local.counts).all()
+    return pd.DataFrame([{"hands": hands, "local s": round(t_local, 2), "dask s": round(t_dask, 2),
+                          "local hands/s": f"{hands / t_local:,.0f}", "dask hands/s": f"{hands / t_dask:,.0f}",
+                          "dask / local": f"{t_local / t_dask:.0%}"}])
