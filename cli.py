@@ -216,13 +216,29 @@ def report(out: Annotated[Path, typer.Option("--out", help="where the headline r
     studies.run_all(out=out, quick=quick, only=only, progress=not quiet)
 
 
+def _usage_errors():
+    errs = [click.exceptions.UsageError]
+    try:  # typer >= 0.22 vendors click as typer._click
+        from typer._click import exceptions as tce
+        errs.append(tce.UsageError)
+    except ImportError:
+        pass
+    return tuple(errs)
+
+
+USAGE_ERRORS = _usage_errors()
+
+
 def main(argv=None):
     """Console entry point: one-line errors, exit code 2."""
     from analysis import engine
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)
-    except click.exceptions.UsageError as e:
+    except USAGE_ERRORS as e:
+        if type(e).__name__ == "NoArgsIsHelpError":
+            app(args=["--help"], prog_name="tricksim", standalone_mode=False)
+            raise SystemExit(0)
         msg = e.format_message().replace("\n", " ")
         sys.stderr.write(f"tricksim: error: {msg}\n")
         raise SystemExit(2)

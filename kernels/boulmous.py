@@ -130,9 +130,17 @@ def legal_mask(hand, n_in_trick, led, win_pow, t, rules, lb):
             if better != U0:
                 return better
         return follow
-    if t == NT or obl == OBL_OPTIONAL:
-        return hand
+    if t == NT:
+        return hand  # void at no-trump: nothing can beat the trick
     tr = hand & TABS[lb, t, 4]
+    if obl == OBL_OPTIONAL:
+        # trumping is optional, but must_head obliges a void player to beat the
+        # trick (that is, to trump or overtrump) whenever any card of his can
+        if rules[R_MUST_HEAD] != 0:
+            better = tr & ABOVE[lb, t, win_pow]
+            if better != U0:
+                return better
+        return hand
     if tr == U0:
         return hand
     if obl == OBL_MUST_OVERTRUMP or rules[R_MUST_HEAD] != 0:
