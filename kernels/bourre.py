@@ -774,7 +774,17 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
         rec[REC_WON + win_seat] += 1
         leader = win_seat
     rec[REC_NTRICKS] = 5
-    # ---- settlement (rules 12-15) ----
+    return settle(pot, active, rec, rules)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def settle(pot, active, rec, rules):
+    """Rules 12-15 after five tricks: ``pot`` = the pot at stake (carry-over + antes +
+    second antes), ``active`` = mask of the players who played, tricks in rec[REC_WON..].
+    Fills outcome, winner, tied, pot_won, bourre payments and pot_after; returns False
+    when the pot would pass OVF."""
+    lim = rules[R_POT_LIMIT]
+    take = pot if (lim <= 0 or pot <= lim) else lim
     best = -1
     for s in range(MAXP):
         if (active >> s) & 1 and rec[REC_WON + s] > best:
@@ -782,10 +792,14 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     tied = 0
     nt = 0
     for s in range(MAXP):
+        rec[REC_POT_WON + s] = 0
+        rec[REC_BPAID + s] = 0
         if (active >> s) & 1 and rec[REC_WON + s] == best:
             tied |= 1 << s
             nt += 1
     after = pot
+    rec[REC_TIED] = 0
+    rec[REC_WINNER] = -1
     if nt == 1:
         w = lowest(np.uint64(tied))
         rec[REC_OUTCOME] = OUT_WIN
@@ -814,6 +828,38 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     rec[REC_BOURRE] = bmask
     rec[REC_POT_AFTER] = after
     return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
+    """Rule 2: everyone antes ``amt`` except the exempt seats (bourre or tied in the
+    previous deal); the dealer pays them all with dealer_antes_for_all; nobody antes a
+    tied_only_next_hand deal (``inmask`` not everyone).  Fills rec[REC_ANTES..];
+    returns the chips added to the pot."""
+    owed = 0
+    for s in range(MAXP):
+        rec[REC_ANTES + s] = 0
+    if inmask == (1 << n) - 1:
+        for s in range(n):
+            if not (exempt >> s) & 1:
+                owed += 1
+                if rules[R_DEALER_ANTES_ALL] == 0:
+                    rec[REC_ANTES + s] = amt
+        if rules[R_DEALER_ANTES_ALL] != 0:
+            rec[REC_ANTES + dealer] = amt * owed
+    return amt * owed
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def next_deal(n, rec, rules):
+    """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record."""
+    exempt = rec[REC_BOURRE]
+    inmask = (1 << n) - 1
+    if rec[REC_OUTCOME] == OUT_TIE:
+        exempt |= rec[REC_TIED]
+        if rules[R_TIE] == TIE_TIED_ONLY:
+            inmask = rec[REC_TIED]
+    return exempt, inmask
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -848,8 +894,9 @@ PASS_MULT = np.array([10, 100, 1000], np.int64)
 def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, record, srow, fanrow,
                  stride, hands, pool, sd, st, nets, uw, iw):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
-    pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot after
-    each fan point (``fanrow``, int64[ceil(D/stride)]; -1 = overflowed).  With
+    pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot contested
+    (carry-over + antes + second antes) at each fan point (``fanrow``,
+    int64[ceil(D/stride)], deal min(D-1, (f+1)*stride-1); -1 = overflowed).  With
     ``record`` the deal records go to recs[j], else all to recs[0]."""
     for q in range(S_LEN):
         srow[q] = 0
@@ -894,18 +941,8 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
             amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
         rec[REC_ANTE_AMT] = amt
         for s in range(MAXP):
-            rec[REC_ANTES + s] = 0
             rec[REC_SCORE + s] = 0
-        owed = 0
-        if inmask == allm:      # a tied_only_next_hand deal has no antes
-            for s in range(n):
-                if not (exempt >> s) & 1:
-                    owed += 1
-                    if rules[R_DEALER_ANTES_ALL] == 0:
-                        rec[REC_ANTES + s] = amt
-            if rules[R_DEALER_ANTES_ALL] != 0:
-                rec[REC_ANTES + dealer] = amt * owed
-        tot = amt * owed
+        tot = post_antes(n, inmask, exempt, dealer, amt, rules, rec)
         if tot > OVF - pot:
             ok = False
         else:
@@ -939,7 +976,7 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
             if srow[S_PASS10 + p] == D and hi > PASS_MULT[p] * unit:
                 srow[S_PASS10 + p] = j
         if (j + 1) % stride == 0 or j == D - 1:
-            fanrow[j // stride] = pot
+            fanrow[j // stride] = stake
         srow[S_BOURRE + popcount(np.uint64(rec[REC_BOURRE]))] += 1
         srow[S_ACTIVE + rec[REC_NACTIVE]] += 1
         srow[S_OUT + rec[REC_OUTCOME]] += 1
@@ -952,12 +989,7 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
             if (rec[REC_BOURRE] >> s) & 1:
                 srow[S_SBOU + s] += 1
         # exemptions and who contests the next deal (rules 2, 13)
-        exempt = rec[REC_BOURRE]
-        inmask = allm
-        if rec[REC_OUTCOME] == OUT_TIE:
-            exempt |= rec[REC_TIED]
-            if rules[R_TIE] == TIE_TIED_ONLY:
-                inmask = rec[REC_TIED]
+        exempt, inmask = next_deal(n, rec, rules)
     srow[S_MAXPOT] = maxpot
     srow[S_ENDPOT] = pot
     tot = pot
@@ -1020,21 +1052,6 @@ def pot_bin(p):
         return p if p > 0 else 0
     h = highest(np.uint64(p))
     return 32 + (h - 5) * 8 + ((p >> (h - 3)) & 7)
-
-
-def agg_layout(n_fan, D):
-    """Offsets of the study vector (Python side and kernel agree through this)."""
-    off = {}
-    k = 0
-    for name, size in (("fan", n_fan * NB), ("max", NB), ("endpot", NB), ("pass", 3 * (D + 1)),
-                       ("bourre", 9), ("active", 9), ("out", 4),
-                       ("misc", 6),             # sessions, overflowed, cons. violations, deals, sum ovf deal, sessions ok
-                       ("seat", MAXP * 10),     # net_hi, net_lo, down>X (5), wins, bourres, plays
-                       ("neth", MAXP * 2 * NB)):
-        off[name] = (k, size)
-        k += size
-    off["len"] = k
-    return off
 
 
 @njit(cache=True, nogil=True)
@@ -1181,16 +1198,19 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
 # ============================================================================
 @njit(cache=True, nogil=True, parallel=True)
 def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules):
-    """Deal d: seat s holds entrant (s + r) % k in rotation r = 0..k-1, dealer n-1,
-    everyone antes, the same cards and draws in every rotation.  Returns
-    int64[k + k*k]: S[h] = sum_d X_h(d), Q[a, b] = sum_d X_a(d) X_b(d), X_h(d) = chips
-    (score_delta) summed over the (rotation, seat) pairs of entrant h."""
+    """Deal d: seat s holds entrant (s + r) % k in rotation r = 0..k-1, dealer n-1, a
+    fresh deal (pot0 carried over, everyone antes); every rotation gets the same cards
+    and draws, and its own decision stream (so two random entrants are independent
+    draws of the same player).  Returns int64[k + 2*k*k]: S[h] = sum_d X_h(d),
+    Q[a, b] = sum_d X_a(d) X_b(d), P[a, b] = sum_d sum_r Y_a(d, r) Y_b(d, r), where
+    Y_h(d, r) = chips (score_delta) of entrant h's seats in rotation r, X_h = sum_r Y_h."""
     k = ecodes.shape[0]
     CH = 512
     nch = (nd + CH - 1) // CH
-    part = np.zeros((nch, k + k * k), np.int64)
+    part = np.zeros((nch, k + 2 * k * k), np.int64)
     dealer = n - 1
     ante = rules[R_ANTE]
+    allm = (1 << n) - 1
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         pool = np.zeros(52, np.int64)
@@ -1202,6 +1222,7 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules)
         hc = np.zeros(n, np.int64)
         hp = np.zeros((n, eparams.shape[1]), np.float64)
         X = np.zeros(k, np.int64)
+        Y = np.zeros(k, np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(nd, (ch + 1) * CH)):
             idx = first + i
@@ -1211,19 +1232,26 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules)
                 for s in range(n):
                     e = (s + r) % k
                     hc[s] = ecodes[e]
-                    hp[s] = eparams[e]
+                    for q in range(eparams.shape[1]):
+                        hp[s, q] = eparams[e, q]
                 seed_state(sd, key_deal, idx)
                 seed_state(st, key_dec, idx)
-                upcard, m = deal_fresh(sd, n, dealer, (1 << n) - 1, hands, pool, rules, iw)
+                seed_state(st, st[0], r)
+                upcard, m = deal_fresh(sd, n, dealer, allm, hands, pool, rules, iw)
                 pot = pot0 + ante * n
-                play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hc, hp, hands, pool,
+                play_dealt(sd, st, n, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
                            rec, -1, -1, U0, uw, iw)
+                for h in range(k):
+                    Y[h] = 0
                 for s in range(n):
                     paid = ante
                     if rules[R_DEALER_ANTES_ALL] != 0:
                         paid = ante * n if s == dealer else 0
-                    x = rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
-                    X[(s + r) % k] += x
+                    Y[(s + r) % k] += rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+                for a in range(k):
+                    X[a] += Y[a]
+                    for b in range(k):
+                        acc[k + k * k + a * k + b] += Y[a] * Y[b]
             for a in range(k):
                 acc[a] += X[a]
                 for b in range(k):
