@@ -30,38 +30,64 @@ def test_exact_constants():
     assert factorial(24) // factorial(6) ** 4 == 2_308_743_493_056
 
 
+N_DEALS = 400_000
+
+
+def card_mask(cards):
+    from analysis.common import parse_card
+    from kernels.cards import mask_of
+    return np.uint64(mask_of(parse_card(c) for c in cards))
+
+
 @pytest.fixture(scope="module")
-def kernel_deals():
-    """40,000 kernel deals (seed 2024), as sets of cards per seat."""
-    hands = B.trace(2024, 40_000, heuristics=["cautious"])
-    return [[set(h) for h in d["deal"]] for d in hands]
+def kernel_hands():
+    """The hands (uint64 masks, shape (N_DEALS, 4)) of kernel deals 0..N_DEALS-1 of seed 2024,
+    from the per-hand rows the engine keeps with --keep-hands (the trace kernel)."""
+    params = B.make_params(2024, BoulmousRules(), B.parse_seats("random"))
+    step = 50_000
+    parts = []
+    for first in range(0, N_DEALS, step):
+        rows = B.hand_rows(params, first, step)
+        assert list(rows.hand_index[:3]) == [first, first + 1, first + 2]
+        parts.append(np.stack([rows[f"hand{s}"].to_numpy().astype(np.uint64) for s in range(4)], axis=1))
+    return np.concatenate(parts)
+
+
+def test_kernel_hands_are_the_ported_deals(kernel_hands):
+    for i in list(range(200)) + [N_DEALS - 1]:
+        assert [int(m) for m in kernel_hands[i]] == [int(card_mask(h)) for h in ref.deal(2024, i)]
+
+
+def test_every_deal_is_a_partition_of_the_deck(kernel_hands):
+    deck = card_mask(ref.DECK)
+    h = kernel_hands
+    assert ((h[:, 0] | h[:, 1] | h[:, 2] | h[:, 3]) == deck).all()
+    assert ((h[:, 0] & h[:, 1]) | (h[:, 2] & h[:, 3]) | ((h[:, 0] | h[:, 1]) & (h[:, 2] | h[:, 3])) == 0).all()
+    # six cards each (24 cards over four disjoint hands, and no hand of another size)
+    counts = np.array([[bin(int(m)).count("1") for m in row] for row in h[:2000]])
+    assert (counts == 6).all()
 
 
 @pytest.mark.parametrize("seat", range(4))
 @pytest.mark.parametrize("colour", [("JH", "JD"), ("JS", "JC")], ids=["red", "black"])
-def test_both_jacks_of_a_colour(kernel_deals, seat, colour):
-    n = len(kernel_deals)
-    k = sum(1 for d in kernel_deals if set(colour) <= d[seat])
+def test_both_jacks_of_a_colour(kernel_hands, seat, colour):
+    m = card_mask(colour)
+    n = len(kernel_hands)
+    k = int(((kernel_hands[:, seat] & m) == m).sum())
     p = float(P_BOTH_JACKS)
     assert abs(k / n - p) <= tol(p, n), (k, n)
 
 
 @pytest.mark.parametrize("seat", range(4))
 @pytest.mark.parametrize("trump", "SHDC")
-def test_no_card_of_a_trump_group(kernel_deals, seat, trump):
-    group = set(ref.trump_order(trump))
-    assert len(group) == 7
-    n = len(kernel_deals)
-    k = sum(1 for d in kernel_deals if not (group & d[seat]))
+def test_no_card_of_a_trump_group(kernel_hands, seat, trump):
+    group = ref.trump_order(trump)
+    assert len(set(group)) == 7
+    m = card_mask(group)
+    n = len(kernel_hands)
+    k = int(((kernel_hands[:, seat] & m) == 0).sum())
     p = float(P_NO_TRUMP_GROUP)
     assert abs(k / n - p) <= tol(p, n), (k, n)
-
-
-def test_every_deal_is_a_partition_of_the_deck(kernel_deals):
-    deck = set(ref.DECK)
-    for d in kernel_deals[:5000]:
-        assert all(len(h) == 6 for h in d)
-        assert set().union(*d) == deck
 
 
 # ---------------------------------------------------------------------------

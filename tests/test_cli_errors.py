@@ -40,7 +40,7 @@ BAD_INPUT = {
         ("odds-hands-0", ["odds", "boulmous", "--hand", HAND, "--hands", "0", "--quiet"], "--hands"),
         ("classes-hands-0", ["odds", "boulmous", "--hands", "0", "--quiet"], "--hands"),
         ("trace-hands-0", ["trace", "boulmous", "--hands", "0"], "--hands"),
-        ("hands-not-a-number", ["trace", "boulmous", "--hands", "many"], "--hands", "usage"),
+        ("hands-not-a-number", ["trace", "boulmous", "--hands", "many"], "--hands"),
         ("threads-0", ODDS + ["--hand", HAND, "--threads", "0"], "--threads"),
         # rule flags
         ("unknown-rule", ODDS + ["--hand", HAND, "-r", "jokers=true"], "unknown rule 'jokers'"),
@@ -54,16 +54,14 @@ BAD_INPUT = {
         ("exact-without-hand", ["odds", "boulmous", "--exact"], "--exact needs --hand"),
         ("up-card", ODDS + ["--hand", HAND, "--up-card", "AS"], "--up-card"),
         ("trace-players", TRACE + ["--players", "3"], "--players"),
-        ("unknown-game", ["trace", "chess"], "chess", "usage"),
-        ("unknown-option", TRACE + ["--bogus"], "--bogus", "usage"),
+        ("unknown-game", ["trace", "chess"], "chess"),
+        ("unknown-option", TRACE + ["--bogus"], "--bogus"),
     ],
 }
 
 # Known bugs, as xfail(strict=True): a fix turns them into XPASS failures (then drop the mark).
-KNOWN = {
-    "usage": ("cli.py bug: typer 0.29 raises its vendored typer._click.exceptions.UsageError, which is not "
-              "click.exceptions.UsageError, so cli.main lets every click usage error (bad integer, unknown "
-              "game, unknown option) escape as a traceback instead of one line and exit 2"),
+KNOWN: dict = {
+    # "key": "reason" (e.g. typer's vendored click usage errors escaping as tracebacks, fixed in 1cbd68d)
 }
 
 CASES = [pytest.param(game, case[1], case[2], id=f"{game}-{case[0]}",
