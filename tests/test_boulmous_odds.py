@@ -156,7 +156,7 @@ def test_deals_identical_with_1_and_2_threads(heuristic, flags):
 @needs_two_threads
 def test_odds_and_games_identical_with_1_and_2_threads():
     specs = B.parse_seats("aggressive")
-    params = B.make_params(9, BoulmousRules(), specs, hand_mask=ref_mask(HAND), seat=1)
+    params = B.make_params(9, BoulmousRules(), specs, hand_mask=int(card_mask(HAND.split())), seat=1)
     one = _with_threads(1, lambda: B.block_odds(params, 0, 9_000))
     two = _with_threads(2, lambda: B.block_odds(params, 0, 9_000))
     assert np.array_equal(one, two)
@@ -164,12 +164,6 @@ def test_odds_and_games_identical_with_1_and_2_threads():
     one = _with_threads(1, lambda: B.block_games(params, 0, 300))
     two = _with_threads(2, lambda: B.block_games(params, 0, 300))
     assert np.array_equal(one, two)
-
-
-def ref_mask(hand):
-    from analysis.common import parse_cards
-    from kernels.cards import mask_of
-    return mask_of(parse_cards(hand, 6, B.DECK_RANKS))
 
 
 @pytest.mark.parametrize("study", ["boulmous.deals", "boulmous.classes"])
