@@ -501,7 +501,7 @@ def pot_tables(res) -> dict:
     t["seats"] = pd.DataFrame({"seat": s.seat, "heuristic": s.heuristic,
                                "net chips (mean ± CI)": [pm(a, c, 1) for a, c in zip(s.mean_net, s.net_ci)],
                                "sd": s.sd_net.map(lambda x: f"{x:,.0f}"),
-                               "5% / median / 95%": [f"{_chips(a)} / {_chips(m)} / {_chips(c)}" for a, m, c in zip(s.p5, s.median, s.p95)],
+                               "5% / median / 95%": [f"{_chips(a)} / {_chips(m)} / {_chips(c)}" for a, m, c in zip(s.p5, s["median"], s.p95)],
                                "P(down > 10x ante)": [_pct(a, c, d) for a, c, d in zip(s.p_down_10x, s.p_down_10x_lo, s.p_down_10x_hi)],
                                "P(down > 100x ante)": [_pct(a, c, d, 2) for a, c, d in zip(s.p_down_100x, s.p_down_100x_lo, s.p_down_100x_hi)],
                                "plays": s.play_rate.map(lambda x: f"{100 * x:.0f}%"),

@@ -70,6 +70,7 @@ REC_LEGAL = 170         # 40 legal masks in play order
 REC_CINCH = 210         # 40 flags: rule 11 restricted that play (evaluated when more than one card was legal)
 REC_LEN = 250
 OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
+NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
 
 
 # ============================================================================
@@ -304,6 +305,17 @@ def cinch_O(s, hands, active, played, known_out, trump, rules):
                 o |= hands[q]
         return o & T
     return T & ~hands[s] & ~played & ~known_out
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def cinch_equiv(s, hands, active, played, known_out, trump, rules, won):
+    """Rule 11: U0 when seat s has no cinch, else the trumps he must choose from (his
+    highest trump and its equivalents, rule 11 iii).  Inlined at its one call site."""
+    H = hands[s] & SUIT_MASK[trump]
+    O = cinch_O(s, hands, active, played, known_out, trump, rules)
+    if sure_tricks(H, O, trump, won) >= 3:
+        return equivalent_top(H, O)
+    return U0
 
 
 # ============================================================================
@@ -711,17 +723,14 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
         for kpos in range(na):
             h = hands[s]
             cinch_applied = 0
+            pagat = False          # is rule 11 (pagat) to be checked for this play?
             if kpos == 0:
                 lg = h
                 if lono and t == 0:
                     lg = bitc(upcard)
                 elif trump >= 0 and (h & T) != U0:
                     if crule == CINCH_PAGAT:
-                        H = h & T
-                        O = cinch_O(s, hands, active, played, known_out, trump, rules)
-                        if rec[REC_WON + s] + popcount(H) >= 3 and sure_tricks(H, O, trump, rec[REC_WON + s]) >= 3:
-                            lg = equivalent_top(H, O)
-                            cinch_applied = 1
+                        pagat = True
                     elif crule == CINCH_HOYLE:
                         if (h & akqm) != U0:
                             lg = bitc(highest(h & T))
@@ -734,17 +743,15 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
             else:
                 lg = legal_follow(h, ls, win_card, trump, lono, rules)
                 # (a single legal card is always his highest trump when the cinch applies)
-                if (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
-                        and (ls == trump or (h & SUIT_MASK[ls]) == U0)
-                        and not (exempt_last and kpos == na - 1)):
-                    H = h & T
-                    if rec[REC_WON + s] + popcount(H) >= 3:
-                        O = cinch_O(s, hands, active, played, known_out, trump, rules)
-                        if sure_tricks(H, O, trump, rec[REC_WON + s]) >= 3:
-                            eq = equivalent_top(H, O)
-                            x = lg & eq
-                            lg = x if x != U0 else eq
-                            cinch_applied = 1
+                pagat = (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
+                         and (ls == trump or (h & SUIT_MASK[ls]) == U0)
+                         and not (exempt_last and kpos == na - 1))
+            if pagat and rec[REC_WON + s] + popcount(h & T) >= 3:
+                eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, rec[REC_WON + s])
+                if eq != U0:
+                    x = lg & eq
+                    lg = x if x != U0 else eq
+                    cinch_applied = 1
             c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
                             rec[REC_WON + s], st)
             rec[REC_LEGAL + nlg] = np.int64(lg)
@@ -950,7 +957,7 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
         if ok:
             upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
             ok = play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                            pool, rec, -1, -1, U0, uw, iw)
+                            pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw)
         if ok:
             for s in range(n):
                 x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
@@ -1240,7 +1247,7 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules)
                 upcard, m = deal_fresh(sd, n, dealer, allm, hands, pool, rules, iw)
                 pot = pot0 + ante * n
                 play_dealt(sd, st, n, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
-                           rec, -1, -1, U0, uw, iw)
+                           rec, NO_SEAT, NO_SEAT, U0, uw, iw)
                 for h in range(k):
                     Y[h] = 0
                 for s in range(n):
