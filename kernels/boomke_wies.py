@@ -17,11 +17,8 @@ and the first to receive cards is ``(dealer + 1) % 4``.
 """
 import numpy as np
 from numba import njit, prange
-from numba.core import types as _nbtypes
-from numba.extending import intrinsic
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from kernels.cards import SUIT_MASK, U0, U1
+from kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest
 from kernels.rng import seed_state, below, uniform, shuffle
 
 # ---- rule flags -------------------------------------------------------------
@@ -80,6 +77,8 @@ F4 = np.uint64(0x0FFF0FFF0FFF0FFF)
 F8 = np.uint64(0x00FF00FF00FF00FF)
 ADD13 = np.uint64(0x1FFF1FFF1FFF1FFF)
 BIT13 = np.uint64(0x2000200020002000)
+# RANKSET[r]: the four cards of rank r
+RANKSET = np.array([sum(1 << (_s * 16 + _r) for _s in range(4)) for _r in range(16)], np.uint64)
 # SUITSET[b]: the union of the suit masks of the suits in the 4-bit set b
 SUITSET = np.zeros(16, np.uint64)
 for _b in range(16):
@@ -105,41 +104,19 @@ for _p, _pk in enumerate(_PATTERNS):
 
 
 # ============================================================================
-# bit helpers (LLVM intrinsics: popcnt / tzcnt / lzcnt)
+# bit helpers (kernels/cards.py: the CPU's popcnt / tzcnt / lzcnt)
 # ============================================================================
-@intrinsic
-def _ctpop(typingctx, src):
-    sig = _nbtypes.uint64(_nbtypes.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return sig, codegen
+pop = popcount      # number of cards in a mask
+low = lowest        # lowest card of a non-empty mask (64 for an empty one)
+high = highest      # highest card of a non-empty mask (-1 for an empty one)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def pop(x):
-    """Number of cards in mask ``x``."""
-    return np.int64(_ctpop(np.uint64(x)))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def low(x):
-    """Lowest card of a non-empty mask."""
-    return np.int64(trailing_zeros(np.uint64(x)))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def high(x):
-    """Highest card of a non-empty mask."""
-    return np.int64(63) - np.int64(leading_zeros(np.uint64(x)))
-
-
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def bitc(c):
     return U1 << np.uint64(c)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def above_all(mine, other):
     """Cards of ``mine`` that outrank every card of ``other`` (both inside one suit field)."""
     o = other
@@ -150,7 +127,7 @@ def above_all(mine, other):
     return mine & ~o
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def nth(m, k):
     for _ in range(k):
         m &= m - U1
@@ -160,7 +137,7 @@ def nth(m, k):
 # ============================================================================
 # rules
 # ============================================================================
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def legal_mask(hand, n_in_trick, led):
     """Rule 9: follow suit if able, else any card."""
     if n_in_trick == 0:
@@ -171,7 +148,7 @@ def legal_mask(hand, n_in_trick, led):
     return hand
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def beats(c, win, t):
     """Does card ``c`` beat the card ``win`` now winning the trick (rule 9)?"""
     sc = c >> 4
@@ -181,7 +158,7 @@ def beats(c, win, t):
     return sc == t
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_contract(contract, T, O, rules):
     """Rule 11 (and 2.2 flags): (declaring team's points, opponents' points, made)
     for a contract (7..13 or MEETJE) when the declaring team took ``T`` tricks and
@@ -216,7 +193,7 @@ def score_contract(contract, T, O, rules):
 # ============================================================================
 # heuristics: valuation and bidding
 # ============================================================================
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def best_suit(hand):
     """The suit the partnership heuristics open (and so make trumps): the longest,
     ties to the one with the higher cards."""
@@ -231,24 +208,23 @@ def best_suit(hand):
     return best
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def field_nonzero(x):
     """Bit 13 of each 16-bit suit field set when that field of ``x`` is non-empty."""
     return (x + ADD13) & BIT13
 
 
-@njit(cache=True, nogil=True)
-def honour_tricks(hand, prm, me):
-    """Aces, guarded kings and twice-guarded queens, in tricks (no trump length)."""
+@njit(cache=True, nogil=True, _nrt=False)
+def honour_count(hand):
+    """(aces, guarded kings, queens with two more cards in their suit)."""
     gk = pop(((hand & KINGS) << np.uint64(2)) & field_nonzero(hand & ~KINGS))
-    # a queen with two more cards: drop the lowest other card of each suit first
     oq = hand & ~QUEENS
     oq2 = oq & ~lowest_per_field(oq)
     gq = pop(((hand & QUEENS) << np.uint64(3)) & field_nonzero(oq2))
-    return prm[me, P_ACE] * pop(hand & ACES) + prm[me, P_KING] * gk + prm[me, P_QUEEN] * gq
+    return pop(hand & ACES), gk, gq
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def lowest_per_field(x):
     """The lowest card of each suit of ``x`` (x & -x inside every 16-bit field)."""
     r = U0
@@ -258,73 +234,73 @@ def lowest_per_field(x):
     return r
 
 
-@njit(cache=True, nogil=True)
-def own_tricks(hand, prm, me):
-    """Tricks the hand expects to take as declarer in its best suit: honour tricks,
-    trump length beyond three, and ruffing value of short side suits."""
+@njit(cache=True, nogil=True, _nrt=False)
+def own_tricks(hand, w_ace, w_king, w_queen, w_len, w_short):
+    """Tricks the hand expects to take as declarer in its best suit: aces, guarded kings
+    and queens, trump length beyond three, and the ruffing value of short side suits
+    (a void counts twice a singleton) when it holds four trumps or more."""
     t = best_suit(hand)
     n = pop(hand & SM[t])
-    v = honour_tricks(hand, prm, me)
+    a, k, q = honour_count(hand)
+    v = w_ace * a + w_king * k + w_queen * q
     if n > 3:
         short = 0
         for s in range(4):
-            k = pop(hand & SM[s])
-            short += (k == 0) * 2 + (k == 1)
-        v += prm[me, P_TRUMP_LEN] * (n - 3) + prm[me, P_SHORT] * short
+            m = pop(hand & SM[s])
+            short += (m == 0) * 2 + (m == 1)
+        v += w_len * (n - 3) + w_short * short
     return v
 
 
-@njit(cache=True, nogil=True)
-def choose_bid(code, prm, me, hand, high, holder, last_bid, passed, forced, allow_8_12, st):
-    """A call for seat ``me``: PASS, 7..13, or MEETJE (only when ``forced``, the dealer
-    after three passes, who may not pass). ``high`` = current bid (0 = none), ``holder``
-    its seat; ``last_bid[s]`` / ``passed[s]`` = what each seat has shown so far."""
-    if code == H_RANDOM:
-        if forced:
-            if allow_8_12:
-                k = below(st, 8)
-                return MEETJE if k == 7 else 7 + k
-            k = below(st, 3)
-            return 7 if k == 0 else (BOOM if k == 1 else MEETJE)
-        lo = 7 if high == 0 else high + 1
-        if lo > 13 or uniform(st) >= prm[me, P_BID_PROB]:
-            return PASS
-        b = lo + below(st, 3)
-        return b if b < 13 else 13
-    partner = me ^ 2
-    if holder == partner and prm[me, P_OVERCALL_PARTNER] < 0.5:
-        return PASS
-    own = own_tricks(hand, prm, me)
-    if last_bid[partner] >= 7:
-        implied = last_bid[partner] + prm[me, P_MARGIN] - prm[me, P_PARTNER]
-        credit = prm[me, P_PARTNER_BID] * implied
-        if credit < prm[me, P_PARTNER]:
-            credit = prm[me, P_PARTNER]
-    elif passed[partner]:
-        credit = prm[me, P_PARTNER_PASSED]
-    else:
-        credit = prm[me, P_PARTNER]
-    team = own + credit
+@njit(cache=True, nogil=True, _nrt=False)
+def random_call(high, forced, allow_8_12, bid_prob, st):
+    """The random baseline's call: as the forced dealer a uniform legal call; otherwise,
+    with probability ``bid_prob``, a bid 0-2 above the lowest legal one."""
     if forced:
-        if team >= 13.0 + prm[me, P_BOOM_MARGIN]:
-            return BOOM
-        if team >= 7.0 + prm[me, P_SEVEN_MARGIN]:
-            return 7
-        return MEETJE
+        if allow_8_12:
+            k = below(st, 8)
+            return MEETJE if k == 7 else 7 + k
+        k = below(st, 3)
+        return 7 if k == 0 else (BOOM if k == 1 else MEETJE)
     lo = 7 if high == 0 else high + 1
-    if lo > 13:
+    if lo > 13 or uniform(st) >= bid_prob:
         return PASS
-    if team >= 13.0 + prm[me, P_BOOM_MARGIN]:
+    b = lo + below(st, 3)
+    return b if b < 13 else 13
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def partner_call(team, high, forced, margin, seven_margin, boom_margin):
+    """The partnership heuristic's call given its estimate of the team's tricks: Boom
+    when ``team >= 13 + boom_margin``; else the lowest legal bid when ``team - margin``
+    reaches it; as the forced dealer 7 when ``team >= 7 + seven_margin``, else Meetje."""
+    if team >= 13.0 + boom_margin and high < 13:
         return BOOM
-    if lo <= 12 and team - prm[me, P_MARGIN] >= lo:
+    if forced:
+        return 7 if team >= 7.0 + seven_margin else MEETJE
+    lo = 7 if high == 0 else high + 1
+    if lo <= 12 and team - margin >= lo:
         return lo
     return PASS
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def partner_credit(pbid, ppassed, margin, base, passed_credit, bid_factor):
+    """Tricks credited to partner: ``base`` while silent, ``passed_credit`` after a pass,
+    and after a bid b, ``bid_factor * (b + margin - base)`` (what partner's own hand must
+    hold to have bid b), never below ``base``. A bid says nothing of the suit."""
+    if pbid >= 7:
+        c = bid_factor * (pbid + margin - base)
+        return c if c > base else base
+    if ppassed:
+        return passed_credit
+    return base
 
 
 # ============================================================================
 # heuristics: card play
 # ============================================================================
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def smear_fields(x):
     """Every card of ``x``'s suits ranking at or below the suit's highest card of ``x``."""
     x |= (x >> np.uint64(1)) & F1
@@ -334,32 +310,36 @@ def smear_fields(x):
     return x
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def fold_ranks(x):
+    """The 13-bit set of ranks present in any suit of ``x``."""
+    return (x | (x >> np.uint64(16)) | (x >> np.uint64(32)) | (x >> np.uint64(48))) & np.uint64(0x1FFF)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def discard(hand, t):
-    """The lowest card of a non-trump suit (a trump only when nothing else is left)."""
+    """The lowest-ranking card among the lowest cards of the non-trump suits (a trump
+    only when nothing else is left; ties to the first suit in S H D C order)."""
     side = hand & ~SM[t] if t >= 0 else hand
     if side == U0:
-        return low(hand)
-    # the lowest card of each suit, moved to a common rank field: pick the lowest rank
-    best = -1
-    br = 99
-    for s in range(4):
-        hs = side & SM[s]
-        c = low(hs)
-        r = (c & 15) + 16 * (hs == U0)
-        if r < br:
-            br = r
-            best = c
-    return best
+        side = hand
+    lpf = lowest_per_field(side)
+    r = low(fold_ranks(lpf))
+    return low(lpf & RANKSET[r])
 
 
-@njit(cache=True, nogil=True)
-def opening_lead(code, prm, me, hand, legal, st):
-    """The declarer's first lead, whose suit becomes trumps (rule 7); ``legal`` may be
-    narrowed to one suit by the odds studies (the hand forced to open that suit)."""
-    if code == H_RANDOM:
-        n = pop(legal)
-        return low(legal) if n == 1 else nth(legal, below(st, n))
+@njit(cache=True, nogil=True, _nrt=False)
+def random_card(legal, st):
+    """A uniformly random card of ``legal`` (the random-legal baseline)."""
+    n = pop(legal)
+    return low(legal) if n == 1 else nth(legal, below(st, n))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def opening_lead(hand, legal):
+    """The declarer's first lead, whose suit becomes trumps (rule 7): its best suit, the
+    ace if it holds it, else its lowest card. ``legal`` may be narrowed to one suit by
+    the odds studies (the hand forced to open that suit)."""
     s = best_suit(legal)
     hs = legal & SM[s]
     if (hs & ACES) != U0:
@@ -367,70 +347,63 @@ def opening_lead(code, prm, me, hand, legal, st):
     return low(hs)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def choose_card(code, prm, me, hand, legal, pos, led, win, win_seat, t, declarer, played,
-                trick, voids, st):
-    """The card seat ``me`` plays at position ``pos`` (0 = leads) of a trick.
+# play flags of a seat, from its parameters (bit set = on)
+FL_COUNT, FL_DRAW, FL_RUFF = 1, 2, 4
 
-    ``win``/``win_seat`` = the card now winning the trick and its seat, ``played`` = every
-    card played so far (the current trick included), ``trick`` = the cards of the
-    current trick, ``voids`` = bit ``4*seat + suit`` set when a seat showed out."""
-    if code == H_RANDOM:
-        n = pop(legal)
-        return low(legal) if n == 1 else nth(legal, below(st, n))
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_flags(hparams, s):
+    return ((hparams[s, P_COUNT] > 0.5) * FL_COUNT + (hparams[s, P_DRAW_TRUMPS] > 0.5) * FL_DRAW
+            + (hparams[s, P_RUFF] > 0.5) * FL_RUFF)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def choose_card(flags, me, hand, legal, pos, led, win, win_seat, t, declarer, played, trick, voids):
+    """The card a partnership heuristic plays at position ``pos`` (0 = leads) of a trick.
+
+    ``flags`` = FL_* bits of the seat's parameters, ``win``/``win_seat`` = the card now
+    winning the trick and its seat, ``played`` = every card played so far (the current
+    trick included), ``trick`` = the cards of the current trick, ``voids`` = bit
+    ``4*seat + suit`` set when a seat showed out. Scalars only: array arguments cost
+    reference counting on every call. Selects rather than branches where it can."""
+    count = (flags & FL_COUNT) != 0
+    cmask = U0 - np.uint64(count)                    # all ones when counting cards
+    seen = (played & cmask) | (trick & ~cmask)       # cards this player remembers
     if pos == 0:
-        if prm[me, P_COUNT] > 0.5:
-            return lead_card(prm, me, hand, t, declarer, DECK & ~hand & ~played, voids)
-        return lead_card(prm, me, hand, t, declarer, DECK & ~hand, 0)
+        return lead_card(flags, me, hand, t, declarer, DECK & ~hand & ~seen, voids & np.int64(cmask))
     if (legal & (legal - U1)) == U0:
         return low(legal)
-    partner = me ^ 2
     fs = hand & SM[led]
+    # the unseen cards of the suit led that the next player may still hold
+    nxt = (me + 1) & 3
+    vb = np.uint64((voids >> (4 * nxt + led)) & 1) & np.uint64(count)
+    out_s = DECK & SM[led] & ~hand & ~seen & (vb - U1)
+    pw = win_seat == (me ^ 2)
     if fs != U0:
-        higher = fs & ABOVE[win]        # empty when the trick has been ruffed
         c = low(fs)
-        if pos == 1:                    # second hand low
+        if pos == 1:                                 # second hand low
             return c
-        if win_seat == partner or higher == U0:
-            return c                    # never overtake a winning partner
+        higher = fs & ABOVE[win] & (U0 - np.uint64(not pw))   # never overtake partner
+        r = low(higher)                              # 64 when empty
         if pos == 3:
-            return low(higher)
-        # third hand high, or the cheapest card sure to hold the trick
-        nxt = (me + 1) & 3
-        out_s = DECK & SM[led] & ~hand & ~(played if prm[me, P_COUNT] > 0.5 else trick)
-        if prm[me, P_COUNT] > 0.5 and (voids >> (4 * nxt + led)) & 1:
-            out_s = U0
-        sure = higher & ~smear_fields(out_s)
-        if sure != U0:
-            return low(sure)
-        return high(higher)
-    # void in the suit led
+            return r if r < 64 else c
+        sure = low(higher & ~smear_fields(out_s))    # cheapest card sure to hold the trick
+        top = high(higher)                           # third hand high (-1 when empty)
+        return sure if sure < 64 else (top if top >= 0 else c)
+    # void in the suit led: let a partner's sure winner stand, else ruff as cheaply as
+    # possible (over a ruff if needed), else discard
     if t < 0:
         return discard(hand, t)
-    if win_seat == partner:
-        if pos == 3:
-            return discard(hand, t)
-        if (win >> 4) == led:
-            nxt = (me + 1) & 3
-            count = prm[me, P_COUNT] > 0.5
-            out_s = DECK & SM[led] & ~hand & ~(played if count else trick)
-            if count and (voids >> (4 * nxt + led)) & 1:
-                out_s = U0
-            if bitc(win) > out_s:
-                return discard(hand, t)
+    safe = pw and (pos == 3 or ((win >> 4) == led and bitc(win) > out_s))
     tr = hand & SM[t]
-    if tr == U0 or prm[me, P_RUFF] < 0.5:
+    over = tr & ABOVE[win] if (win >> 4) == t else tr
+    if safe or over == U0 or (flags & FL_RUFF) == 0:
         return discard(hand, t)
-    over = tr & ABOVE[win]
-    if (win >> 4) == t:
-        if over == U0:
-            return discard(hand, t)
-        return low(over)
-    return low(tr)
+    return low(over)
 
 
-@njit(cache=True, nogil=True)
-def lead_card(prm, me, hand, t, declarer, out, voids):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def lead_card(flags, me, hand, t, declarer, out, voids):
     """Leading to tricks 2..13: the declaring side draws trumps while an opponent may
     hold one; then sure winners (no unseen card of their suit ranks higher, no known
     ruff); else the lowest card of the longest side suit."""
@@ -438,39 +411,31 @@ def lead_card(prm, me, hand, t, declarer, out, voids):
     o3 = (me + 3) & 3
     tm = SM[t]
     tr = hand & tm
-    ovoid = ((voids >> (4 * o1)) & (voids >> (4 * o3))) & 15     # both opponents void
-    opp_trumps = (out & tm) != U0 and ((ovoid >> t) & 1) == 0
+    v1 = voids >> (4 * o1)
+    v3 = voids >> (4 * o3)
+    opp_trumps = (out & tm) != U0 and (((v1 & v3) >> t) & 1) == 0
     boss = hand & ~smear_fields(out)
-    if (tr != U0 and opp_trumps and declarer >= 0 and ((me ^ declarer) & 1) == 0
-            and prm[me, P_DRAW_TRUMPS] > 0.5):
-        top = boss & tm
-        if top != U0:
-            return low(top)
-        return low(tr)
     side = hand & ~tm
-    if side == U0:
+    draw = (tr != U0 and opp_trumps and declarer >= 0 and ((me ^ declarer) & 1) == 0
+            and (flags & FL_DRAW) != 0)
+    if draw or side == U0:
         top = boss & tm
-        if top != U0:
-            return low(top)
-        return low(tr)
+        return low(top) if top != U0 else low(tr)
     safe = boss & side
-    if opp_trumps and safe != U0:
+    if opp_trumps:
         # a suit is unsafe when an opponent showed out of it or no card of it is unseen
-        risky = (((voids >> (4 * o1)) | (voids >> (4 * o3))) & 15) | (15 ^ (pop_fields4(out) ))
+        risky = ((v1 | v3) & 15) | (15 ^ pop_fields4(out))
         safe &= ~SUITSET[risky]
     if safe != U0:
         return low(safe)
-    best = 0
-    bl = -1
+    key = 0
     for s in range(4):
-        n = pop(side & SM[s])
-        if n > bl:
-            bl = n
-            best = s
-    return low(side & SM[best])
+        k = (pop(side & SM[s]) << 2) | (3 - s)
+        key = max(key, k)
+    return low(side & SM[3 - (key & 3)])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def pop_fields4(x):
     """4-bit set of the suits in which ``x`` has a card."""
     nz = field_nonzero(x) >> np.uint64(13)
@@ -480,27 +445,38 @@ def pop_fields4(x):
 # ============================================================================
 # one deal
 # ============================================================================
-@njit(cache=True, nogil=True)
-def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, last_bid, passed):
-    """Rules 5-6: the multi-round auction. Returns (declarer, contract).
-    ``forced_pass`` = a seat that passes whenever it may (-1 for none)."""
-    for s in range(4):
-        last_bid[s] = 0
-        passed[s] = False
+@njit(cache=True, nogil=True, _nrt=False)
+def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass):
+    """Rules 5-6: the multi-round auction from the dealer's left; a passer is out for
+    good; three passes end it; after three opening passes the dealer must call 7, Boom
+    or Meetje (any of 7..13 or Meetje with ``dealer_may_bid_8_to_12``). Returns
+    (declarer, contract). ``forced_pass`` = a seat that passes whenever it may (-1: none)."""
     high = 0
     holder = -1
     nb = 0
     npass = 0
+    passed = 0          # bit s: seat s has passed
+    bids = 0            # 4 bits per seat: its last bid
     allow = rules[R_DEALER_8_12] != 0
     s = (dealer + 1) & 3
     while True:
-        if not passed[s]:
+        if not (passed >> s) & 1:
             forced = npass == 3 and holder < 0
+            p = s ^ 2
             if s == forced_pass and not forced:
                 b = PASS
+            elif hcodes[s] == H_RANDOM:
+                b = random_call(high, forced, allow, hparams[s, P_BID_PROB], st)
+            elif holder == p and hparams[s, P_OVERCALL_PARTNER] < 0.5:
+                b = PASS
             else:
-                b = choose_bid(hcodes[s], hparams, s, hands[s], high, holder, last_bid, passed,
-                               forced, allow, st)
+                own = own_tricks(hands[s], hparams[s, P_ACE], hparams[s, P_KING], hparams[s, P_QUEEN],
+                                 hparams[s, P_TRUMP_LEN], hparams[s, P_SHORT])
+                credit = partner_credit((bids >> (4 * p)) & 15, (passed >> p) & 1, hparams[s, P_MARGIN],
+                                        hparams[s, P_PARTNER], hparams[s, P_PARTNER_PASSED],
+                                        hparams[s, P_PARTNER_BID])
+                b = partner_call(own + credit, high, forced, hparams[s, P_MARGIN],
+                                 hparams[s, P_SEVEN_MARGIN], hparams[s, P_BOOM_MARGIN])
             if nb < MAX_BIDS:
                 rec[REC_BIDS + 2 * nb] = s
                 rec[REC_BIDS + 2 * nb + 1] = b
@@ -509,28 +485,33 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, last_bi
                 rec[REC_NBIDS] = nb
                 return s, b
             if b == PASS:
-                passed[s] = True
+                passed |= 1 << s
                 npass += 1
                 if npass == 3 and holder >= 0:
                     break
             else:
                 high = b
                 holder = s
-                last_bid[s] = b
+                bids = (bids & ~(15 << (4 * s))) | (b << (4 * s))
         s = (s + 1) & 3
     rec[REC_NBIDS] = nb
     return holder, high
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hparams, st, rec):
     """Rules 7, 9, 10: up to 13 tricks from ``leader``; ``t = -1``: the suit of the
     first card led becomes trumps. ``open_mask`` narrows the first lead (odds studies;
     all ones otherwise). A Boom stops at the declaring team's first lost trick.
     Fills tricks, legal masks, tricks won; returns (trumps, tricks played)."""
+    flags = 0
     for s in range(4):
         h[s] = hands[s]
         rec[REC_WON + s] = 0
+        fl = play_flags(hparams, s)
+        if hcodes[s] == H_RANDOM:
+            fl = -1
+        flags |= (fl & 15) << (4 * s)
     played = U0
     voids = 0
     dteam = declarer & 1
@@ -555,11 +536,28 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
                 lg = hs & SM[led]
                 if lg == U0:
                     lg = hs
-            if t < 0:
-                c = opening_lead(hcodes[s], hparams, s, hs, lg, st)
+            fl = (flags >> (4 * s)) & 15
+            if fl == 15:
+                c = random_card(lg, st)
+            elif t < 0:
+                c = opening_lead(hs, lg)
+            elif k == 0:
+                c = choose_card(fl, s, hs, lg, k, led, win, win_seat, t, declarer, played, trick,
+                                voids)
             else:
-                c = choose_card(hcodes[s], hparams, s, hs, lg, k, led, win, win_seat, t, declarer,
-                                played, trick, voids, st)
+                # the simple cases of choose_card, inline: a forced card, second hand low,
+                # partner winning or no card that beats, fourth hand winning cheaply
+                fs = hs & SM[led]
+                hi = fs & ABOVE[win]
+                if (lg & (lg - U1)) == U0:
+                    c = low(lg)
+                elif fs != U0 and (k == 1 or win_seat == (s ^ 2) or hi == U0):
+                    c = low(fs)
+                elif fs != U0 and k == 3:
+                    c = low(hi)
+                else:
+                    c = choose_card(fl, s, hs, lg, k, led, win, win_seat, t, declarer, played,
+                                    trick, voids)
             rec[REC_LEGAL + nplay] = np.int64(lg)
             nplay += 1
             rec[base + 1 + k] = c
@@ -587,9 +585,9 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
     return t, 13
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_pass, rules,
-              hcodes, hparams, st, rec, h, last_bid, passed):
+              hcodes, hparams, st, rec, h):
     """One whole deal of the bidding game from the hands as dealt: auction (or the forced
     contract), play, scoring; fills ``rec`` (the no-auction variant is ``play_no_auction``). ``forced_decl >= 0`` skips the auction: that seat declares
     ``forced_contract`` (7..13 or MEETJE); ``forced_open`` 0..3 makes it open that suit
@@ -605,8 +603,7 @@ def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_p
         decl = forced_decl
         contract = forced_contract
     else:
-        decl, contract = auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass,
-                                 last_bid, passed)
+        decl, contract = auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass)
     rec[REC_DECL] = decl
     rec[REC_CONTRACT] = contract
     open_mask = ALL_ONES
@@ -642,7 +639,7 @@ def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_p
 # ============================================================================
 # dealing
 # ============================================================================
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_from_deck(deck, dealer, pattern, hands):
     """Deal ``deck`` (top = deck[0]) clockwise from the dealer's left in packets;
     returns the last card dealt (the dealer's 13th card)."""
@@ -655,7 +652,7 @@ def deal_from_deck(deck, dealer, pattern, hands):
     return deck[51]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fresh_deck(deck):
     m = 0
     for s in range(4):
@@ -664,7 +661,7 @@ def fresh_deck(deck):
             m += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def collect_pile(prev, pile):
     """The cards of a played deal gathered for the next one without a shuffle: the tricks
     in play order (cards in play order), then any cards left in hand after a Boom stopped
@@ -687,14 +684,14 @@ def collect_pile(prev, pile):
             n += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_pattern(rules):
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
         return PACKETS_4441
     return rules[R_PACKETS]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cut_and_deal(sd, pile, deck, dealer, pattern, hands, rec):
     """Rule 3 without a shuffle: the player at the dealer's right cuts the pile at a
     uniform position k in 1..51 (the top k cards go under), then the deal."""
@@ -707,9 +704,8 @@ def cut_and_deal(sd, pile, deck, dealer, pattern, hands, rec):
     return deal_from_deck(deck, dealer, pattern, hands)
 
 
-@njit(cache=True, nogil=True)
-def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev,
-              last_bid, passed):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev):
     """The deal of one independent hand: a uniform shuffle, or under
     ``shuffle = none_collect_tricks`` a warm-up deal (uniform shuffle, played with the
     same heuristics by the previous dealer) whose tricks are gathered, cut and dealt.
@@ -721,8 +717,7 @@ def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, 
     if rules[R_SHUFFLE] == SHUFFLE_NONE:
         pdealer = (idx_dealer + 3) & 3
         tc = deal_from_deck(deck, pdealer, pattern, hands)
-        prev[REC_TURNUP] = tc
-        play_dealt(hands, pdealer, rules, hcodes, hparams, st, prev, h, last_bid, passed, tc)
+        play_dealt(hands, pdealer, rules, hcodes, hparams, st, prev, h, tc)
         collect_pile(prev, pile)
         tc = cut_and_deal(sd, pile, deck, idx_dealer, pattern, hands, rec)
     else:
@@ -730,17 +725,17 @@ def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, 
     return tc
 
 
-@njit(cache=True, nogil=True)
-def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, last_bid, passed, tc):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     """Play a dealt hand under the rules in force (``tc`` = the dealer's last card, the
     no-auction trump indicator)."""
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
         play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
     else:
-        play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, rec, h, last_bid, passed)
+        play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, rec, h)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     """Rule 13: trumps = suit of the dealer's turned-up last card, eldest leads,
     +1 per trick to each team."""
@@ -765,13 +760,11 @@ def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
         rec[REC_SCORE + s] = t0 if (s & 1) == 0 else t1
 
 
-@njit(cache=True, nogil=True)
-def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev,
-              last_bid, passed):
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev):
     """Deal and play one independent hand exactly as every batch kernel does."""
-    tc = deal_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev,
-                   last_bid, passed)
-    play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, last_bid, passed, tc)
+    tc = deal_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
+    play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
 
 
 # ============================================================================
@@ -780,7 +773,7 @@ def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec,
 CHUNK = 8192
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hand_class(hand):
     """(longest suit length, high-card points 4-3-2-1)."""
     longest = 0
@@ -806,7 +799,7 @@ OFF_D = OFF_C + 8
 AGG_DEALS = OFF_D + 14
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def contract_class(contract):
     return 7 if contract == MEETJE else contract - 7
 
@@ -825,16 +818,13 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
         h = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         prev = np.zeros(REC_LEN, np.int64)
-        last_bid = np.zeros(4, np.int64)
-        passed = np.zeros(4, np.bool_)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             dealer = idx & 3
-            full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev,
-                      last_bid, passed)
+            full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
             if rules[R_VARIANT] == VARIANT_NO_AUCTION:
                 acc[OFF_D + rec[REC_TEAM]] += 1
             else:
@@ -873,8 +863,6 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
         hands = np.zeros(4, np.uint64)
         h = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
-        last_bid = np.zeros(4, np.int64)
-        passed = np.zeros(4, np.bool_)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
@@ -883,7 +871,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             fresh_deck(deck)
             shuffle(sd, deck, 52)
             deal_from_deck(deck, 3, PACKETS_445, hands)
-            play_deal(hands, 3, 0, 7, -1, -1, rules, hcodes, hparams, st, rec, h, last_bid, passed)
+            play_deal(hands, 3, 0, 7, -1, -1, rules, hcodes, hparams, st, rec, h)
             lg, hcp = hand_class(hands[0])
             acc[((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
     out = np.zeros(AGG_CLASSES, np.int64)
@@ -892,7 +880,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_with_fixed(sd, rest, fixed, seat, hands):
     """Seat ``seat`` holds ``fixed``; the 39 cards of ``rest`` are shuffled to the others
     (in seat order, 13 each)."""
@@ -912,12 +900,13 @@ def deal_with_fixed(sd, rest, fixed, seat, hands):
 # sim_odds aggregate, the hand at seat 0:
 #   [open suit 0..3][team tricks 0..13]            forced declarer, contract 7 (56)
 #   [named suit 0..3][team tricks 0..13]           Meetje, dealer names, eldest leads (56)
-#   per position p 0..3 (dealer = 3 - p):
-#     [pass: team points -7..5 -> 0..12] (13), [heuristic: team points] (13),
-#     [heuristic: the hand declares, its partner declares] (2)
+#   per position p 0..3 (dealer = 3 - p), ODDS_POS_LEN = 60 counts:
+#     pass: [team points -7..5] (13), [net points -10..5] (16);
+#     heuristic: [team points] (13), [net points] (16);
+#     heuristic: the hand declares, its partner declares (2)
 ODDS_MEETJE = 56
 ODDS_POS = 112
-ODDS_POS_LEN = 28
+ODDS_POS_LEN = 60
 AGG_ODDS = ODDS_POS + 4 * ODDS_POS_LEN
 
 
@@ -943,8 +932,6 @@ def sim_odds(key_deal, key_dec, first, n, fixed, positions, rules, hcodes, hpara
         hands = np.zeros(4, np.uint64)
         h = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
-        last_bid = np.zeros(4, np.int64)
-        passed = np.zeros(4, np.bool_)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
@@ -952,26 +939,24 @@ def sim_odds(key_deal, key_dec, first, n, fixed, positions, rules, hcodes, hpara
             for j in range(39):
                 rest[j] = rest0[j]
             deal_with_fixed(sd, rest, fixed, 0, hands)
-            odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, rec, h,
-                     last_bid, passed, acc)
+            odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, rec, h, acc)
     out = np.zeros(AGG_ODDS, np.int64)
     for ch in range(nch):
         out += part[ch]
     return out
 
 
-@njit(cache=True, nogil=True)
-def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, rec, h,
-             last_bid, passed, acc):
+@njit(cache=True, nogil=True, _nrt=False)
+def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, rec, h, acc):
     for s in range(4):
         if (fixed & SM[s]) == U0:
             continue
         seed_state(st, key_dec, idx)
-        play_deal(hands, 3, 0, 7, s, -1, rules, hcodes, hparams, st, rec, h, last_bid, passed)
+        play_deal(hands, 3, 0, 7, s, -1, rules, hcodes, hparams, st, rec, h)
         acc[s * 14 + rec[REC_TEAM]] += 1
         if rules[R_MEETJE_TRUMP] == MEETJE_NAMES_ELDEST_LEADS and positions[3]:
             seed_state(st, key_dec, idx)
-            play_deal(hands, 0, 0, MEETJE, s, -1, rules, hcodes, hparams, st, rec, h, last_bid, passed)
+            play_deal(hands, 0, 0, MEETJE, s, -1, rules, hcodes, hparams, st, rec, h)
             acc[ODDS_MEETJE + s * 14 + rec[REC_TEAM]] += 1
     for p in range(4):
         if not positions[p]:
@@ -979,15 +964,17 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         dealer = (3 - p) & 3
         base = ODDS_POS + p * ODDS_POS_LEN
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, -1, 0, -1, 0, rules, hcodes, hparams, st, rec, h, last_bid, passed)
+        play_deal(hands, dealer, -1, 0, -1, 0, rules, hcodes, hparams, st, rec, h)
         acc[base + 7 + rec[REC_SCORE]] += 1
+        acc[base + 13 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, rec, h, last_bid, passed)
-        acc[base + 13 + 7 + rec[REC_SCORE]] += 1
+        play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, rec, h)
+        acc[base + 29 + 7 + rec[REC_SCORE]] += 1
+        acc[base + 42 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         if rec[REC_DECL] == 0:
-            acc[base + 26] += 1
+            acc[base + 58] += 1
         elif rec[REC_DECL] == 2:
-            acc[base + 27] += 1
+            acc[base + 59] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -1009,8 +996,6 @@ def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
     hands = np.zeros(4, np.uint64)
     h = np.zeros(4, np.uint64)
     rec = np.zeros(REC_LEN, np.int64)
-    last_bid = np.zeros(4, np.int64)
-    passed = np.zeros(4, np.bool_)
     for i in range(n):
         idx = first + i
         seed_state(sd, key_deal, idx)
@@ -1022,7 +1007,7 @@ def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
             if (fixed & SM[s]) == U0:
                 continue
             seed_state(st, key_dec, idx)
-            play_deal(hands, 3, 0, 7, s, -1, rules, hcodes, hparams, st, rec, h, last_bid, passed)
+            play_deal(hands, 3, 0, 7, s, -1, rules, hcodes, hparams, st, rec, h)
             tk[i, s] = rec[REC_TEAM]
     return hs, tk
 
@@ -1038,14 +1023,11 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     hands = np.zeros(4, np.uint64)
     h = np.zeros(4, np.uint64)
     prev = np.zeros(REC_LEN, np.int64)
-    last_bid = np.zeros(4, np.int64)
-    passed = np.zeros(4, np.bool_)
     for i in range(n):
         idx = first + i
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
-        full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev,
-                  last_bid, passed)
+        full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev)
     return out
 
 
@@ -1054,12 +1036,16 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
 # ============================================================================
 @njit(cache=True, nogil=True, parallel=True)
 def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
-    """``codes``/``prm``: k entrants. For every deal and every ordered pair (a, b), a != b,
-    a holds seats 0 and 2 and b seats 1 and 3 on the same deal (same dealer, same decision
-    stream). Per metric (points, team tricks): S[k] then Q[k*k] as RULES the duplicate
-    interface (see analysis.boomke_wies.DUP_METRICS)."""
+    """Duplicate comparison of k entrants (``codes`` int64[k], ``prm`` float64[k, N_PARAMS]).
+    For every deal and every ordered pair (a, b), a != b, entrant a holds seats 0 and 2
+    and b seats 1 and 3 on the same deal (same dealer, decision stream reseeded), so
+    each entrant has 4(k-1) seat appearances per deal. Per metric (points, team tricks)
+    the vector holds S[k] (sum over deals of X_h, the metric summed over h's seats),
+    Q[k*k] (sum of X_a X_b) and P[k*k] (sum over deals and pairings of Y_a Y_b, Y = one
+    pairing's sum). Without a shuffle the deal's warm-up is played by entrant 0."""
     k = codes.shape[0]
-    L = 2 * (k + k * k)
+    W = k + 2 * k * k
+    L = 2 * W
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, L), np.int64)
     for ch in prange(nch):
@@ -1071,8 +1057,6 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
         h = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
         prev = np.zeros(REC_LEN, np.int64)
-        last_bid = np.zeros(4, np.int64)
-        passed = np.zeros(4, np.bool_)
         hc = np.zeros(4, np.int64)
         hp = np.zeros((4, prm.shape[1]), np.float64)
         X = np.zeros((2, k), np.int64)
@@ -1081,14 +1065,12 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
             idx = first + i
             dealer = idx & 3
             X[:, :] = 0
-            # the deal (and its warm-up, without a shuffle) is played by entrant 0
             for s in range(4):
                 hc[s] = codes[0]
                 hp[s, :] = prm[0]
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
-            tc = deal_hand(sd, st, dealer, rules, hc, hp, deck, pile, hands, h, rec, prev,
-                           last_bid, passed)
+            tc = deal_hand(sd, st, dealer, rules, hc, hp, deck, pile, hands, h, rec, prev)
             for a in range(k):
                 for b in range(k):
                     if a == b:
@@ -1098,13 +1080,23 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                         hc[s] = codes[e]
                         hp[s, :] = prm[e]
                     seed_state(st, key_dec, idx)
-                    play_dealt(hands, dealer, rules, hc, hp, st, rec, h, last_bid, passed, tc)
-                    for s in range(4):
-                        e = a if (s & 1) == 0 else b
-                        X[0, e] += rec[REC_SCORE + s]
-                        X[1, e] += rec[REC_TEAM + (s & 1)]
+                    play_dealt(hands, dealer, rules, hc, hp, st, rec, h, tc)
+                    for mt in range(2):
+                        if mt == 0:
+                            ya = rec[REC_SCORE] + rec[REC_SCORE + 2]
+                            yb = rec[REC_SCORE + 1] + rec[REC_SCORE + 3]
+                        else:
+                            ya = 2 * rec[REC_TEAM]
+                            yb = 2 * rec[REC_TEAM + 1]
+                        X[mt, a] += ya
+                        X[mt, b] += yb
+                        off = mt * W + k + k * k
+                        acc[off + a * k + a] += ya * ya
+                        acc[off + b * k + b] += yb * yb
+                        acc[off + a * k + b] += ya * yb
+                        acc[off + b * k + a] += ya * yb
             for mt in range(2):
-                off = mt * (k + k * k)
+                off = mt * W
                 for e in range(k):
                     acc[off + e] += X[mt, e]
                     for f in range(k):
@@ -1124,9 +1116,10 @@ MAX_MATCH_DEALS = 1000
 AGG_MATCHES = 11
 
 
-@njit(cache=True, nogil=True)
-def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, last_bid, passed, pts):
-    """One match: ``match_deals`` deals (dealer 0 first, then to the left) or, with a
+@njit(cache=True, nogil=True, _nrt=False)
+def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, recs):
+    """One match (``recs``: the records of its deals are copied into its rows, as far as
+    it has rows; a 0-row array records nothing): ``match_deals`` deals (dealer 0 first, then to the left) or, with a
     target score, until a team has reached it at the end of a deal; a tie at the end
     gets one extra deal (``tiebreak_extra_deal``). Without a shuffle each deal is the
     previous deal's tricks gathered, cut and dealt. Returns (deals, extra deals, booms,
@@ -1150,13 +1143,17 @@ def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, last_b
             fresh_deck(deck)
             shuffle(sd, deck, 52)
             tc = deal_from_deck(deck, dealer, pattern, hands)
-        play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, last_bid, passed, tc)
+            rec[REC_CUT] = -1
+        play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
         if rules[R_VARIANT] != VARIANT_NO_AUCTION:
             if rec[REC_CONTRACT] == BOOM:
                 booms += 1
             elif rec[REC_CONTRACT] == MEETJE:
                 meetjes += 1
         have_prev = True
+        if nd < recs.shape[0]:
+            for j in range(REC_LEN):
+                recs[nd, j] = rec[j]
         pts[0] += rec[REC_SCORE]
         pts[1] += rec[REC_SCORE + 1]
         nd += 1
@@ -1187,16 +1184,15 @@ def sim_matches(key_deal, key_dec, first, n, rules, hcodes, hparams):
         hands = np.zeros(4, np.uint64)
         h = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
-        last_bid = np.zeros(4, np.int64)
-        passed = np.zeros(4, np.bool_)
         pts = np.zeros(2, np.int64)
+        norec = np.zeros((0, REC_LEN), np.int64)
         acc = part[ch]
         for i in range(ch * mch, min(n, (ch + 1) * mch)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             nd, extra, booms, meetjes = play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h,
-                                                   rec, last_bid, passed, pts)
+                                                   rec, pts, norec)
             acc[0] += pts[0]
             acc[1] += pts[1]
             acc[2] += pts[0] * pts[0]
@@ -1215,3 +1211,23 @@ def sim_matches(key_deal, key_dec, first, n, rules, hcodes, hparams):
     for ch in range(nch):
         out += part[ch]
     return out
+
+
+@njit(cache=True, nogil=True)
+def trace_match(key_deal, key_dec, m, rules, hcodes, hparams):
+    """The records of every deal of match ``m`` exactly as ``sim_matches`` plays it, and
+    (deals, extra deals, team-0 points, team-1 points)."""
+    st = np.zeros(1, np.uint64)
+    sd = np.zeros(1, np.uint64)
+    deck = np.zeros(52, np.int64)
+    pile = np.zeros(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    h = np.zeros(4, np.uint64)
+    rec = np.zeros(REC_LEN, np.int64)
+    pts = np.zeros(2, np.int64)
+    cap = MAX_MATCH_DEALS + 1
+    recs = np.zeros((cap, REC_LEN), np.int64)
+    seed_state(sd, key_deal, m)
+    seed_state(st, key_dec, m)
+    nd, extra, booms, meetjes = play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, recs)
+    return recs[:nd].copy(), nd, extra, pts[0], pts[1]
