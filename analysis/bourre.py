@@ -668,6 +668,8 @@ def parse_sweep(text: str):
                     raise TricksimError(f"--sweep max_discard values must be 0..5, got {x}")
             else:
                 x = float(v)
+        except TricksimError:
+            raise
         except ValueError:
             raise TricksimError(f"bad value {v!r} for --sweep {name}") from None
         out.append(x)
