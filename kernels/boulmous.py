@@ -52,6 +52,7 @@ REC_HANDS = REC_LEGAL + 24                     # 4 hands at the first trick
 REC_LEN = REC_HANDS + 4
 
 SUIT16 = np.uint64(0xFFFF)
+RANK4 = np.uint64(0x0001000100010001)  # rank 0 in each suit
 ACES = np.uint64(0)
 KINGS = np.uint64(0)
 for _s in range(4):
@@ -160,20 +161,18 @@ def beats(c, led, win_pow, t, lb):
 # heuristics
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _fold(m):
+    """The ranks present in any suit of m, as one 16-bit field."""
+    return (m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))) & SUIT16
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def min_power_card(mask, t, lb):
     """The lowest-ranking card of a non-empty mask (non-trumps first; ties: lowest id)."""
     nt = mask & ~TABS[lb, t, 4]
     if nt != U0:
-        best = -1
-        br = 99
-        for s in range(4):
-            f = (nt >> np.uint64(16 * s)) & SUIT16
-            if f != U0:
-                r = lowest(f)
-                if r < br:
-                    br = r
-                    best = 16 * s + r
-        return best
+        r = lowest(_fold(nt))
+        return lowest(nt & (RANK4 << np.uint64(r)))
     x = mask & ~TABS[lb, t, 6]
     if x != U0:
         return lowest(x)
@@ -192,16 +191,10 @@ def max_power_card(mask, t, lb):
         if tr & TABS[lb, t, 8]:
             return lowest(TABS[lb, t, 8])
         return highest(tr)
-    best = -1
-    br = -1
-    for s in range(4):
-        f = (mask >> np.uint64(16 * s)) & SUIT16
-        if f != U0:
-            r = highest(f)
-            if r > br:
-                br = r
-                best = 16 * s + r
-    return best
+    if mask == U0:
+        return -1
+    r = highest(_fold(mask))
+    return lowest(mask & (RANK4 << np.uint64(r)))
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
