@@ -481,7 +481,7 @@ def choose_lono(code, hp, me, upcard, st):
 # ============================================================================
 # one deal
 # ============================================================================
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def seat_order(n, dealer, inmask, iw):
     """iw[16:16+k] = the seats of ``inmask`` from the dealer's left, the dealer last; returns k."""
     k = 0
@@ -784,7 +784,7 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     return settle(pot, active, rec, rules)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def settle(pot, active, rec, rules):
     """Rules 12-15 after five tricks: ``pot`` = the pot at stake (carry-over + antes +
     second antes), ``active`` = mask of the players who played, tricks in rec[REC_WON..].
@@ -837,7 +837,7 @@ def settle(pot, active, rec, rules):
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
     """Rule 2: everyone antes ``amt`` except the exempt seats (bourre or tied in the
     previous deal); the dealer pays them all with dealer_antes_for_all; nobody antes a
@@ -857,7 +857,7 @@ def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
     return amt * owed
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def next_deal(n, rec, rules):
     """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record."""
     exempt = rec[REC_BOURRE]
@@ -869,7 +869,7 @@ def next_deal(n, rec, rules):
     return exempt, inmask
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def add_net(nets, s, x):
     """nets[s] += x unless it would pass +-OVF (then False)."""
     v = nets[s]
