@@ -768,3 +768,29 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                                 "P(win)": [pct(a, b, e) for a, b, e in zip(s.p_win, s.win_lo, s.win_hi)],
                                 "boxes per game": s.boxes_per_game.round(3)})) + "\n")
     return "\n".join(md)
+
+
+def trace_games(seed: int = 0, games: int = 1, rules: BoulmousRules | None = None, heuristics=None,
+                first: int = 0) -> list[dict]:
+    """Whole games ``first..first+games-1`` exactly as ``game_stakes`` plays them: one
+    TRACE.md dict per deal, plus ``game_index``, ``deal_in_game``, ``scores_after``,
+    ``boxes_after`` and, on a game's last deal, ``winners`` and ``game_stakes`` (the
+    money of the whole game, settlement included)."""
+    rules = rules or BoulmousRules()
+    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    params = make_params(seed, rules, specs)
+    kd, kc, ra, codes, prm = _kernel_args(params)
+    out = []
+    for g in range(first, first + games):
+        log, winners = K.trace_game(kd, kc, g, ra, codes, prm)
+        for j in range(log.shape[0]):
+            d = record_to_dict(log[j, :K.REC_LEN], seed, j, rules, specs)
+            d["game_index"] = g
+            d["deal_in_game"] = j
+            d["scores_after"] = [int(x) for x in log[j, K.LOG_SCORES:K.LOG_SCORES + 4]]
+            d["boxes_after"] = [int(x) for x in log[j, K.LOG_BOXES:K.LOG_BOXES + 4]]
+            if j == log.shape[0] - 1:
+                d["winners"] = [s for s in range(4) if (int(winners) >> s) & 1]
+                d["game_stakes"] = [int(x) for x in log[j, K.LOG_STAKES:K.LOG_STAKES + 4]]
+            out.append(d)
+    return out

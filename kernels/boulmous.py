@@ -777,14 +777,21 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
 # [sum stakes^2 per seat (4)], deals played, abandoned games, boxes per seat (4)
 AGG_GAMES = 4 + 4 + 4 + 1 + 1 + 4
 MAX_DEALS_PER_GAME = 1000
+LOG_SCORES = REC_LEN
+LOG_BOXES = REC_LEN + 4
+LOG_STAKES = REC_LEN + 8
+LOG_WINNERS = REC_LEN + 12
+LOG_W = REC_LEN + 13
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
-              out_stakes, out_boxes, scores, boxes):
+              out_stakes, out_boxes, scores, boxes, log, do_log):
     """Rules 17-18: deals until a winner; returns (winner mask bits, deals played),
     winner mask 0 when abandoned after MAX_DEALS_PER_GAME deals. ``scores`` and
-    ``boxes`` (int64[4]) are scratch."""
+    ``boxes`` (int64[4]) are scratch. With ``do_log`` row j of ``log``
+    (int64[MAX_DEALS_PER_GAME, LOG_W]) receives deal j's record followed by the
+    scores, boxes and stakes after it and the winner mask (LOG_* offsets)."""
     for s in range(4):
         out_stakes[s] = 0
         scores[s] = 0
@@ -806,6 +813,13 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
         if taker >= 0 and rec[REC_MADE] == 0:
             if rec[REC_CONTRACT] < 6 or rules[R_FAILED_B_IS_BOX] != 0:
                 boxes[taker] += 1
+        if do_log:
+            row = ndeals - 1
+            for j in range(REC_LEN):
+                log[row, j] = rec[j]
+            for s in range(4):
+                log[row, LOG_SCORES + s] = scores[s]
+                log[row, LOG_BOXES + s] = boxes[s]
         top = -(1 << 40)
         for s in range(4):
             if scores[s] > top:
@@ -831,6 +845,10 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
                 settle(winners, boxes, rules, out_stakes)
                 for s in range(4):
                     out_boxes[s] = boxes[s]
+                if do_log:
+                    log[ndeals - 1, LOG_WINNERS] = winners
+                    for s in range(4):
+                        log[ndeals - 1, LOG_STAKES + s] = out_stakes[s]
                 return winners, ndeals
         dealer = (dealer + 1) % 4
     for s in range(4):
@@ -873,13 +891,14 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
         boxes = np.zeros(4, np.int64)
         sc_tmp = np.zeros(4, np.int64)
         bx_tmp = np.zeros(4, np.int64)
+        nolog = np.zeros((1, LOG_W), np.int64)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             winners, nd = play_game(sd, st, rules, hcodes, hparams, lb,
-                                    rec, deck, hands, work, stakes, boxes, sc_tmp, bx_tmp)
+                                    rec, deck, hands, work, stakes, boxes, sc_tmp, bx_tmp, nolog, False)
             acc[12] += nd
             if winners == 0:
                 acc[13] += 1
@@ -891,6 +910,28 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
                     acc[4 + s] += 1
                 acc[14 + s] += boxes[s]
     return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def trace_game(key_deal, key_dec, g, rules, hcodes, hparams):
+    """Game ``g`` exactly as ``sim_games`` plays it: (log rows of its deals, winner mask)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    st = np.zeros(1, np.uint64)
+    sd = np.zeros(1, np.uint64)
+    deck = np.zeros(24, np.int64)
+    hands = np.zeros(4, np.uint64)
+    work = np.zeros(4, np.uint64)
+    rec = np.zeros(REC_LEN, np.int64)
+    stakes = np.zeros(4, np.int64)
+    boxes = np.zeros(4, np.int64)
+    sc_tmp = np.zeros(4, np.int64)
+    bx_tmp = np.zeros(4, np.int64)
+    log = np.zeros((MAX_DEALS_PER_GAME, LOG_W), np.int64)
+    seed_state(sd, key_deal, g)
+    seed_state(st, key_dec, g)
+    winners, nd = play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work, stakes, boxes,
+                            sc_tmp, bx_tmp, log, True)
+    return log[:nd].copy(), winners
 
 
 @njit(cache=True, nogil=True)
