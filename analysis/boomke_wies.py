@@ -91,8 +91,8 @@ def _p(name, default, lo, hi, help):
     return Param(name, default, lo, hi, help)
 
 
-def _family(margin=1.0, ace=1.0, king=0.75, queen=0.4, trump_len=0.75, short=0.2, partner=3.6, partner_passed=3.0,
-            partner_bid=0.9, seven_margin=1.4, boom_margin=1.5, overcall_partner=0, draw_trumps=1, count=1, ruff=1):
+def _family(margin=0.0, ace=1.0, king=0.75, queen=0.4, trump_len=0.75, short=0.2, partner=4.0, partner_passed=3.4,
+            partner_bid=0.9, seven_margin=0.5, boom_margin=1.5, overcall_partner=0, draw_trumps=1, count=1, ruff=1):
     return {p.name: p for p in [
         _p("margin", margin, -3, 5, "bid a level only when the team's estimated tricks minus margin reach it"),
         _p("ace", ace, 0, 2, "tricks counted per ace"),
@@ -121,10 +121,10 @@ REGISTRY = {
                             "partnership player: values its hand, credits partner by what partner's calls show, "
                             "opens its longest suit as trumps, draws trumps, second hand low, third hand high, never "
                             "overtakes a winning partner, ruffs cheaply, counts cards"),
-    "naive": HeuristicDef("naive", K.H_NAIVE, _family(partner_passed=3.6, partner_bid=0.0, overcall_partner=1,
+    "naive": HeuristicDef("naive", K.H_NAIVE, _family(partner_passed=4.0, partner_bid=0.0, overcall_partner=1,
                                                       draw_trumps=0, count=0),
                           "the same valuation without memory and without partner inference: credits partner a fixed "
-                          "3.6 tricks whatever he called, may overbid him, does not draw trumps, remembers no card"),
+                          "4 tricks whatever he called, may overbid him, does not draw trumps, remembers no card"),
 }
 ALIASES = {"default": "partner"}
 
@@ -740,6 +740,19 @@ def block_dd_hand(params, first, n):
     return agg
 
 
+def paired_gap(up: int, down: int, n: int):
+    """Difference of two success rates measured on the same n deals (``up`` deals where
+    only the second succeeds, ``down`` where only the first does), with the Agresti-Min
+    95% interval (half a deal added to each cell of the 2x2 table, so that it never
+    collapses to zero width). Returns (difference, half-width)."""
+    d = (up - down) / n
+    n2 = n + 2.0
+    u, w = up + 0.5, down + 0.5
+    c = (u - w) / n2
+    var = ((u + w) - (u - w) ** 2 / n2) / (n2 * n2)
+    return d, abs(c - d) + Z95 * var ** 0.5
+
+
 def _gap_rows(joint, key: dict, bids):
     """Heuristic vs double-dummy success per bid from a joint [heuristic][DD] histogram;
     the gap DD - heuristic has a paired 95% interval (same deals)."""
@@ -758,7 +771,7 @@ def _gap_rows(joint, key: dict, bids):
         down = int(joint[np.broadcast_to(hm & ~dm, joint.shape)].sum())   # heuristic makes, DD fails
         ph, hlo, hhi = wilson(kh, n)
         pdd, dlo, dhi = wilson(kd, n)
-        g, gh = mean_ci(up - down, up + down, n)
+        g, gh = paired_gap(up, down, n)
         rows.append({**key, "bid": call_name(b), "n": n, "p_heuristic": float(ph), "heur_lo": float(hlo),
                      "heur_hi": float(hhi), "p_double_dummy": float(pdd), "dd_lo": float(dlo), "dd_hi": float(dhi),
                      "gap": float(g), "gap_ci": float(gh), "dd_below_heuristic": float(g) < -float(gh)})
@@ -847,8 +860,14 @@ def render_dd(res, kind: str) -> str:
                      "double dummy [95% CI]": pct(r.p_double_dummy, r.dd_lo, r.dd_hi),
                      "gap DD - heur.": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pts"})
     rate = res["deals_per_s"]
-    head = (f"Double-dummy bound (DDS via endplay) on {res['deals']:,} of the same deals: "
-            + (f"{rate:,.1f} deals per second here ({res['seconds']:.0f} s)" if rate == rate else "all blocks reused"))
+    if rate == rate:
+        speed = f"{rate:,.1f} deals per second here ({res['seconds']:.0f} s"
+        if kind == "hand":
+            speed += f"; {res['solves_per_s']:,.1f} solves per second, one per opening suit"
+        speed += ")"
+    else:
+        speed = "every block reused from the run folder"
+    head = f"Double-dummy bound (DDS via endplay) on {res['deals']:,} of the same deals: {speed}"
     lines = [head, pd.DataFrame(rows).to_string(index=False)]
     below = tab[tab.dd_below_heuristic] if len(tab) else tab
     if len(below):
@@ -1192,7 +1211,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     seed = 2026
     n_deals = 20_000 if quick else 2_000_000
     n_hand = 5_000 if quick else 200_000
-    n_dd = 20 if quick else 400
+    n_dd = 20 if quick else 200
     md = ["## Boomke Wies: partnership bid odds, with the perfect-play bound beside them\n",
           "Default rules (RULES.md 2.1), every seat playing the default heuristic `partner`, seed "
           f"{seed}. Every rate has its 95% Wilson interval and sample size.\n"]

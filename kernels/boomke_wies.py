@@ -117,17 +117,6 @@ def bitc(c):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def above_all(mine, other):
-    """Cards of ``mine`` that outrank every card of ``other`` (both inside one suit field)."""
-    o = other
-    o |= o >> np.uint64(1)
-    o |= o >> np.uint64(2)
-    o |= o >> np.uint64(4)
-    o |= o >> np.uint64(8)
-    return mine & ~o
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def nth(m, k):
     for _ in range(k):
         m &= m - U1
@@ -526,16 +515,9 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
         for k in range(4):
             s = (leader + k) & 3
             hs = h[s]
-            if k == 0:
-                lg = hs
-                if tr == 0:
-                    lg = hs & open_mask
-                    if lg == U0:
-                        lg = hs
-            else:
-                lg = hs & SM[led]
-                if lg == U0:
-                    lg = hs
+            lg = legal_mask(hs, k, led)
+            if tr == 0 and k == 0 and (hs & open_mask) != U0:
+                lg = hs & open_mask
             fl = (flags >> (4 * s)) & 15
             if fl == 15:
                 c = random_card(lg, st)
