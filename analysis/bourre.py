@@ -316,6 +316,18 @@ def pot_block_size(deals: int) -> int:
     return int(max(1, min(4096, 800_000 // max(deals, 1))))
 
 
+def _dynamic(kernel, *args):
+    """Run a prange kernel with dynamic scheduling (chunks of 4 iterations): on a shared
+    machine a briefly preempted thread no longer leaves the other idle at the end.  The
+    results do not depend on the schedule (per-session rows / per-chunk integer counts)."""
+    import numba
+    old = numba.set_parallel_chunksize(4)
+    try:
+        return kernel(*args)
+    finally:
+        numba.set_parallel_chunksize(old)
+
+
 def _pot_vector(params, first, n):
     kd, kc, ra, codes, prm, r = _kernel_args(params)
     players, deals = params["players"], params["deals"]
@@ -323,7 +335,7 @@ def _pot_vector(params, first, n):
     n_fan = -(-deals // stride)
     srows = np.zeros((n, K.S_LEN), np.int64)
     fans = np.zeros((n, n_fan), np.int64)
-    K.sim_sessions(kd, kc, first, n, players, deals, stride, ra, codes, prm, srows, fans)
+    _dynamic(K.sim_sessions, kd, kc, first, n, players, deals, stride, ra, codes, prm, srows, fans)
     lay = agg_layout(n_fan, deals)
     o = {k: v[0] for k, v in lay.items() if k != "len"}
     return K.reduce_sessions(srows, fans, players, deals, o["fan"], o["max"], o["endpot"], o["pass"], o["bourre"],
@@ -892,8 +904,8 @@ def block_odds(params, first, n):
     kd, kc, ra, codes, prm, r = _kernel_args(params)
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
-    return K.sim_odds(kd, kc, first, n, params["players"], params["seat"], np.uint64(params["hand_mask"]),
-                      params["upcard"], params["pot"], cm, cdm, ra, codes, prm)
+    return _dynamic(K.sim_odds, kd, kc, first, n, params["players"], params["seat"], np.uint64(params["hand_mask"]),
+                    params["upcard"], params["pot"], cm, cdm, ra, codes, prm)
 
 
 def _cell_value(cat, npl, nt, rules: BourreRules, players, pot0):
@@ -1056,7 +1068,7 @@ def block_duplicate(params, first, n):
     players = check_players(params.get("players", 7))
     codes, prm = heuristic_arrays(specs_from_json(params["entrants"]))
     kd, kc = _keys(params["seed"])
-    return K.sim_duplicate(kd, kc, first, n, players, codes, prm, int(params.get("pot", 0)), rules_array(r))
+    return _dynamic(K.sim_duplicate, kd, kc, first, n, players, codes, prm, int(params.get("pot", 0)), rules_array(r))
 
 
 # ---------------------------------------------------------------------------
