@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import engine
-from analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, apply_rule_overrides, flag,
+from analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
 from analysis.stats import Z95, hist_mean_ci, wilson
 from kernels import bourre as K

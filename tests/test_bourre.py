@@ -2,7 +2,6 @@
 the worked examples of RULES.md as exact tests, chip conservation, exact dealing odds,
 invariance to threads and block sizes, overflow, the studies and the CLI's bad input.
 """
-import dataclasses
 import functools
 import math
 
