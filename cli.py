@@ -88,7 +88,7 @@ def odds(game: Game,
 def trace(game: Game, hands: Hands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
           rule: Rule = None,
           jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines output (TRACE.md); the only format")] = True,
-          first: Annotated[int, typer.Option("--first", help="index of the first hand")] = 0,
+          first: Annotated[int, typer.Option("--first", help="index of the first hand (Bourre: of the first session)")] = 0,
           players: Annotated[Optional[int], typer.Option("--players", help="Bourre: players (2-8)")] = None,
           sessions: Annotated[Optional[int], typer.Option("--sessions", help="Bourre: sessions")] = None,
           deals: Annotated[Optional[int], typer.Option("--deals", help="Bourre: deals per session")] = None):
@@ -122,7 +122,16 @@ def rules(game: Game):
     for f in dataclasses.fields(cls):
         ch = f.metadata.get("choices")
         rng = f.metadata.get("range")
-        kind = " | ".join(ch) if ch else ("true | false" if isinstance(f.default, bool) else (f"{rng[0]}..{rng[1]}" if rng else "int"))
+        if ch:
+            kind = " | ".join(ch)
+        elif isinstance(f.default, bool):
+            kind = "true | false"
+        elif rng:
+            kind = f"{rng[0]}..{rng[1]}"
+        elif isinstance(f.default, str):
+            kind = "text"
+        else:
+            kind = "int"
         typer.echo(f"{cls.PREFIX}.{f.name} = {f.default}    [{kind}]  {f.metadata.get('help', '')}")
 
 

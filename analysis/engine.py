@@ -218,9 +218,12 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
     state = {"prefix": 0, "acc": None, "n": 0, "stopped": False}
 
     def advance():
+        # fold finished blocks into the running sum in block order, then drop them:
+        # memory stays bounded by the blocks that finished out of order
         while state["prefix"] < nblocks and state["prefix"] in results:
             b = state["prefix"]
             v = results[b]
+            results[b] = None
             state["acc"] = v.copy() if state["acc"] is None else state["acc"] + v
             state["n"] += spans[b][2]
             state["prefix"] += 1

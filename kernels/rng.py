@@ -54,7 +54,7 @@ def next_u64(st):
     return mix64(st[0])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def below(st, n):
     """Uniform int in [0, n) for 1 <= n < 2**32 (Lemire, with rejection: exact)."""
     un = np.uint64(n)
@@ -68,7 +68,7 @@ def below(st, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def uniform(st):
     """Float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
