@@ -613,7 +613,7 @@ def bench_cases(seed=0):
         params = make_params(seed, BoulmousRules(), specs)
 
         def fn(first, n, params=params):
-            block_deals(params, first, n)
+            engine.run_block("boulmous.deals", json.dumps(params), first, n)
             return n
         cases.append((f"deals, all seats {h}", fn))
     return cases
