@@ -916,6 +916,12 @@ def _plt():
     return plt
 
 
+def _yerr(p, lo, hi):
+    """Error bars from an interval (never negative: Wilson bounds at 0 or 1 can round)."""
+    p = np.asarray(p, float)
+    return [np.maximum(p - np.asarray(lo, float), 0), np.maximum(np.asarray(hi, float) - p, 0)]
+
+
 def plot_tricks(res, path: Path):
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8, 4.2))
@@ -968,14 +974,14 @@ def plot_contracts(contracts: pd.DataFrame, path: Path, n: int):
     fig, ax = plt.subplots(1, 2, figsize=(11, 3.8))
     x = np.arange(len(contracts))
     f = contracts.freq.to_numpy()
-    ax[0].bar(x, f, yerr=[f - contracts.freq_lo, contracts.freq_hi - f], color="#4c72b0")
+    ax[0].bar(x, f, yerr=_yerr(f, contracts.freq_lo, contracts.freq_hi), color="#4c72b0")
     ax[0].set_xticks(x)
     ax[0].set_xticklabels(contracts.contract)
     ax[0].set_ylabel("share of auctions")
     ax[0].set_title("final contract")
     p = contracts.p_made.to_numpy()
     ok = ~np.isnan(p)
-    ax[1].bar(x[ok], p[ok], yerr=[(p - contracts.made_lo)[ok], (contracts.made_hi - p)[ok]], color="#55a868")
+    ax[1].bar(x[ok], p[ok], yerr=_yerr(p[ok], contracts.made_lo[ok], contracts.made_hi[ok]), color="#55a868")
     ax[1].set_xticks(x)
     ax[1].set_xticklabels(contracts.contract)
     ax[1].set_ylim(0, 1)
@@ -992,7 +998,7 @@ def plot_dd(by_bid: pd.DataFrame, path: Path, n: int, title: str):
     for off, col, lab, lo, hi in ((-0.2, "p_heuristic", "heuristic play", "heur_lo", "heur_hi"),
                                   (0.2, "p_double_dummy", "double dummy", "dd_lo", "dd_hi")):
         v = by_bid[col].to_numpy()
-        ax.bar(x + off, v, width=0.4, yerr=[v - by_bid[lo], by_bid[hi] - v], label=lab)
+        ax.bar(x + off, v, width=0.4, yerr=_yerr(v, by_bid[lo], by_bid[hi]), label=lab)
     ax.set_xticks(x)
     ax.set_xticklabels(by_bid.bid)
     ax.set_ylim(0, 1)

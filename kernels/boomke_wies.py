@@ -394,8 +394,12 @@ def choose_card(flags, me, hand, legal, pos, led, win, win_seat, t, declarer, pl
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def lead_card(flags, me, hand, t, declarer, out, voids):
     """Leading to tricks 2..13: the declaring side draws trumps while an opponent may
-    hold one; then sure winners (no unseen card of their suit ranks higher, no known
-    ruff); else the lowest card of the longest side suit."""
+    hold one (its cheapest sure winner if it has one, else its lowest trump); then the
+    cheapest sure winner of a side suit (no unseen card of its suit ranks higher, and no
+    known ruff: while an opponent may hold a trump, a suit is skipped when an opponent
+    showed out of it or no card of it is unseen); else the lowest card of the longest
+    side suit (ties: S H D C order); a hand of trumps only leads its cheapest sure winner
+    or its lowest trump."""
     o1 = (me + 1) & 3
     o3 = (me + 3) & 3
     tm = SM[t]

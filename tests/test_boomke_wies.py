@@ -455,3 +455,20 @@ def test_cli_trace_lines(capsys):
                 "contract", "trump", "tricks", "tricks_won", "team_tricks", "made", "score_delta", "hands"):
         assert key in d
     assert d["game"] == "boomke_wies" and d["hand_index"] == 1 and not ref.check_hand(d)
+
+
+# ---------------------------------------------------------------------------
+# the headline report (tricksim report --quick)
+# ---------------------------------------------------------------------------
+def test_headline_quick(tmp_path):
+    md = B.headline(tmp_path, quick=True, progress=False)
+    d = tmp_path / "boomke_wies"
+    for f in ("contracts.csv", "contracts.png", "classes.png", "classes_by_longest.csv", "hand_calls.csv",
+              "hand_tricks.png"):
+        assert (d / f).exists(), f
+    assert "tricksim odds boomke-wies" in md and "](boomke_wies/contracts.png)" in md
+    try:
+        import endplay  # noqa: F401
+        assert (d / "double_dummy_by_bid.csv").exists() and "double dummy" in md
+    except ImportError:
+        assert "Skipped" in md
