@@ -18,7 +18,7 @@ the studies play.
 """
 from __future__ import annotations
 
-import dataclasses
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -438,16 +438,14 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
     csel = [call_name(parse_call(c)) for c in calls] if calls else None
     params = make_params(seed, rules, specs, hand_mask=mask_of(cards), positions=positions)
     run = engine.Run("boomke_wies.odds", params, hands, block_size, unit="deals")
-    stop = None
-    if until_precision:
-        if until_precision <= 0:
-            raise TricksimError(f"--until-precision must be positive, got {until_precision}")
+    if until_precision is not None and until_precision <= 0:
+        raise TricksimError(f"--until-precision must be positive, got {until_precision}")
 
-        def stop(acc, n):
-            t = _odds_tables(acc, cards, positions, rules, n)["calls"]
-            return bool(((t.ci_high - t.ci_low) / 2).max() <= until_precision)
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop, force=force,
-                       resume=resume)
+    def precise(acc, n):
+        t = _odds_tables(acc, cards, positions, rules, n)["calls"]
+        return bool(((t.ci_high - t.ci_low) / 2).max() <= until_precision)
+    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress,
+                       stop=precise if until_precision else None, force=force, resume=resume)
     res = _odds_tables(r.counts, cards, positions, rules, r.n)
     if tsel is not None:
         keep = [SUITS[t] for t in tsel]
@@ -701,7 +699,6 @@ def block_dd_deals(params, first, n):
     """Deals ``first..first+n-1`` of the auction study: the heuristic declaring team's tricks
     beside the double-dummy tricks of the same declarer, trumps and (for the declarer's
     opening) lead suit. Returns [contract class][heuristic tricks][DD tricks]."""
-    r = BoomkeRules(**params["rules"])
     kd, kc, ra, codes, prm = _kernel_args(params)
     recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
     probs, meta = [], []
@@ -850,7 +847,7 @@ def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, out=
 
 
 def render_dd(res, kind: str) -> str:
-    from analysis.output import pct, pm
+    from analysis.output import pct
     tab = res["table"] if kind == "hand" else res["by_contract"]
     key = "trump" if kind == "hand" else "contract"
     rows = []
@@ -1179,7 +1176,7 @@ def bench_cases(seed=0):
         params = make_params(seed, BoomkeRules(), parse_seats(h))
 
         def fn(first, n, params=params):
-            block_deals(params, first, n)
+            engine.run_block("boomke_wies.deals", json.dumps(params), first, n)
             return n
         cases.append((f"deals, all seats {h}" + (" (default)" if h == "partner" else ""), fn))
     return cases

@@ -138,8 +138,8 @@ def legal_cards(hand: list, led: str | None) -> set:
 
 
 def trick_winner(cards: list, leader: int, trump: str) -> int:
-    """Rule 9: the highest trump, otherwise the highest card of the suit led."""
-    led = suit(cards[0])
+    """Rule 9: the highest trump, otherwise the highest card of the suit led (a card
+    beats the best so far if it is higher in the same suit, or a trump over a non-trump)."""
     best = 0
     for i in range(1, 4):
         c, b = cards[i], cards[best]
