@@ -469,7 +469,8 @@ def render_odds(res) -> str:
     for r in tr.itertuples():
         rows.append({"trump": r.trump, "E[team tricks]": pm(r.mean_tricks, r.mean_ci, 2),
                      **{str(T): f"{100 * getattr(r, f'P{T}'):.1f}" for T in range(4, 14)}})
-    lines.append("\nTeam tricks (% of deals with exactly T tricks, T = 4..13):")
+    lines.append("\nTeam tricks (% of deals with exactly T tricks, T = 4..13; the same in every seat position, "
+                 "since once the hand declares the play does not depend on who dealt):")
     lines.append(pd.DataFrame(rows).to_string(index=False))
     rows = []
     for r in res["calls"].itertuples():
@@ -1300,5 +1301,11 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         (mh, hh), (mdd, hd), (mg, hg) = dd["mean_heuristic"], dd["mean_dd"], dd["mean_gap"]
         md.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {mdd:.2f} ± {hd:.2f} "
                   f"(gap {mg:+.2f} ± {hg:.2f}).\n")
+        below = [f"{r.contract} / {r.bid}" for df in (b, bc) for r in df.itertuples() if r.dd_below_heuristic]
+        md.append("Sanity: " + ("in no row is the double-dummy success below the heuristic declaring side's by more "
+                                "than the gap's 95% interval." if not below else
+                                "the double-dummy success is below the heuristic's by more than the interval in "
+                                + ", ".join(below) + " (heuristic defenders err more than the heuristic declarer).")
+                  + "\n")
         md.append("![double dummy](boomke_wies/double_dummy.png)\n")
     return "\n".join(md)
