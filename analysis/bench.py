@@ -74,14 +74,16 @@ def engine_overhead(hands: int = 10_000_000, seed: int = 0, out=None):
 
     params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
     B.block_deals(params, 0, 10_000)  # load / compile
-    t0 = time.perf_counter()
-    bare = B.block_deals(params, 0, hands)
-    t_bare = time.perf_counter() - t0
+    t_bare = t_eng = float("inf")
     with tempfile.TemporaryDirectory() as tmp:
-        run = engine.Run("boulmous.deals", params, hands, 1 << 20)
-        t0 = time.perf_counter()
-        res = engine.execute(run, Path(out or tmp) / "run", progress=False, force=True, resume=False)
-        t_eng = time.perf_counter() - t0
+        for rep in range(3):  # interleaved, best of three: the machine is shared
+            t0 = time.perf_counter()
+            bare = B.block_deals(params, 0, hands)
+            t_bare = min(t_bare, time.perf_counter() - t0)
+            run = engine.Run("boulmous.deals", params, hands, 1 << 22)
+            t0 = time.perf_counter()
+            res = engine.execute(run, Path(out or tmp) / "run", progress=False, force=True, resume=False)
+            t_eng = min(t_eng, time.perf_counter() - t0)
     assert (res.counts == bare).all()
     return pd.DataFrame([{"hands": hands, "bare kernel s": round(t_bare, 3), "engine s": round(t_eng, 3),
                           "overhead": f"{100 * (t_eng / t_bare - 1):.1f}%",
@@ -97,7 +99,7 @@ def dask_throughput(hands: int = 20_000_000, seed: int = 0, workers: int = 2):
     from analysis import engine
 
     params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
-    run = engine.Run("boulmous.deals", params, hands, 1 << 20)
+    run = engine.Run("boulmous.deals", params, hands, 1 << 22)
     B.block_deals(params, 0, 10_000)
     t0 = time.perf_counter()
     local = engine.execute(run, None, progress=False)

@@ -21,6 +21,7 @@ GAME = "boulmous"
 DECK_RANKS = "9TJQKA"
 TRUMP_NAMES = ["S", "H", "D", "C", "NT"]
 N_LAYOUTS = comb(18, 6) * comb(12, 6)  # 17,153,136
+BLOCK_DEALS = 1 << 22  # hands per engine block for the random-deal studies (about 1-2 s of work)
 
 
 @dataclass(frozen=True)
@@ -354,7 +355,7 @@ def compare_exact(mc: dict, ex: dict) -> pd.DataFrame:
 # random deals: success by hand class, and the auction
 # ---------------------------------------------------------------------------
 def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                 scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20,
+                 scheduler=None, progress=False, force=False, resume=True, block_size: int = BLOCK_DEALS,
                  until_precision=None):
     """Success rate of each bid by hand class when the first to speak takes the
     contract in its preferred trump suit (no-trump choices are left out).
@@ -402,7 +403,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
 
 
 def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                  scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20,
+                  scheduler=None, progress=False, force=False, resume=True, block_size: int = BLOCK_DEALS,
                   keep_hands: bool = False):
     """How auctions end over random deals: contract level, trump, success rate."""
     rules = rules or BoulmousRules()
@@ -535,7 +536,7 @@ def cli_odds(opts):
         raise TricksimError("--exact needs --hand")
     hands = opts.hands or 2_000_000
     params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, GAME, "classes", engine.Run("boulmous.classes", params, hands, 1 << 20).run_id)
+    out = out_dir(opts, GAME, "classes", engine.Run("boulmous.classes", params, hands, BLOCK_DEALS).run_id)
     res = odds_classes(opts.seed, hands, rules, specs, out=out, **kw)
     from analysis.output import write_table
     write_table(res["classes"], out, "classes")

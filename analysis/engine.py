@@ -79,15 +79,7 @@ def run_block(study: str, params_json: str, first: int, n: int) -> np.ndarray:
     if study not in BLOCK_FUNCS:
         import importlib
         importlib.import_module("analysis." + study.split(".")[0])
-    import numba
-    # dynamic scheduling of the kernels' prange chunks: on a shared machine a briefly
-    # preempted thread no longer leaves the other idle at the end (results do not
-    # depend on the schedule: per-chunk integer counts summed in chunk order)
-    old = numba.set_parallel_chunksize(4)
-    try:
-        return np.asarray(BLOCK_FUNCS[study](json.loads(params_json), first, n), dtype=np.int64)
-    finally:
-        numba.set_parallel_chunksize(old)
+    return np.asarray(BLOCK_FUNCS[study](json.loads(params_json), first, n), dtype=np.int64)
 
 
 @dataclass
