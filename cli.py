@@ -67,6 +67,7 @@ def odds(game: Game,
          seat: Annotated[Optional[int], typer.Option("--seat", help="seat of the hand: Boulmous/Boomke 0 = dealer's left .. 3 = dealer; Bourre 0..players-1 from the dealer's left")] = None,
          exact: Annotated[bool, typer.Option("--exact", help="Boulmous: enumerate every layout of the other hands")] = False,
          trump: Annotated[Optional[List[str]], typer.Option("--trump", help="only these trumps (S H D C NT)")] = None,
+         call: Annotated[Optional[List[str]], typer.Option("--call", help="Boomke Wies: only these calls (7..13, boom, meetje)")] = None,
          up_card: Annotated[Optional[str], typer.Option("--up-card", help="Bourre: the dealer's face-up card")] = None,
          players: Annotated[Optional[int], typer.Option("--players", help="Bourre: players at the table (2-8)")] = None,
          pot: Annotated[Optional[int], typer.Option("--pot", help="Bourre: pot size before the deal")] = None,
@@ -77,7 +78,7 @@ def odds(game: Game,
          until_precision: Prec = None, quiet: Quiet = False, keep_hands: KeepHands = False):
     """Bid (play) success odds: of one hand with --hand, else by hand class over random deals."""
     mod = game_module(game)
-    mod.cli_odds(_opts(hand=hand, seat=seat, exact=exact, trump=trump, up_card=up_card, players=players, pot=pot,
+    mod.cli_odds(_opts(hand=hand, seat=seat, exact=exact, trump=trump, call=call, up_card=up_card, players=players, pot=pot,
                        double_dummy=double_dummy, dd_deals=dd_deals, hands=hands, seed=seed, heuristic=heuristic,
                        heuristics=heuristics, rule=rule, out=out, threads=threads, scheduler=scheduler,
                        resume=resume, force=force, until_precision=until_precision, progress=not quiet,

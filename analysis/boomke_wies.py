@@ -1073,7 +1073,8 @@ def cli_odds(opts):
         hands = opts.hands or 200_000
         params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), positions=positions)
         out = out_dir(opts, GAME, "odds", engine.Run("boomke_wies.odds", params, hands, 1 << 16).run_id)
-        res = odds_hand(cards, opts.seat, opts.seed, hands, rules, specs, trumps=opts.trump, out=out,
+        res = odds_hand(cards, opts.seat, opts.seed, hands, rules, specs, trumps=opts.trump,
+                        calls=getattr(opts, 'call', None) or None, out=out,
                         until_precision=opts.until_precision, **kw)
         write_table(res["tricks"], out, "tricks")
         write_table(res["calls"], out, "calls")

@@ -57,6 +57,16 @@ BAD_INPUT = {
         ("unknown-game", ["trace", "chess"], "chess"),
         ("unknown-option", TRACE + ["--bogus"], "--bogus"),
     ],
+    "boomke-wies": [
+        ("unknown-call", ["odds", "boomke-wies", "--hand", "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C", "--call", "15",
+                          "--hands", "100", "--quiet"], "unknown call"),
+        ("hand-12-cards", ["odds", "boomke-wies", "--hand", "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C", "--hands", "100",
+                           "--quiet"], "13 cards"),
+        ("hand-14-cards", ["odds", "boomke-wies", "--hand", "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C 2D",
+                           "--hands", "100", "--quiet"], "13 cards"),
+        ("duplicate", ["odds", "boomke-wies", "--hand", "AS AS QS JS 9S 7S AH KH 4H AD 3D 5C 2C", "--hands", "100",
+                       "--quiet"], "duplicate"),
+    ],
 }
 
 # Known bugs, as xfail(strict=True): a fix turns them into XPASS failures (then drop the mark).
