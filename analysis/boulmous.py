@@ -741,7 +741,9 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                                 **{f"bid {b}": [pct(getattr(r, f"p{b}"), getattr(r, f"p{b}_lo"), getattr(r, f"p{b}_hi"))
                                                 for r in bt.itertuples()] for b in range(3, 7)}})) + "\n")
     md.append("(Classes with fewer than 1,000 deals omitted here; all are in `boulmous/by_trumps_bowers.csv`, "
-              "and by side aces too in `boulmous/classes.csv`.)\n")
+              "and by side aces too in `boulmous/classes.csv`. Rows with one or two trumps are a selected few: the "
+              "heuristic names such a short trump suit only when its side cards are strong, which is why one "
+              "trump can do better than two.)\n")
 
     # 3. auctions
     au = auction_stats(seed, n_cls, out=runs / "boulmous-headline-auction", progress=progress, force=True)

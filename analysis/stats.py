@@ -17,7 +17,11 @@ def wilson(k, n, z=Z95):
         den = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / den
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return p, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    lo = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))   # the exact Wilson bounds at k = 0 and k = n
+    hi = np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    if lo.ndim == 0:
+        return p, float(lo), float(hi)
+    return p, lo, hi
 
 
 def mean_ci(s1, s2, n, z=Z95):

@@ -21,7 +21,7 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     n = 20_000 if quick else 1_000_000
     names = ["cautious", "aggressive", "random"]
     res = cmp.compare("boulmous", names, hands=n, seed=2026, out=out / "runs" / "boulmous-headline-compare",
-                      progress=progress)
+                      progress=progress, force=True)
     write_table(res["leaderboard"], d, "boulmous_leaderboard")
     write_table(res["pairs"], d, "boulmous_pairs")
     leaderboard_plot(res["leaderboard"], "points", res["unit"], d / "boulmous_leaderboard.png", res["n"])
