@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import engine
+from analysis import common, engine
+from analysis.common import make_params
 from analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag, parse_cards,
                              parse_heuristic, rules_dict)
 from analysis.stats import Z95, hist_mean_ci, mean_ci, wilson
@@ -156,20 +157,8 @@ def _specs(heuristics):
     return heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
 
 
-def spec_json(specs):
-    return [[s.name, dict(s.values), s.label] for s in specs]
-
-
 def specs_from_json(js):
-    out = []
-    for name, values, label in js:
-        hd = REGISTRY[name]
-        out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
-    return out
-
-
-def make_params(seed, rules, specs, **extra):
-    return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
+    return common.specs_from_json(js, REGISTRY)
 
 
 def _keys(seed):

@@ -1,7 +1,6 @@
 """Boulmous (RULES.md section 1): rules, heuristics, trace and the bid-odds studies."""
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import dataclass
 from math import comb
@@ -9,7 +8,8 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from analysis import engine
+from analysis import common, engine
+from analysis.common import make_params
 from analysis.common import (HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic,
                              rules_dict)
 from analysis.stats import hist_mean_ci, wilson
@@ -119,17 +119,8 @@ def parse_seats(heuristic: list[str] | str | None, user_defs=None):
     return specs
 
 
-def spec_json(specs):
-    return [[s.name, dict(s.values), s.label] for s in specs]
-
-
 def specs_from_json(js):
-    out = []
-    for name, values, label in js:
-        hd = REGISTRY[name]
-        from analysis.common import HeuristicSpec
-        out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
-    return out
+    return common.specs_from_json(js, REGISTRY)
 
 
 def _kernel_args(params):
@@ -183,10 +174,6 @@ def hand_rows(params, first, n):
     for s in range(4):
         cols[f"score{s}"] = recs[:, K.REC_SCORE + s]
     return pd.DataFrame(cols)
-
-
-def make_params(seed, rules, specs, **extra):
-    return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
 
 
 # ---------------------------------------------------------------------------

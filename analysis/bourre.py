@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import engine
+from analysis import common, engine
+from analysis.common import make_params
 from analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
 from analysis.stats import Z95, hist_mean_ci, wilson
@@ -206,16 +207,8 @@ def parse_seats(heuristic, players: int, user_defs=None):
     return specs
 
 
-def spec_json(specs):
-    return [[s.name, dict(s.values), s.label] for s in specs]
-
-
 def specs_from_json(js):
-    out = []
-    for name, values, label in js:
-        hd = REGISTRY[name]
-        out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
-    return out
+    return common.specs_from_json(js, REGISTRY)
 
 
 def check_players(players) -> int:
@@ -224,10 +217,6 @@ def check_players(players) -> int:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise TricksimError(f"--players must be 2..8 for Bourre, got {players}")
     return int(players)
-
-
-def make_params(seed, rules, specs, **extra):
-    return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
 
 
 def _keys(seed):

@@ -218,3 +218,25 @@ def heuristics_table(registry: dict, aliases: dict):
             rows.append({"heuristic": " / ".join(names) if i == 0 else "", "parameter": p.name, "default": p.default,
                          "min": p.lo, "max": p.hi, "meaning": p.help if i else f"{hd.help} -- {p.help}"})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# run parameters: the JSON every block function receives (the same for every game)
+# ---------------------------------------------------------------------------
+def spec_json(specs) -> list:
+    """Heuristic specs as JSON: [[name, {param: value}, label], ...]."""
+    return [[s.name, dict(s.values), s.label] for s in specs]
+
+
+def specs_from_json(js, registry: dict) -> list:
+    """The inverse of ``spec_json`` for a game's heuristic registry."""
+    out = []
+    for name, values, label in js:
+        hd = registry[name]
+        out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
+    return out
+
+
+def make_params(seed, rules, specs, **extra) -> dict:
+    """A run's parameters: seed, every rule flag, the heuristic of each seat, study extras."""
+    return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
