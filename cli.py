@@ -239,6 +239,19 @@ def _usage_errors():
 USAGE_ERRORS = _usage_errors()
 
 
+def _aborts():
+    errs = [KeyboardInterrupt, click.exceptions.Abort]
+    try:  # typer's own Abort (raised for Ctrl-C when standalone_mode is off)
+        from typer.exceptions import Abort
+        errs.append(Abort)
+    except ImportError:
+        pass
+    return tuple(errs)
+
+
+ABORTS = _aborts()
+
+
 def main(argv=None):
     """Console entry point: one-line errors, exit code 2."""
     from analysis import engine
@@ -255,10 +268,12 @@ def main(argv=None):
     except TricksimError as e:
         sys.stderr.write(f"tricksim: error: {e}\n")
         raise SystemExit(2)
-    except (KeyboardInterrupt, click.exceptions.Abort):
+    except ABORTS:
         sys.stderr.write("tricksim: interrupted; finished blocks are kept: run the same command again to resume\n")
         raise SystemExit(130)
     if isinstance(rv, int) and rv:
+        if rv == 130:  # typer turns Ctrl-C into exit code 130 when standalone_mode is off
+            sys.stderr.write("tricksim: interrupted; finished blocks are kept: run the same command again to resume\n")
         raise SystemExit(rv)
 
 

@@ -199,3 +199,21 @@ def test_keep_hands_writes_one_row_per_hand_matching_the_counts(tmp_path):
     assert sorted(rows.hand_index) == list(range(25_000))
     # the rows are the same hands the counts came from: all-pass count agrees
     assert int((rows.taker < 0).sum()) == int(res.counts[560])
+
+
+def test_ctrl_c_prints_one_line_and_keeps_blocks(tmp_path, capsys):
+    import threading
+    from cli import main
+    out = tmp_path / "intr"
+    timer = threading.Timer(6.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(SystemExit) as e:
+            main(["odds", "boulmous", "--hands", "200000000", "--seed", "4", "-q", "--out", str(out)])
+    finally:
+        timer.cancel()
+    assert e.value.code == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("tricksim: interrupted") and "resume" in err[-1]
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["status"] == "running"  # not finished: a rerun resumes from the kept blocks
