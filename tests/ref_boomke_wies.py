@@ -35,52 +35,9 @@ DECK = [r + s for s in SUITS for r in RANKS]          # sorted: suit-major, 2..A
 # ---------------------------------------------------------------------------
 # pure-Python port of kernels/rng.py (SplitMix64, Lemire's bounded ints)
 # ---------------------------------------------------------------------------
-M64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-GAME_BOOMKE = 2        # kernels/rng.py GAME_BOOMKE
-STREAM_DEAL = 0        # kernels/rng.py STREAM_DEAL
+from ref_rng import GAME_BOOMKE, GOLDEN, M64, STREAM_DEAL, Rng, derive_key, mix64  # noqa: F401
 
 
-def mix64(z: int) -> int:
-    z &= M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def derive_key(seed: int, game_id: int, stream: int) -> int:
-    return mix64(mix64(seed & M64) ^ ((((game_id << 8) | stream) * GOLDEN) & M64))
-
-
-class Rng:
-    """The generator of one hand (or match): ``Rng(key, index)`` = ``seed_state(st, key, index)``."""
-
-    def __init__(self, key: int, index: int):
-        self.state = mix64(key ^ ((index * GOLDEN) & M64))
-
-    def next_u64(self) -> int:
-        self.state = (self.state + GOLDEN) & M64
-        return mix64(self.state)
-
-    def below(self, n: int) -> int:
-        m = (self.next_u64() >> 32) * n
-        low = m & 0xFFFFFFFF
-        if low < n:
-            t = ((1 << 32) - n) % n
-            while low < t:
-                m = (self.next_u64() >> 32) * n
-                low = m & 0xFFFFFFFF
-        return m >> 32
-
-    def shuffle(self, arr: list) -> None:
-        for i in range(len(arr) - 1, 0, -1):
-            j = self.below(i + 1)
-            arr[i], arr[j] = arr[j], arr[i]
-
-
-# ---------------------------------------------------------------------------
-# dealing
-# ---------------------------------------------------------------------------
 def packets(rules: dict) -> list[int]:
     if rules["variant"] == "no_auction":
         return [4, 4, 4, 1]

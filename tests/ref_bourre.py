@@ -72,42 +72,7 @@ ALL_CARDS = [s * 16 + r for s in range(4) for r in range(13)]     # ascending id
 # ---------------------------------------------------------------------------
 # pure-Python port of kernels/rng.py
 # ---------------------------------------------------------------------------
-M64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-GAME_BOURRE = 3       # kernels/rng.py
-STREAM_DEAL = 0
-
-
-def mix64(z: int) -> int:
-    z &= M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def derive_key(seed: int, game_id: int, stream: int) -> int:
-    return mix64(mix64(seed & M64) ^ ((((game_id << 8) | stream) * GOLDEN) & M64))
-
-
-class Rng:
-    """``Rng(key, index)`` is ``seed_state(st, key, index)``."""
-
-    def __init__(self, key: int, index: int):
-        self.state = mix64(int(key) ^ ((index * GOLDEN) & M64))
-
-    def next_u64(self) -> int:
-        self.state = (self.state + GOLDEN) & M64
-        return mix64(self.state)
-
-    def below(self, n: int) -> int:
-        m = (self.next_u64() >> 32) * n
-        low = m & 0xFFFFFFFF
-        if low < n:
-            threshold = (1 << 32) % n
-            while low < threshold:
-                m = (self.next_u64() >> 32) * n
-                low = m & 0xFFFFFFFF
-        return m >> 32
+from ref_rng import GAME_BOURRE, GOLDEN, M64, STREAM_DEAL, Rng, derive_key, mix64  # noqa: F401
 
 
 def deal_rng(seed: int, session: int, deal: int) -> Rng:
