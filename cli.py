@@ -155,6 +155,7 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           hands: Hands = None, seed: Seed = 0,
           threads: Annotated[Optional[List[int]], typer.Option("--threads", help="thread counts to time (default 1 and all)")] = None,
           engine: Annotated[bool, typer.Option("--engine", help="instead: the run engine's overhead on a Boulmous run (default 10M hands)")] = False,
+          repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
           dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend (default 20M hands)")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
     from analysis import bench as bench_mod
@@ -164,7 +165,8 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
     elif dask:
         df = bench_mod.dask_throughput(hands or 20_000_000, seed)
     else:
-        df = bench_mod.run(games=[g.value for g in games] if games else None, hands=hands, seed=seed, threads=threads)
+        df = bench_mod.run(games=[g.value for g in games] if games else None, hands=hands, seed=seed, threads=threads,
+                           repeats=repeats)
     typer.echo(df.to_string(index=False))
 
 

@@ -12,6 +12,8 @@ import time
 import numba
 import pandas as pd
 
+from analysis.common import TricksimError
+
 GAME_MODULES = {"boulmous": "analysis.boulmous", "boomke-wies": "analysis.boomke_wies", "bourre": "analysis.bourre"}
 DEFAULT_HANDS = {"boulmous": 4_000_000, "boomke-wies": 2_000_000, "bourre": 2_000_000}
 
@@ -28,37 +30,56 @@ def available_games():
     return out
 
 
-def time_case(fn, n, threads, repeats=3):
-    """Best of ``repeats`` timings of ``fn(0, n)`` with ``threads`` numba threads (after a warm-up)."""
+def time_case(fn, n, tlist, repeats=5):
+    """Hands per second of ``fn`` for each thread count in ``tlist``: after a warm-up,
+    ``repeats`` rounds, each timing every thread count in turn on the same hands (round r
+    plays hands r*n..r*n+n-1).  Interleaving matters on a shared machine: a slow spell of
+    the host then hits both sides of a speed-up alike instead of one of them.
+
+    Returns ``(best, ratios)``: the best rate per thread count, and per round the rate of
+    the last thread count over the first (the spread of the speed-up)."""
     old = numba.get_num_threads()
-    numba.set_num_threads(threads)
     try:
-        fn(0, min(n, 20_000))  # compile / load from cache, warm up
-        best = float("inf")
+        for t in tlist:
+            numba.set_num_threads(t)
+            fn(0, min(n, 20_000))  # compile / load from cache, warm up
+        best = {t: 0.0 for t in tlist}
+        ratios = []
         for r in range(repeats):
-            t0 = time.perf_counter()
-            done = fn(r * n, n)
-            best = min(best, time.perf_counter() - t0)
-        return done / best
+            rate = {}
+            for t in tlist:
+                numba.set_num_threads(t)
+                t0 = time.perf_counter()
+                done = fn(r * n, n)
+                rate[t] = done / (time.perf_counter() - t0)
+                best[t] = max(best[t], rate[t])
+            ratios.append(rate[tlist[-1]] / rate[tlist[0]])
+        return best, ratios
     finally:
         numba.set_num_threads(old)
 
 
-def run(games=None, hands=None, seed=0, threads=None):
+def run(games=None, hands=None, seed=0, threads=None, repeats=5):
+    """One row per game and case: the best of ``repeats`` interleaved rounds per thread
+    count, the speed-up of the best rates, and the range of the per-round speed-ups."""
     games = games or available_games()
     allt = numba.config.NUMBA_NUM_THREADS
-    tlist = threads or sorted({1, allt})
+    tlist = sorted(set(threads)) if threads else sorted({1, allt})
+    for t in tlist:
+        if not 1 <= t <= allt:
+            raise TricksimError(f"--threads {t}: this machine runs 1 to {allt} threads")
     rows = []
     for g in games:
         mod = importlib.import_module(GAME_MODULES[g])
         n = hands or DEFAULT_HANDS.get(g, 1_000_000)
         for label, fn in mod.bench_cases(seed):
-            rates = {t: time_case(fn, n, t) for t in tlist}
+            rates, ratios = time_case(fn, n, tlist, repeats)
             row = {"game": g, "case": label, "hands": n}
             for t in tlist:
                 row[f"hands/s {t} thread{'s' if t > 1 else ''}"] = f"{rates[t]:,.0f}"
             if len(tlist) > 1:
                 row["speed-up"] = f"{rates[tlist[-1]] / rates[tlist[0]]:.2f}x"
+                row["per round"] = f"{min(ratios):.2f}-{max(ratios):.2f}x"
             rows.append(row)
     return pd.DataFrame(rows)
 

@@ -56,6 +56,8 @@ BAD_INPUT = {
         ("trace-players", TRACE + ["--players", "3"], "--players"),
         ("unknown-game", ["trace", "chess"], "chess"),
         ("unknown-option", TRACE + ["--bogus"], "--bogus"),
+        ("bench-threads-99", ["bench", "boulmous", "--threads", "99", "--hands", "1000"], "--threads 99"),
+        ("bench-repeats-0", ["bench", "boulmous", "--repeats", "0"], "--repeats"),
     ],
     "boomke-wies": [
         ("unknown-call", ["odds", "boomke-wies", "--hand", "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C", "--call", "15",
@@ -171,3 +173,18 @@ def test_rules(capsys):
         assert f"boulmous.{f.name} = {f.default}" in out
     assert "single_round | multi_round" in out
     assert "optional | must_trump | must_trump_and_overtrump" in out
+
+
+def test_bench_interleaved_rounds(capsys):
+    """The benchmark table: one row per case, both thread counts, the speed-up of the best
+    rates and the range over the interleaved rounds (no speed is asserted)."""
+    code, out, err = run_cli(["bench", "bourre", "--hands", "2000", "--repeats", "2", "--threads", "1",
+                              "--threads", "2"], capsys)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert "hands/s 1 thread" in lines[0] and "hands/s 2 threads" in lines[0] and "per round" in lines[0]
+    assert len(lines) == 1 + 5  # the five Bourre cases
+    for line in lines[1:]:
+        assert line.split()[0] == "bourre" and " 2000 " in line
+        lo, hi = line.split()[-1].rstrip("x").split("-")
+        assert 0 < float(lo) <= float(hi)
