@@ -97,12 +97,7 @@ ALIASES = {"default": "cautious"}
 
 
 def heuristic_arrays(specs):
-    codes = np.array([s.code for s in specs], np.int64)
-    prm = np.zeros((len(specs), K.N_PARAMS), np.float64)
-    for i, s in enumerate(specs):
-        for name, v in s.values:
-            prm[i, getattr(K, "P_" + name.upper())] = v
-    return codes, prm
+    return common.heuristic_arrays(specs, K)
 
 
 def parse_seats(heuristic: list[str] | str | None, user_defs=None):

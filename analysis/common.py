@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from kernels.cards import RANKS, SUITS
 
 
@@ -235,6 +237,17 @@ def specs_from_json(js, registry: dict) -> list:
         hd = registry[name]
         out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
     return out
+
+
+def heuristic_arrays(specs, kernel) -> tuple:
+    """Per-seat heuristic codes and a (seats, kernel.N_PARAMS) parameter matrix, each named
+    parameter at the kernel's index ``P_<NAME>``."""
+    codes = np.array([s.code for s in specs], np.int64)
+    prm = np.zeros((len(specs), kernel.N_PARAMS), np.float64)
+    for i, s in enumerate(specs):
+        for name, v in s.values:
+            prm[i, getattr(kernel, "P_" + name.upper())] = v
+    return codes, prm
 
 
 def make_params(seed, rules, specs, **extra) -> dict:

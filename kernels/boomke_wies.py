@@ -18,7 +18,7 @@ and the first to receive cards is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest
+from kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest, nth_card
 from kernels.rng import seed_state, below, uniform, shuffle
 
 # ---- rule flags -------------------------------------------------------------
@@ -114,13 +114,6 @@ high = highest      # highest card of a non-empty mask (-1 for an empty one)
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def bitc(c):
     return U1 << np.uint64(c)
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def nth(m, k):
-    for _ in range(k):
-        m &= m - U1
-    return low(m)
 
 
 # ============================================================================
@@ -321,7 +314,7 @@ def discard(hand, t):
 def random_card(legal, st):
     """A uniformly random card of ``legal`` (the random-legal baseline)."""
     n = pop(legal)
-    return low(legal) if n == 1 else nth(legal, below(st, n))
+    return low(legal) if n == 1 else nth_card(legal, below(st, n))
 
 
 @njit(cache=True, nogil=True, _nrt=False)

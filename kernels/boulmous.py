@@ -19,7 +19,7 @@ Seat 0..3 clockwise; the first to speak is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import popcount, lowest, highest, U0, U1
+from kernels.cards import popcount, lowest, highest, nth_card, U0, U1
 from kernels.rng import seed_state, below, uniform, shuffle
 
 # ---- rule flags -------------------------------------------------------------
@@ -266,7 +266,7 @@ def choose_card(code, hp, ps, me, hand, legal, n_in_trick, led, win_pow, win_sea
                 taker_played, taker, t, played, st, lb):
     """The card a seat plays; deterministic except for H_RANDOM."""
     if code == H_RANDOM:
-        return lowest(legal) if popcount(legal) == 1 else _nth(legal, below(st, popcount(legal)))
+        return lowest(legal) if popcount(legal) == 1 else nth_card(legal, below(st, popcount(legal)))
     unseen = TABS[lb, t, 5] & ~hand & ~played
     if n_in_trick == 0:
         if code == H_CAUTIOUS:
@@ -329,13 +329,6 @@ def choose_card(code, hp, ps, me, hand, legal, n_in_trick, led, win_pow, win_sea
             return best
         return min_power_card(legal, t, lb)
     return min_power_card(real, t, lb)
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _nth(m, k):
-    for _ in range(k):
-        m &= m - U1
-    return lowest(m)
 
 
 # ============================================================================

@@ -23,8 +23,8 @@ in ascending id order and drawing simply continues.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, highest
-from kernels.rng import seed_state, next_u64
+from kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, highest, nth_card
+from kernels.rng import seed_state, below, uniform
 
 OVF = np.int64(1 << 62)          # chips bound: a pot, payment or net beyond it is an overflow
 MAXP = 8
@@ -76,38 +76,6 @@ NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one c
 # ============================================================================
 # small mask helpers (kernels/cards.py gives popcount/lowest/highest as CPU instructions)
 # ============================================================================
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
-def nth_card(x, k):
-    """The k-th (0-based, ascending) card of mask x."""
-    for _ in range(k):
-        x &= x - U1
-    return lowest(x)
-
-
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
-def below(st, n):
-    """kernels.rng.below, inlined here (same algorithm, same numbers: tested): an opaque
-    call in the hot loops costs more than the draw itself."""
-    un = np.uint64(n)
-    m = (next_u64(st) >> np.uint64(32)) * un
-    low = m & _LOW32
-    if low < un:
-        t = (np.uint64(0x100000000) - un) % un
-        while low < t:
-            m = (next_u64(st) >> np.uint64(32)) * un
-            low = m & _LOW32
-    return np.int64(m >> np.uint64(32))
-
-
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
-def uniform(st):
-    """kernels.rng.uniform, inlined (same numbers)."""
-    return np.float64(next_u64(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
 RANK_FIELD = np.uint64(0x1FFF)
 
 

@@ -89,7 +89,7 @@ def highest(x):
     return 63 - np.int64(leading_zeros(np.uint64(x)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def nth_card(x, k):
     """Index of the k-th (0-based, ascending) set bit of a uint64."""
     for _ in range(k):

@@ -53,9 +53,10 @@ def referee(players, sessions, deals, heuristic="random", seed=SEED, **rules):
 
 
 # ---------------------------------------------------------------------------
-# random numbers: the kernel's inlined draw is kernels/rng.py's, and the referee's port
+# random numbers: the kernel draws with kernels/rng.py (no copy), as the referee's port does
 # ---------------------------------------------------------------------------
-def test_inlined_rng_matches_rng_module_and_port():
+def test_kernel_rng_is_rng_module_and_matches_port():
+    assert K.below is RNG.below and K.uniform is RNG.uniform and K.seed_state is RNG.seed_state
     key = RNG.derive_key(SEED, RNG.GAME_BOURRE, RNG.STREAM_DEAL)
     for idx in (0, 1, 12345):
         a = np.zeros(1, np.uint64)
