@@ -1,6 +1,6 @@
 """The ``tricksim`` command: a thin Typer layer over the study functions of ``analysis/``.
 
-Every user error raises ``analysis.common.TricksimError`` (or a click usage
+Every user error raises ``tricksim.analysis.common.TricksimError`` (or a typer usage
 error) and is printed as one line on stderr with exit code 2, never a traceback.
 """
 from __future__ import annotations
@@ -12,10 +12,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Annotated, List, Optional
 
-import click
 import typer
 
-from analysis.common import TricksimError
+from tricksim.analysis.common import TricksimError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,
@@ -28,7 +27,7 @@ class Game(str, Enum):
     bourre = "bourre"
 
 
-MODULES = {"boulmous": "analysis.boulmous", "boomke-wies": "analysis.boomke_wies", "bourre": "analysis.bourre"}
+MODULES = {"boulmous": "tricksim.analysis.boulmous", "boomke-wies": "tricksim.analysis.boomke_wies", "bourre": "tricksim.analysis.bourre"}
 
 
 def game_module(game):
@@ -105,7 +104,7 @@ def trace(game: Game, hands: Hands = None, seed: Seed = 0, heuristic: Heur = Non
 @app.command("heuristics")
 def heuristics_cmd(game: Game):
     """List the heuristics of a game with their parameters, defaults and ranges."""
-    from analysis.common import heuristics_table
+    from tricksim.analysis.common import heuristics_table
 
     mod = game_module(game)
     df = heuristics_table(mod.REGISTRY, mod.ALIASES)
@@ -158,7 +157,7 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
           dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend (default 20M hands)")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
-    from analysis import bench as bench_mod
+    from tricksim.analysis import bench as bench_mod
 
     if engine:
         df = bench_mod.engine_overhead(hands or 10_000_000, seed)
@@ -178,7 +177,7 @@ def compare(game: Game,
             out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
             force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
     """Duplicate tournament: every heuristic in every seat over the same deals."""
-    from analysis import compare as cmp
+    from tricksim.analysis import compare as cmp
 
     cmp.cli_compare(_opts(game=game.value, names=names, hands=hands, seed=seed, heuristics=heuristics, rule=rule,
                           players=players, out=out, threads=threads, scheduler=scheduler, resume=resume, force=force,
@@ -195,7 +194,7 @@ def sweep(game: Game,
           out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
           force: Force = False, quiet: Quiet = False):
     """Vary one parameter against a fixed opponent and plot the advantage with its band."""
-    from analysis import compare as cmp
+    from tricksim.analysis import compare as cmp
 
     cmp.cli_sweep(_opts(game=game.value, name=name, param=param, against=against, hands=hands, seed=seed,
                         heuristics=heuristics, rule=rule, players=players, out=out, threads=threads,
@@ -223,40 +222,30 @@ def report(out: Annotated[Path, typer.Option("--out", help="where the headline r
            only: Annotated[Optional[List[str]], typer.Option("--only", help="only these studies")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
-    from analysis import studies
+    from tricksim.analysis import studies
 
     studies.run_all(out=out, quick=quick, only=only, progress=not quiet)
 
 
 def _usage_errors():
-    errs = [click.exceptions.UsageError]
-    try:  # typer >= 0.22 vendors click as typer._click
-        from typer._click import exceptions as tce
-        errs.append(tce.UsageError)
-    except ImportError:
-        pass
-    return tuple(errs)
+    """typer's usage-error class: vendored (typer >= 0.22) or click's (older typer, which depends on click)."""
+    try:
+        from typer._click.exceptions import UsageError
+    except ImportError:  # pragma: no cover - older typer
+        from click.exceptions import UsageError
+    return (UsageError,)
 
 
 USAGE_ERRORS = _usage_errors()
 
 
-def _aborts():
-    errs = [KeyboardInterrupt, click.exceptions.Abort]
-    try:  # typer's own Abort (raised for Ctrl-C when standalone_mode is off)
-        from typer.exceptions import Abort
-        errs.append(Abort)
-    except ImportError:
-        pass
-    return tuple(errs)
+ABORTS = (KeyboardInterrupt, typer.Abort)  # typer.Abort is click's Abort on older typer
 
-
-ABORTS = _aborts()
 
 
 def main(argv=None):
     """Console entry point: one-line errors, exit code 2."""
-    from analysis import engine
+    from tricksim.analysis import engine
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)

@@ -12,9 +12,9 @@ import time
 import numba
 import pandas as pd
 
-from analysis.common import TricksimError
+from tricksim.analysis.common import TricksimError
 
-GAME_MODULES = {"boulmous": "analysis.boulmous", "boomke-wies": "analysis.boomke_wies", "bourre": "analysis.bourre"}
+GAME_MODULES = {"boulmous": "tricksim.analysis.boulmous", "boomke-wies": "tricksim.analysis.boomke_wies", "bourre": "tricksim.analysis.bourre"}
 DEFAULT_HANDS = {"boulmous": 4_000_000, "boomke-wies": 2_000_000, "bourre": 2_000_000}
 
 
@@ -90,8 +90,8 @@ def engine_overhead(hands: int = 10_000_000, seed: int = 0, out=None):
     import tempfile
     from pathlib import Path
 
-    from analysis import boulmous as B
-    from analysis import engine
+    from tricksim.analysis import boulmous as B
+    from tricksim.analysis import engine
 
     params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
     B.block_deals(params, 0, 10_000)  # load / compile
@@ -116,8 +116,8 @@ def dask_throughput(hands: int = 20_000_000, seed: int = 0, workers: int = 2):
     (loopback, ``workers`` single-threaded worker processes)."""
     from dask.distributed import Client, LocalCluster
 
-    from analysis import boulmous as B
-    from analysis import engine
+    from tricksim.analysis import boulmous as B
+    from tricksim.analysis import engine
 
     params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
     run = engine.Run("boulmous.deals", params, hands, 1 << 22)

@@ -26,14 +26,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import common, engine
-from analysis.common import make_params
-from analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag, parse_cards,
+from tricksim.analysis import common, engine
+from tricksim.analysis.common import make_params
+from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag, parse_cards,
                              parse_heuristic, rules_dict)
-from analysis.stats import Z95, hist_mean_ci, mean_ci, wilson
-from kernels import boomke_wies as K
-from kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
-from kernels.rng import GAME_BOOMKE, STREAM_DEAL, STREAM_DECIDE, derive_key
+from tricksim.analysis.stats import Z95, hist_mean_ci, mean_ci, wilson
+from tricksim.kernels import boomke_wies as K
+from tricksim.kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
+from tricksim.kernels.rng import GAME_BOOMKE, STREAM_DEAL, STREAM_DECIDE, derive_key
 
 GAME = "boomke_wies"
 CLI_GAME = "boomke-wies"
@@ -444,7 +444,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
 
 
 def render_odds(res) -> str:
-    from analysis.output import pct, pm
+    from tricksim.analysis.output import pct, pm
     lines = [f"Boomke Wies hand {res['hand']}: {res['n']:,} random deals of the other 39 cards; heuristics "
              f"{', '.join(sorted(set(res['heuristics'])))}; every row is the hand's holder declaring and opening "
              "that suit (so making it trumps), partner and opponents playing the heuristics."]
@@ -832,7 +832,7 @@ def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, out=
 
 
 def render_dd(res, kind: str) -> str:
-    from analysis.output import pct
+    from tricksim.analysis.output import pct
     tab = res["table"] if kind == "hand" else res["by_contract"]
     key = "trump" if kind == "hand" else "contract"
     rows = []
@@ -893,7 +893,7 @@ def block_duplicate(params, first, n):
 # plots
 # ---------------------------------------------------------------------------
 def _plt():
-    from analysis import plots  # noqa: F401  (sets the Agg backend)
+    from tricksim.analysis import plots  # noqa: F401  (sets the Agg backend)
     import matplotlib.pyplot as plt
     return plt
 
@@ -1003,7 +1003,7 @@ def _reject(opts, names):
 
 
 def render_deals(res) -> str:
-    from analysis.output import pct, pm
+    from tricksim.analysis.output import pct, pm
     rows = []
     for r in res["contracts"].itertuples():
         rows.append({"contract": r.contract, "share [95% CI]": pct(r.freq, r.freq_lo, r.freq_hi),
@@ -1017,7 +1017,7 @@ def render_deals(res) -> str:
 
 
 def render_classes(res) -> str:
-    from analysis.output import pct
+    from tricksim.analysis.output import pct
     out = [f"The first to speak declares in the suit its heuristic opens ({res['n']:,} random deals): chance its "
            "team takes at least b tricks"]
     for key, df in (("longest_suit", res["by_longest"]), ("hcp", res["by_hcp"])):
@@ -1031,8 +1031,8 @@ def render_classes(res) -> str:
 
 
 def cli_odds(opts):
-    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from analysis.output import write_table
+    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from tricksim.analysis.output import write_table
 
     rules = rules_from(opts, BoomkeRules)
     specs = parse_seats(opts.heuristic, user_defs(opts))
@@ -1120,7 +1120,7 @@ def cli_odds(opts):
 
 
 def cli_trace(opts):
-    from analysis.cliutil import positive, rules_from, user_defs
+    from tricksim.analysis.cliutil import positive, rules_from, user_defs
     rules = rules_from(opts, BoomkeRules)
     specs = parse_seats(opts.heuristic, user_defs(opts))
     _reject(opts, [("players", "--players"), ("sessions", "--sessions"), ("deals", "--deals")])
@@ -1130,8 +1130,8 @@ def cli_trace(opts):
 
 def cli_stakes(opts):
     """``tricksim stakes boomke-wies --games N``: whole matches (rule 12), team points."""
-    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from analysis.output import pct, pm, write_table
+    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from tricksim.analysis.output import pct, pm, write_table
     rules = rules_from(opts, BoomkeRules)
     specs = parse_seats(opts.heuristic, user_defs(opts))
     positive(opts.games, "--games")
@@ -1192,7 +1192,7 @@ def _md(df: pd.DataFrame) -> str:
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boomke Wies headline studies into ``out/boomke_wies/``: how auctions end, success by
     hand class, the example hand's bid odds, and heuristic vs double-dummy success."""
-    from analysis.output import pct, pm, write_table
+    from tricksim.analysis.output import pct, pm, write_table
     out = Path(out)
     d = out / "boomke_wies"
     d.mkdir(parents=True, exist_ok=True)

@@ -8,14 +8,14 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from analysis import common, engine
-from analysis.common import make_params
-from analysis.common import (HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic,
+from tricksim.analysis import common, engine
+from tricksim.analysis.common import make_params
+from tricksim.analysis.common import (HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic,
                              rules_dict)
-from analysis.stats import hist_mean_ci, wilson
-from kernels import boulmous as K
-from kernels.cards import card_str, cards_of, mask_of
-from kernels.rng import GAME_BOULMOUS, STREAM_DEAL, STREAM_DECIDE, derive_key
+from tricksim.analysis.stats import hist_mean_ci, wilson
+from tricksim.kernels import boulmous as K
+from tricksim.kernels.cards import card_str, cards_of, mask_of
+from tricksim.kernels.rng import GAME_BOULMOUS, STREAM_DEAL, STREAM_DECIDE, derive_key
 
 GAME = "boulmous"
 DECK_RANKS = "9TJQKA"
@@ -410,7 +410,7 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     pf, flo, fhi = wilson(int(agg[560]), n)
     rows.append({"contract": "all pass", "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
                  "n_deals": n, "taken": 0, "p_made": np.nan, "made_lo": np.nan, "made_hi": np.nan})
-    from analysis.stats import mean_ci
+    from tricksim.analysis.stats import mean_ci
     m, half = mean_ci(agg[561:565], agg[565:569], n)
     pos = pd.DataFrame({"position": ["1st (dealer's left)", "2nd", "3rd", "dealer"], "mean_points": m,
                         "ci": half, "n": n})
@@ -427,7 +427,7 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
                        resume=resume)
     a = r.counts
     done = r.n - int(a[13])
-    from analysis.stats import mean_ci
+    from tricksim.analysis.stats import mean_ci
     m, half = mean_ci(a[0:4], a[8:12], done)
     pw, lo, hi = wilson(a[4:8], done)
     df = pd.DataFrame({"seat": [0, 1, 2, 3], "heuristic": [s.label for s in specs], "mean_stakes": m,
@@ -444,7 +444,7 @@ RULES_CLASS = BoulmousRules
 
 
 def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
-    from analysis.output import pct, pm
+    from tricksim.analysis.output import pct, pm
     rows = []
     for r in df.itertuples():
         rows.append({"trump": r.trump, "bid": r.bid,
@@ -456,7 +456,7 @@ def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
 
 
 def render_odds(res) -> str:
-    from analysis.output import pm
+    from tricksim.analysis.output import pm
     lines = [f"Boulmous hand {res['hand']}: the taker's chances ({'exact, every one of ' + format(res['n'], ',') + ' layouts' if res['exact'] else format(res['n'], ',') + ' random deals of the other 18 cards'})",
              _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
     if len(res["pass"]):
@@ -471,8 +471,8 @@ def render_odds(res) -> str:
 
 
 def cli_odds(opts):
-    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from analysis.plots import heatmap_classes
+    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from tricksim.analysis.plots import heatmap_classes
 
     rules = rules_from(opts, BoulmousRules)
     specs = parse_seats(opts.heuristic, user_defs(opts))
@@ -493,7 +493,7 @@ def cli_odds(opts):
                 raise TricksimError("--exact runs locally; drop --scheduler")
         mc = odds_hand(cards, seat, opts.seed, hands, rules, specs, trumps=opts.trump, out=out,
                        until_precision=opts.until_precision, **kw)
-        from analysis.output import write_table
+        from tricksim.analysis.output import write_table
         write_table(mc["calls"], out, "odds_calls")
         write_table(mc["pass"], out, "odds_pass")
         if opts.exact:
@@ -505,7 +505,7 @@ def cli_odds(opts):
             inside = int(cmp.inside_ci.sum())
             print(f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside} of {len(cmp)} exact values "
                   f"lie inside the 95% interval (about 95% expected)")
-            from analysis.output import pct
+            from tricksim.analysis.output import pct
             print(pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
                                 "MC [95% CI]": [pct(a, b, c) for a, b, c in zip(cmp.p_make_mc, cmp.ci_low, cmp.ci_high)],
                                 "exact": [pct(x, digits=2) for x in cmp.p_make_exact],
@@ -520,7 +520,7 @@ def cli_odds(opts):
     params = make_params(opts.seed, rules, specs)
     out = out_dir(opts, GAME, "classes", engine.Run("boulmous.classes", params, hands, BLOCK_DEALS).run_id)
     res = odds_classes(opts.seed, hands, rules, specs, out=out, **kw)
-    from analysis.output import write_table
+    from tricksim.analysis.output import write_table
     write_table(res["classes"], out, "classes")
     write_table(res["by_trumps_bowers"], out, "by_trumps_bowers")
     heatmap_classes(res["by_trumps_bowers"], out / "classes_heatmap.png", res["n"])
@@ -533,7 +533,7 @@ def cli_odds(opts):
 
 
 def render_auction(au) -> str:
-    from analysis.output import pct, pm
+    from tricksim.analysis.output import pct, pm
     c = au["contracts"]
     pos = au["positions"]
     return (f"How the auctions end over {au['n']:,} random deals (the chosen heuristics in every seat):\n"
@@ -545,7 +545,7 @@ def render_auction(au) -> str:
 
 
 def render_classes(res) -> str:
-    from analysis.output import pct
+    from tricksim.analysis.output import pct
     df = res["by_trumps_bowers"]
     rows = []
     for r in df.itertuples():
@@ -558,7 +558,7 @@ def render_classes(res) -> str:
 
 
 def cli_trace(opts):
-    from analysis.cliutil import positive, rules_from, user_defs
+    from tricksim.analysis.cliutil import positive, rules_from, user_defs
     rules = rules_from(opts, BoulmousRules)
     specs = parse_seats(opts.heuristic, user_defs(opts))
     for bad, name in ((opts.players, "--players"), (opts.sessions, "--sessions"), (opts.deals, "--deals")):
@@ -569,8 +569,8 @@ def cli_trace(opts):
 
 
 def cli_stakes(opts):
-    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from analysis.output import pct, pm, write_table
+    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from tricksim.analysis.output import pct, pm, write_table
     rules = rules_from(opts, BoulmousRules)
     specs = parse_seats(opts.heuristic, user_defs(opts))
     positive(opts.games, "--games")
@@ -663,8 +663,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boulmous headline studies into ``out/boulmous/``; returns the markdown section."""
     from pathlib import Path
 
-    from analysis.output import pct, pm, write_table
-    from analysis.plots import heatmap_classes
+    from tricksim.analysis.output import pct, pm, write_table
+    from tricksim.analysis.plots import heatmap_classes
 
     out = Path(out)
     d = out / "boulmous"

@@ -24,14 +24,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import common, engine
-from analysis.common import make_params
-from analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
+from tricksim.analysis import common, engine
+from tricksim.analysis.common import make_params
+from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
-from analysis.stats import Z95, hist_mean_ci, wilson
-from kernels import bourre as K
-from kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
-from kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
+from tricksim.analysis.stats import Z95, hist_mean_ci, wilson
+from tricksim.kernels import bourre as K
+from tricksim.kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
+from tricksim.kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
 
 GAME = "bourre"
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -465,13 +465,13 @@ def pot_study(players: int = 7, deals: int = 200, sessions: int = 100_000, seed:
 
 
 def _pct(p, lo=None, hi=None, digits=1):
-    from analysis.output import pct
+    from tricksim.analysis.output import pct
     return pct(p, lo, hi, digits)
 
 
 def pot_tables(res) -> dict:
     """Formatted tables (strings) for the terminal and the markdown report."""
-    from analysis.output import pm
+    from tricksim.analysis.output import pm
     t = {}
     fan = res["fan"]
     pick = sorted({1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, res["deals"]} & set(fan.deal))
@@ -546,7 +546,7 @@ def render_pot(res) -> str:
 
 
 def write_pot(res, out: Path):
-    from analysis.output import write_table
+    from tricksim.analysis.output import write_table
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for k in ("fan", "max_quantiles", "pass", "bourre", "outcomes", "seats"):
@@ -1011,7 +1011,7 @@ def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
 
 
 def render_odds(res) -> str:
-    from analysis.output import pm
+    from tricksim.analysis.output import pm
     df = res["choices"]
     pos = "the dealer" if res["seat"] == res["players"] - 1 else f"position {res['seat']} from the dealer's left"
     lines = [f"Bourre hand {res['hand']}, up-card {res['upcard']}, {res['players']} players, {pos}; "
@@ -1066,8 +1066,8 @@ def _reject(opts, names):
 
 
 def cli_pot(opts):
-    from analysis.cliutil import engine_kw, out_dir, rules_from, user_defs
-    from analysis.output import write_table
+    from tricksim.analysis.cliutil import engine_kw, out_dir, rules_from, user_defs
+    from tricksim.analysis.output import write_table
     rules = rules_from(opts, BourreRules)
     players = check_players(opts.players)
     udefs = user_defs(opts)
@@ -1103,8 +1103,8 @@ def cli_pot(opts):
 
 
 def cli_odds(opts):
-    from analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from analysis.output import write_table
+    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+    from tricksim.analysis.output import write_table
     rules = rules_from(opts, BourreRules)
     _reject(opts, [("exact", "--exact"), ("trump", "--trump"), ("double_dummy", "--double-dummy"), ("dd_deals", "--dd-deals")])
     players = check_players(opts.players)
@@ -1130,7 +1130,7 @@ def cli_odds(opts):
 
 
 def cli_trace(opts):
-    from analysis.cliutil import rules_from, user_defs
+    from tricksim.analysis.cliutil import rules_from, user_defs
     rules = rules_from(opts, BourreRules)
     if opts.hands is not None:
         raise TricksimError("--hands does not apply to Bourre: use --sessions K --deals D (one line per deal)")
@@ -1187,7 +1187,7 @@ SWEEP_NOTES = {
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """The pot-growth study (fan chart, tables) and sweeps of the player count and the pot
     limit, into ``out/bourre/``; returns the markdown section."""
-    from analysis.output import write_table
+    from tricksim.analysis.output import write_table
     out = Path(out)
     d = out / "bourre"
     d.mkdir(parents=True, exist_ok=True)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.common import TricksimError, apply_rule_overrides, load_heuristic_file
-from analysis.output import default_out
+from tricksim.analysis.common import TricksimError, apply_rule_overrides, load_heuristic_file
+from tricksim.analysis.output import default_out
 
 
 def rules_from(opts, cls):

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from kernels.cards import RANKS, SUITS
+from tricksim.kernels.cards import RANKS, SUITS
 
 
 class TricksimError(ValueError):

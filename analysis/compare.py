@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import engine
-from analysis.common import TricksimError, parse_heuristic, rules_dict
-from analysis.stats import Z95, holm, normal_two_sided_p
+from tricksim.analysis import engine
+from tricksim.analysis.common import TricksimError, parse_heuristic, rules_dict
+from tricksim.analysis.stats import Z95, holm, normal_two_sided_p
 
-MODULES = {"boulmous": "analysis.boulmous", "boomke-wies": "analysis.boomke_wies", "bourre": "analysis.bourre"}
+MODULES = {"boulmous": "tricksim.analysis.boulmous", "boomke-wies": "tricksim.analysis.boomke_wies", "bourre": "tricksim.analysis.bourre"}
 STUDY = {"boulmous": "boulmous.duplicate", "boomke-wies": "boomke_wies.duplicate", "bourre": "bourre.duplicate"}
 UNIT = {"boulmous": "points per deal", "boomke-wies": "points per deal (per partnership)", "bourre": "chips per deal"}
 DEFAULT_HANDS = {"boulmous": 1_000_000, "boomke-wies": 300_000, "bourre": 300_000}
@@ -226,7 +226,7 @@ def zero_crossings(df):
 # CLI adapters
 # ---------------------------------------------------------------------------
 def _common(opts):
-    from analysis.cliutil import positive, rules_from, user_defs
+    from tricksim.analysis.cliutil import positive, rules_from, user_defs
     mod = _module(opts.game)
     positive(opts.hands, "--hands")
     rules = rules_from(opts, mod.RULES_CLASS)
@@ -242,7 +242,7 @@ def _common(opts):
 
 
 def render_compare(res) -> str:
-    from analysis.output import pm
+    from tricksim.analysis.output import pm
     unit = res["unit"]
     lines = [f"Duplicate tournament, {res['n']:,} deals, each replayed with the heuristics rotated through the seats"]
     for metric in res["metrics"]:
@@ -267,12 +267,12 @@ def render_compare(res) -> str:
 
 
 def write_compare(res, out: Path, command: str):
-    from analysis.output import write_table
-    from analysis.plots import leaderboard_plot
+    from tricksim.analysis.output import write_table
+    from tricksim.analysis.plots import leaderboard_plot
     write_table(res["leaderboard"], out, "leaderboard")
     write_table(res["pairs"], out, "pairs")
     leaderboard_plot(res["leaderboard"], res["metrics"][0], res["unit"], out / "leaderboard.png", res["n"])
-    from analysis import __version__
+    from tricksim.analysis import __version__
     run = res["run"]
     p = run.params
     md = [f"# Heuristic comparison\n", f"Regenerate: `{command}`\n",
@@ -286,7 +286,7 @@ def write_compare(res, out: Path, command: str):
 
 
 def cli_compare(opts):
-    from analysis.cliutil import engine_kw, out_dir
+    from tricksim.analysis.cliutil import engine_kw, out_dir
     mod, rules, udefs, extra = _common(opts)
     specs = entrant_specs(opts.game, opts.names, udefs)
     params = duplicate_params(opts.game, specs, opts.seed, rules, extra)
@@ -301,9 +301,9 @@ def cli_compare(opts):
 
 
 def cli_sweep(opts):
-    from analysis.cliutil import engine_kw, out_dir
-    from analysis.output import pm, write_table
-    from analysis.plots import sweep_plot
+    from tricksim.analysis.cliutil import engine_kw, out_dir
+    from tricksim.analysis.output import pm, write_table
+    from tricksim.analysis.plots import sweep_plot
     mod, rules, udefs, extra = _common(opts)
     param, values = sweep_values(opts.param)
     # validate the heuristic and parameter up front

@@ -27,8 +27,8 @@ from typing import Callable
 
 import numpy as np
 
-from analysis import __version__
-from analysis.common import TricksimError
+from tricksim.analysis import __version__
+from tricksim.analysis.common import TricksimError
 
 BLOCK_FUNCS: dict[str, Callable] = {}
 FORMAT = 1
@@ -39,8 +39,8 @@ def _code_hash() -> str:
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for sub in ("kernels", "analysis"):
-        for f in sorted((root / sub).glob("*.py")):
-            h.update(f.name.encode())
+        for f in sorted((root / sub).rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode())
             h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
@@ -78,7 +78,7 @@ def run_block(study: str, params_json: str, first: int, n: int) -> np.ndarray:
     """Entry point of a worker: import the study's module, run one block."""
     if study not in BLOCK_FUNCS:
         import importlib
-        importlib.import_module("analysis." + study.split(".")[0])
+        importlib.import_module("tricksim.analysis." + study.split(".")[0])
     return np.asarray(BLOCK_FUNCS[study](json.loads(params_json), first, n), dtype=np.int64)
 
 

@@ -6,15 +6,15 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from analysis import __version__
+from tricksim.analysis import __version__
 
-GAMES = [("boulmous", "analysis.boulmous"), ("boomke-wies", "analysis.boomke_wies"), ("bourre", "analysis.bourre")]
+GAMES = [("boulmous", "tricksim.analysis.boulmous"), ("boomke-wies", "tricksim.analysis.boomke_wies"), ("bourre", "tricksim.analysis.bourre")]
 
 
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
-    from analysis import compare as cmp
-    from analysis.output import write_table
-    from analysis.plots import leaderboard_plot, sweep_plot
+    from tricksim.analysis import compare as cmp
+    from tricksim.analysis.output import write_table
+    from tricksim.analysis.plots import leaderboard_plot, sweep_plot
 
     d = out / "compare"
     d.mkdir(parents=True, exist_ok=True)

@@ -18,8 +18,8 @@ and the first to receive cards is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest, nth_card
-from kernels.rng import seed_state, below, uniform, shuffle
+from tricksim.kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest, nth_card
+from tricksim.kernels.rng import seed_state, below, uniform, shuffle
 
 # ---- rule flags -------------------------------------------------------------
 R_VARIANT, R_DEALER_8_12, R_MEETJE_TRUMP, R_MEETJE_SHORTFALL, R_DEFENCE = 0, 1, 2, 3, 4

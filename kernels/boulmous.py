@@ -19,8 +19,8 @@ Seat 0..3 clockwise; the first to speak is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import popcount, lowest, highest, nth_card, U0, U1
-from kernels.rng import seed_state, below, uniform, shuffle
+from tricksim.kernels.cards import popcount, lowest, highest, nth_card, U0, U1
+from tricksim.kernels.rng import seed_state, below, uniform, shuffle
 
 # ---- rule flags -------------------------------------------------------------
 R_AUCTION, R_LEFT_BOWER_TRUMP, R_MUST_HEAD, R_TRUMP_OBL, R_FAILED_KEEPS = 0, 1, 2, 3, 4

@@ -23,8 +23,8 @@ in ascending id order and drawing simply continues.
 import numpy as np
 from numba import njit, prange
 
-from kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, highest, nth_card
-from kernels.rng import seed_state, below, uniform
+from tricksim.kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, highest, nth_card
+from tricksim.kernels.rng import seed_state, below, uniform
 
 OVF = np.int64(1 << 62)          # chips bound: a pot, payment or net beyond it is an overflow
 MAXP = 8

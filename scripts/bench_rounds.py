@@ -10,7 +10,7 @@ import time
 
 import numba
 
-from analysis import boulmous, bourre
+from tricksim.analysis import boulmous, bourre
 
 
 def main(rounds=25):

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (Python 3.11+) and install tricksim into it; extras as arguments (e.g. test).
+# Create .venv (Python 3.11+) and install tricksim into it (editable); extras as arguments (e.g. test).
+# pip's own output goes to .venv/install.log; one line says where.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -9,5 +10,11 @@ fi
 extras=${1:-}
 spec="."
 [ -n "$extras" ] && spec=".[${extras}]"
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-.venv/bin/python -m pip install --quiet -e "$spec"
+log=.venv/install.log
+start=$(date +%s)
+echo "tricksim: installing ${spec} into .venv (pip's output: ${log})" >&2
+{
+  .venv/bin/python -m pip install --upgrade pip || true
+  .venv/bin/python -m pip install -e "$spec"
+} >"$log" 2>&1 || { echo "tricksim: install failed; the last lines of ${log}:" >&2; tail -n 20 "$log" >&2; exit 1; }
+echo "tricksim: installed in $(( $(date +%s) - start )) s" >&2

@@ -6,7 +6,7 @@ import pytest
 
 @functools.lru_cache(maxsize=64)
 def _boulmous_trace(seed, hands, rules_items, heuristic, with_legal, first):
-    from analysis.boulmous import BoulmousRules, trace
+    from tricksim.analysis.boulmous import BoulmousRules, trace
 
     return trace(seed, hands, rules=BoulmousRules(**dict(rules_items)), heuristics=[heuristic],
                  with_legal=with_legal, first=first)

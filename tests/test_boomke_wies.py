@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import ref_boomke_wies as ref
-from analysis import boomke_wies as B
-from analysis import engine
-from analysis.common import TricksimError
-from kernels import boomke_wies as K
+from tricksim.analysis import boomke_wies as B
+from tricksim.analysis import engine
+from tricksim.analysis.common import TricksimError
+from tricksim.kernels import boomke_wies as K
 
 
 @functools.lru_cache(maxsize=32)
@@ -133,7 +133,7 @@ def test_boom_stops_at_the_first_lost_trick():
     codes, prm = B.heuristic_arrays(B.parse_seats("default"))
     ra = B.rules_array(r)
     kd, kc = B._keys(3)
-    from kernels.rng import seed_state, shuffle
+    from tricksim.kernels.rng import seed_state, shuffle
     sd, st = np.zeros(1, np.uint64), np.zeros(1, np.uint64)
     deck, hands, h = np.zeros(52, np.int64), np.zeros(4, np.uint64), np.zeros(4, np.uint64)
     rec = np.zeros(K.REC_LEN, np.int64)
@@ -346,7 +346,7 @@ def test_bench_cases_play_deals():
 # ---------------------------------------------------------------------------
 def test_double_dummy_solver():
     pytest.importorskip("endplay")
-    from kernels.cards import mask_of as mo
+    from tricksim.kernels.cards import mask_of as mo
 
     def hand(cards):
         return mo([B.parse_cards(c, 1)[0] for c in cards.split()])
@@ -383,7 +383,7 @@ def test_double_dummy_bound_on_a_hand():
 
 def test_double_dummy_missing_extra_is_one_line(monkeypatch, capsys):
     import builtins
-    import cli
+    from tricksim import cli
     real = builtins.__import__
 
     def fake(name, *a, **kw):
@@ -426,7 +426,7 @@ BAD = [
 
 @pytest.mark.parametrize("argv,needle", BAD)
 def test_cli_bad_input(argv, needle, capsys):
-    import cli
+    from tricksim import cli
     with pytest.raises(SystemExit) as e:
         cli.main(argv + ["-q"] if argv[0] == "odds" else argv)
     assert e.value.code == 2
@@ -446,7 +446,7 @@ def test_unknown_call():
 
 def test_cli_trace_lines(capsys):
     import json
-    import cli
+    from tricksim import cli
     cli.main(["trace", "boomke-wies", "--hands", "3", "--seed", "2"])
     lines = capsys.readouterr().out.strip().split("\n")
     assert len(lines) == 3

@@ -3,8 +3,8 @@ deal by deal by a small referee against the kernel's game trace."""
 import numpy as np
 import pytest
 
-from analysis import boulmous as B
-from analysis.common import apply_rule_overrides
+from tricksim.analysis import boulmous as B
+from tricksim.analysis.common import apply_rule_overrides
 
 VARIANTS = [
     [],

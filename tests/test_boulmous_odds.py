@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import ref_boulmous as ref
-from analysis import boulmous as B
-from analysis import engine
-from analysis.boulmous import BoulmousRules
+from tricksim.analysis import boulmous as B
+from tricksim.analysis import engine
+from tricksim.analysis.boulmous import BoulmousRules
 
 P_BOTH_JACKS = Fraction(comb(22, 4), comb(24, 6))       # both jacks of one given colour
 P_NO_TRUMP_GROUP = Fraction(comb(17, 6), comb(24, 6))   # none of a suit's 7 trumps (bowers included)
@@ -34,8 +34,8 @@ N_DEALS = 400_000
 
 
 def card_mask(cards):
-    from analysis.common import parse_card
-    from kernels.cards import mask_of
+    from tricksim.analysis.common import parse_card
+    from tricksim.kernels.cards import mask_of
     return np.uint64(mask_of(parse_card(c) for c in cards))
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ref_boulmous as ref
-from analysis.boulmous import BoulmousRules, game_stakes
+from tricksim.analysis.boulmous import BoulmousRules, game_stakes
 
 PLAY_FLAGS = ["auction", "left_bower_is_trump", "must_head", "trump_obligation", "failed_taker_keeps_tricks"]
 N_RANDOM = 3000
@@ -200,7 +200,7 @@ def test_auction_rules_4_to_6():
        obligation=st.sampled_from(flag_values("trump_obligation")),
        heuristic=st.sampled_from(["random", "cautious", "aggressive"]))
 def test_trace_invariants(seed, first, auction, lbt, must_head, obligation, heuristic):
-    from analysis.boulmous import trace
+    from tricksim.analysis.boulmous import trace
     rules = BoulmousRules(auction=auction, left_bower_is_trump=lbt, must_head=must_head,
                           trump_obligation=obligation)
     for d in trace(seed, 4, rules=rules, heuristics=[heuristic], first=first):

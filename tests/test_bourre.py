@@ -9,12 +9,12 @@ import numba
 import numpy as np
 import pytest
 
-import cli
+from tricksim import cli
 import ref_bourre as ref
-from analysis import bourre as B
-from analysis import engine
-from kernels import bourre as K
-from kernels import rng as RNG
+from tricksim.analysis import bourre as B
+from tricksim.analysis import engine
+from tricksim.kernels import bourre as K
+from tricksim.kernels import rng as RNG
 
 SEED = 11
 RANDOM = "random:play_prob=0.7,ante_mult=5,lono_prob=0.9"
@@ -474,7 +474,7 @@ def test_odds_hand_choices():
 
 
 def test_duplicate_identical_entrants_tie_exactly():
-    from analysis import compare
+    from tricksim.analysis import compare
     res = compare.compare("bourre", ["basic", "basic:threshold=2"], hands=400, seed=SEED, extra={"players": 5})
     board = res["leaderboard"]
     assert board["mean"].iloc[0] == board["mean"].iloc[1]

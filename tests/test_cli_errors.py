@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-import cli
+from tricksim import cli
 import ref_boulmous as ref
 
 HAND = "JH QH TH AS KS 9D"
@@ -166,7 +166,7 @@ def test_heuristics(capsys):
 def test_rules(capsys):
     from dataclasses import fields
 
-    from analysis.boulmous import BoulmousRules
+    from tricksim.analysis.boulmous import BoulmousRules
     code, out, err = run_cli(["rules", "boulmous"], capsys)
     assert code == 0 and err == ""
     for f in fields(BoulmousRules):

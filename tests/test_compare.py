@@ -2,12 +2,12 @@
 import numpy as np
 import pytest
 
-from analysis import compare as C
-from analysis.common import TricksimError
+from tricksim.analysis import compare as C
+from tricksim.analysis.common import TricksimError
 
 
 def test_rotations_put_every_entrant_in_every_seat_equally():
-    from analysis.boulmous import dup_rotations
+    from tricksim.analysis.boulmous import dup_rotations
     for k in (2, 3, 4):
         ids = dup_rotations(k)
         for h in range(k):
@@ -95,7 +95,7 @@ def test_unknown_entrant_and_duplicates_are_errors():
 
 
 def test_cli_compare_and_sweep_write_outputs(tmp_path, capsys):
-    from cli import main
+    from tricksim.cli import main
     main(["compare", "boulmous", "cautious", "aggressive:margin=0.5", "random", "--hands", "8000", "-q",
           "--out", str(tmp_path / "c")])
     out = capsys.readouterr().out
@@ -110,7 +110,7 @@ def test_cli_compare_and_sweep_write_outputs(tmp_path, capsys):
 
 
 def test_heuristics_from_toml(tmp_path, capsys):
-    from cli import main
+    from tricksim.cli import main
     f = tmp_path / "h.toml"
     f.write_text('[heuristics.bold]\nbase = "cautious"\nmargin = -0.4\n')
     main(["compare", "boulmous", "bold", "cautious", "--heuristics", str(f), "--hands", "4000", "-q",

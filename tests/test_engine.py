@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import boulmous as B
-from analysis import engine
-from analysis.common import TricksimError
+from tricksim.analysis import boulmous as B
+from tricksim.analysis import engine
+from tricksim.analysis.common import TricksimError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,7 +135,7 @@ def test_killed_run_resumes_bit_for_bit(tmp_path):
     out = tmp_path / "killed"
     script = textwrap.dedent(f"""
         import time
-        from analysis import boulmous as B, engine
+        from tricksim.analysis import boulmous as B, engine
         real = engine.BLOCK_FUNCS["boulmous.deals"]
         def slow(params, first, n):
             time.sleep(0.4)
@@ -164,7 +164,7 @@ def test_killed_run_resumes_bit_for_bit(tmp_path):
 
 
 def test_cli_rerun_resumes(tmp_path):
-    from cli import main
+    from tricksim.cli import main
     args = ["odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--hands", "30000", "--seed", "3", "-q",
             "--out", str(tmp_path)]
     main(args)
@@ -203,7 +203,7 @@ def test_keep_hands_writes_one_row_per_hand_matching_the_counts(tmp_path):
 
 def test_ctrl_c_prints_one_line_and_keeps_blocks(tmp_path, capsys):
     import threading
-    from cli import main
+    from tricksim.cli import main
     out = tmp_path / "intr"
     timer = threading.Timer(6.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()

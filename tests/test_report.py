@@ -3,7 +3,7 @@ import re
 
 
 def test_report_quick_writes_every_section(tmp_path):
-    from analysis import studies
+    from tricksim.analysis import studies
     md_path = studies.run_all(out=tmp_path, quick=True, progress=False)
     md = md_path.read_text()
     assert "## Boulmous" in md and "## Comparing heuristics" in md

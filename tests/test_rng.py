@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import ref_boulmous as ref
-from kernels import rng as R
+from tricksim.kernels import rng as R
 
 # Published SplitMix64 outputs for the state 0 (Vigna's reference splitmix64.c).
 SPLITMIX64_FROM_0 = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F,
@@ -128,7 +128,7 @@ def test_deal_pinned():
 
 
 def test_kernel_deal_matches_port():
-    from analysis.boulmous import trace
+    from tricksim.analysis.boulmous import trace
     for d in trace(12345, 3, heuristics=["random"], first=677):
         assert [sorted(h) for h in d["deal"]] == [sorted(h) for h in ref.deal(12345, d["hand_index"])]
     d = trace(0, 1, heuristics=["cautious"])[0]
