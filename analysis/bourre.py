@@ -562,7 +562,7 @@ def write_pot(res, out: Path):
 # plots
 # ---------------------------------------------------------------------------
 def _plt():
-    import analysis.plots  # noqa: F401  (sets the Agg backend)
+    import tricksim.analysis.plots  # noqa: F401  (sets the Agg backend)
     import matplotlib.pyplot as plt
     return plt
 
