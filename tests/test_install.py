@@ -1,0 +1,101 @@
+"""A fresh virtual environment, the project installed as a user installs it (``pip install .``, not
+editable, no extras): the ``tricksim`` command must work with the declared dependencies alone.
+
+An import that no dependency declares (``import click`` once slipped in because the test extras
+happened to pull it in) fails here.  The same environment then gets the ``dd`` extra and runs the
+double-dummy path of the main job.  Nothing generic is installed at the top level: ``import cli``,
+``import analysis`` and ``import kernels`` fail there.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ["pyproject.toml", "README.md", "cli.py", "kernels", "analysis"]
+
+
+def _copy_project(dst: Path) -> Path:
+    """The working tree's package sources (not HEAD: what is being tested), without caches."""
+    dst.mkdir()
+    for name in SOURCES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dst / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(src, dst / name)
+    return dst
+
+
+def _run(cmd, cwd, env, timeout=600):
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(tmp_path_factory):
+    base = tmp_path_factory.mktemp("fresh")
+    src = _copy_project(base / "src")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "NUMBA_CACHE_DIR")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["NUMBA_CACHE_DIR"] = str(base / "numba-cache")  # cold, like a new machine
+    r = _run([str(py), "-m", "pip", "install", "--quiet", str(src)], cwd=base, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    work = base / "work"  # an unrelated folder: nothing of the repository on sys.path
+    work.mkdir()
+    return {"py": py, "bin": venv / "bin" / "tricksim", "env": env, "cwd": work, "src": src}
+
+
+def _ok(v, *args):
+    r = _run([str(v["bin"]), *args], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0, f"tricksim {' '.join(args)}: exit {r.returncode}\n{r.stderr[-3000:]}"
+    return r
+
+
+def test_help_and_no_generic_top_level_modules(fresh_venv):
+    v = fresh_venv
+    assert "odds" in _ok(v, "--help").stdout
+    for mod in ("cli", "analysis", "kernels"):
+        r = _run([str(v["py"]), "-c", f"import {mod}"], cwd=v["cwd"], env=v["env"])
+        assert r.returncode != 0 and "ModuleNotFoundError" in r.stderr, f"import {mod} should fail"
+    r = _run([str(v["py"]), "-c", "import tricksim.cli, tricksim.analysis.engine, tricksim.kernels.cards"],
+             cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0, r.stderr
+
+
+def test_one_simulating_command_per_game(fresh_venv):
+    v = fresh_venv
+    out = _ok(v, "trace", "boulmous", "--hands", "2", "--seed", "1").stdout.splitlines()
+    assert len(out) == 2 and out[0].startswith("{")
+    out = _ok(v, "trace", "boomke-wies", "--hands", "2", "--seed", "1").stdout.splitlines()
+    assert len(out) == 2 and out[0].startswith("{")
+    out = _ok(v, "trace", "bourre", "--players", "4", "--sessions", "1", "--deals", "2", "--seed", "1").stdout
+    assert len(out.splitlines()) == 2
+    r = _ok(v, "odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--trump", "H", "--hands", "2000", "-q",
+            "--out", str(v["cwd"] / "run-odds"))
+    assert "best" in r.stdout.lower()
+
+
+def test_bad_input_is_one_line_exit_2(fresh_venv):
+    v = fresh_venv
+    r = _run([str(v["bin"]), "odds", "boulmous", "--hand", "JH JD AH KH 9S 2C"], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "2C" in lines[0], r.stderr
+
+
+def test_dd_extra_main_job_path(fresh_venv):
+    """The main job installs the ``dd`` extra for the Boomke Wies double-dummy bound."""
+    v = fresh_venv
+    r = _run([str(v["py"]), "-m", "pip", "install", "--quiet", f"{v['src']}[dd]"], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0, r.stderr[-2000:]
+    r = _ok(v, "odds", "boomke-wies", "--double-dummy", "--dd-deals", "4", "--hands", "2000", "-q",
+            "--out", str(v["cwd"] / "run-dd"))
+    assert "double" in r.stdout.lower()
