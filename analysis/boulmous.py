@@ -486,11 +486,13 @@ def cli_odds(opts):
         seat = 0 if opts.seat is None else opts.seat
         hands = opts.hands or 200_000
         params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), seat=seat)
-        out = out_dir(opts, GAME, "odds", engine.Run("boulmous.odds", params, hands, 1 << 18).run_id)
+        run = engine.Run("boulmous.odds", params, hands, 1 << 18)
+        out = out_dir(opts, GAME, "odds", run.run_id)
+        engine.check_folder(run, out, opts.force)   # before the enumeration, not after it
         if opts.exact:
-            ex = odds_hand(cards, seat, opts.seed, rules=rules, heuristics=specs, exact=True, trumps=opts.trump)
             if opts.scheduler:
                 raise TricksimError("--exact runs locally; drop --scheduler")
+            ex = odds_hand(cards, seat, opts.seed, rules=rules, heuristics=specs, exact=True, trumps=opts.trump)
         mc = odds_hand(cards, seat, opts.seed, hands, rules, specs, trumps=opts.trump, out=out,
                        until_precision=opts.until_precision, **kw)
         from tricksim.analysis.output import write_table

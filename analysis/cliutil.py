@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis.common import TricksimError, apply_rule_overrides, load_heuristic_file
+from tricksim.analysis.common import TricksimError, apply_rule_overrides, check_out_path, load_heuristic_file
 from tricksim.analysis.output import default_out
 
 
@@ -23,7 +23,11 @@ def positive(value, name):
 
 
 def out_dir(opts, game, study, run_id) -> Path:
-    return Path(opts.out) if getattr(opts, "out", None) else default_out(game, study, run_id)
+    """The run folder (--out or the default one), refused at once if it cannot be written."""
+    given = getattr(opts, "out", None)
+    out = Path(given) if given else default_out(game, study, run_id)
+    check_out_path(out, "--out" if given else "run folder")
+    return out
 
 
 def engine_kw(opts):

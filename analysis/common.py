@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,43 @@ from tricksim.kernels.cards import RANKS, SUITS
 
 class TricksimError(ValueError):
     """A user error: printed by the CLI as one line on stderr, exit code 2."""
+
+
+SEED_MAX = 2 ** 64 - 1
+
+
+def check_seed(seed) -> int:
+    """A seed is an integer 0..2^64-1 (the generator's key space): anything else is refused, so two
+    different seeds never give the same hands under different run ids."""
+    try:
+        v = int(seed)
+    except (TypeError, ValueError):
+        raise TricksimError(f"--seed must be an integer in 0..{SEED_MAX}, got {seed!r}") from None
+    if isinstance(seed, float) and seed != v or not 0 <= v <= SEED_MAX:
+        raise TricksimError(f"--seed must be an integer in 0..{SEED_MAX}, got {seed}")
+    return v
+
+
+def check_out_path(path, what: str = "run folder") -> None:
+    """Refuse, before anything runs, an output path that is a file or lies where nothing can be written."""
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        a = p
+        while not a.exists() and a.parent != a:   # the nearest existing ancestor
+            a = a.parent
+        if not a.is_dir():
+            raise TricksimError(f"{what} {p} is a file, not a folder" if a == p
+                                else f"{what} {p} cannot be created: {a} is a file, not a folder")
+        if not os.access(a, os.W_OK | os.X_OK):
+            ro = hasattr(os, "statvfs") and os.statvfs(a).f_flag & getattr(os, "ST_RDONLY", 1)
+            why = "read-only file system" if ro else "permission denied"
+            raise TricksimError(f"{what} {p} cannot be written: {why} ({a})")
+        import tempfile
+        os.rmdir(tempfile.mkdtemp(prefix=".tricksim-probe-", dir=a))   # what access() cannot tell (root, mounts)
+    except OSError as e:
+        raise TricksimError(f"{what} {p} cannot be written: {e.strerror or e} ({a})") from None
 
 
 # ---------------------------------------------------------------------------
@@ -152,36 +190,61 @@ class HeuristicSpec:
         return dict(self.values)[p]
 
 
+class UserHeuristic(tuple):
+    """A named heuristic of a TOML file: ``(base, {param: value}, source)``; ``source`` names the file
+    and the table for error messages."""
+
+    def __new__(cls, base, params, source):
+        return super().__new__(cls, (base, params, source))
+
+
 def parse_heuristic(text: str, registry: dict, aliases: dict, user_defs: dict | None = None) -> HeuristicSpec:
     """Parse ``NAME`` or ``NAME:p=v,...``; NAME may be a user heuristic from a TOML file."""
     text = text.strip()
     name, _, rest = text.partition(":")
     name = name.strip().lower()
-    overrides: dict[str, str] = {}
+    overrides: dict[str, tuple] = {}   # param -> (value, where it was set: None = the command line)
     label = text
+    builtin = sorted(set(registry) | set(aliases))
     if user_defs and name in user_defs:
-        base, base_over = user_defs[name]
-        overrides.update(base_over)
+        ud = user_defs[name]
+        base, base_over = ud[0], ud[1]
+        src = ud[2] if len(ud) > 2 else f"heuristic {name!r}"
+        overrides.update({k: (v, src) for k, v in base_over.items()})
         label = name if not rest else text
-        name = base
-    name = aliases.get(name, name)
-    if name not in registry:
-        raise TricksimError(f"unknown heuristic {text.partition(':')[0]!r}; known: {', '.join(sorted(set(registry) | set(aliases) | set(user_defs or ())))}")
+        name = aliases.get(str(base).strip().lower(), str(base).strip().lower())
+        if name not in registry:
+            raise TricksimError(f"{src}: base = {base!r} is not a heuristic of this game; known: {', '.join(builtin)}")
+    else:
+        name = aliases.get(name, name)
+        if name not in registry:
+            raise TricksimError(f"unknown heuristic {text.partition(':')[0]!r}; known: "
+                                f"{', '.join(sorted(set(builtin) | set(user_defs or ())))}")
     hd: HeuristicDef = registry[name]
     if rest.strip():
         for item in rest.split(","):
             k, v = _split_kv(item, "heuristic parameter")
-            overrides[k.strip()] = v.strip()
+            overrides[k.strip()] = (v.strip(), None)
     values = {p.name: p.default for p in hd.params.values()}
-    for k, v in overrides.items():
+    for k, (v, src) in overrides.items():
         if k not in hd.params:
+            if src:
+                raise TricksimError(f"{src}: unknown key {k!r} (base {hd.name} takes: {', '.join(['base', *hd.params])})")
             raise TricksimError(f"unknown parameter {k!r} for heuristic {hd.name}; known: {', '.join(hd.params) or 'none'}")
         p = hd.params[k]
         try:
+            if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+                raise ValueError
             fv = float(v)
+            if fv != fv:
+                raise ValueError
         except ValueError:
+            if src:
+                raise TricksimError(f"{src}: {k} = {v!r} is not a number") from None
             raise TricksimError(f"parameter {k} of {hd.name} must be a number, got {v!r}") from None
         if not (p.lo <= fv <= p.hi):
+            if src:
+                raise TricksimError(f"{src}: {k} = {fv:g} is out of range [{p.lo:g}, {p.hi:g}] (base {hd.name})")
             raise TricksimError(f"parameter {k} of {hd.name} is out of range: {fv:g} not in [{p.lo:g}, {p.hi:g}]")
         values[k] = fv
     return HeuristicSpec(hd.name, hd.code, tuple(sorted(values.items())), label, hd.deterministic)
@@ -189,22 +252,57 @@ def parse_heuristic(text: str, registry: dict, aliases: dict, user_defs: dict | 
 
 def load_heuristic_file(path) -> dict:
     """TOML: ``[heuristics.NAME]`` tables with ``base = "cautious"`` and parameters.
-    Returns {name: (base, {param: value})}."""
+    Returns {name: UserHeuristic(base, {param: value}, source)}; every problem of the file itself
+    (unreadable, not UTF-8, not TOML, a misspelt table, a table without base) is one TricksimError
+    naming the file (and the table)."""
     import tomllib
 
     try:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            raw = fh.read()
     except FileNotFoundError:
         raise TricksimError(f"heuristics file not found: {path}") from None
+    except IsADirectoryError:
+        raise TricksimError(f"heuristics file {path} is a folder, not a TOML file") from None
+    except OSError as e:
+        raise TricksimError(f"heuristics file {path} cannot be read: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TricksimError(f"heuristics file {path} is not UTF-8 text (byte {e.start}): TOML files are UTF-8") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise TricksimError(f"heuristics file {path} is not valid TOML: {e}") from None
+        raise TricksimError(f"heuristics file {path} is not valid TOML: {str(e).splitlines()[0]}") from None
+    for key, v in data.items():
+        if key != "heuristics":
+            hint = " (did you mean [heuristics.NAME]?)" if key.lower().startswith("heur") else ""
+            what = f"table [{key}]" if isinstance(v, dict) else f"key {key!r}"
+            raise TricksimError(f"heuristics file {path}: unknown {what}{hint}; "
+                                "a heuristics file holds [heuristics.NAME] tables with base = \"...\"")
+    tables = data.get("heuristics")
+    if not isinstance(tables, dict):
+        what = "nothing" if tables is None else f"heuristics = {tables!r}"
+        raise TricksimError(f"heuristics file {path} defines {what}; "
+                            "expected [heuristics.NAME] tables with base = \"...\"")
+    if not tables:
+        raise TricksimError(f"heuristics file {path} defines no [heuristics.NAME] table")
     out = {}
-    for name, table in (data.get("heuristics") or {}).items():
-        if not isinstance(table, dict) or "base" not in table:
-            raise TricksimError(f"heuristic {name!r} in {path} needs a 'base' heuristic name")
-        base = str(table["base"])
-        out[name.lower()] = (base.lower(), {k: str(v) for k, v in table.items() if k != "base"})
+    for name, table in tables.items():
+        src = f"heuristics file {path}, table [heuristics.{name}]"
+        if not isinstance(table, dict):
+            raise TricksimError(f"heuristics file {path}: heuristics.{name} = {table!r} must be a table "
+                                f"([heuristics.{name}] with base = \"...\")")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+            raise TricksimError(f"{src}: a heuristic name is letters, digits, '_', '-' or '.'")
+        if "base" not in table:
+            raise TricksimError(f"{src}: missing key 'base' (the heuristic it starts from, e.g. base = \"cautious\")")
+        if not isinstance(table["base"], str):
+            raise TricksimError(f"{src}: base = {table['base']!r} must be a heuristic name in quotes")
+        if name.lower() in out:
+            raise TricksimError(f"{src}: the name {name!r} is defined twice (names ignore case)")
+        out[name.lower()] = UserHeuristic(table["base"].strip().lower(),
+                                          {k: v for k, v in table.items() if k != "base"}, src)
     return out
 
 
@@ -252,4 +350,4 @@ def heuristic_arrays(specs, kernel) -> tuple:
 
 def make_params(seed, rules, specs, **extra) -> dict:
     """A run's parameters: seed, every rule flag, the heuristic of each seat, study extras."""
-    return {"seed": int(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
+    return {"seed": check_seed(seed), "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}

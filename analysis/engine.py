@@ -13,6 +13,7 @@ Dask worker runs.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -28,7 +29,7 @@ from typing import Callable
 import numpy as np
 
 from tricksim.analysis import __version__
-from tricksim.analysis.common import TricksimError
+from tricksim.analysis.common import TricksimError, check_out_path
 
 BLOCK_FUNCS: dict[str, Callable] = {}
 FORMAT = 1
@@ -117,6 +118,7 @@ class Result:
         return self.n / self.seconds if self.seconds > 0 else float("nan")
 
 
+@functools.lru_cache(maxsize=1)
 def _versions() -> dict:
     import numba
     import pandas
@@ -140,8 +142,7 @@ def write_block(path: Path, run_id: str, b: int, first: int, n: int, values: np.
     os.replace(tmp, path)
 
 
-def read_block(path: Path, run_id: str, b: int, first: int, n: int):
-    """The block's values, or None when missing, corrupted or foreign."""
+def _read(path: Path):
     import pyarrow.parquet as pq
 
     try:
@@ -149,6 +150,25 @@ def read_block(path: Path, run_id: str, b: int, first: int, n: int):
         meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
         values = table.column("value").to_numpy().astype(np.int64)
     except Exception:
+        return None, None
+    return meta, values
+
+
+def _keep_other_length(run: Run, path: Path, b: int, first: int):
+    """A finished block of this run with another length stored under the full block's name (folders of
+    tricksim before block_file): move it to its own name instead of overwriting it."""
+    meta, values = _read(path)
+    if (meta and meta.get("run_id") == run.run_id and meta.get("block") == str(b) and meta.get("first") == str(first)
+            and meta.get("sha256") == _checksum(values) and meta.get("n", "").isdigit()):
+        target = path.with_name(block_file(run, b, int(meta["n"])))
+        if target != path and not target.exists():
+            os.replace(path, target)
+
+
+def read_block(path: Path, run_id: str, b: int, first: int, n: int):
+    """The block's values, or None when missing, corrupted or foreign."""
+    meta, values = _read(path)
+    if meta is None:
         return None
     if (meta.get("run_id") != run_id or meta.get("block") != str(b) or meta.get("first") != str(first)
             or meta.get("n") != str(n) or meta.get("sha256") != _checksum(values)):
@@ -156,32 +176,80 @@ def read_block(path: Path, run_id: str, b: int, first: int, n: int):
     return values
 
 
+def block_file(run: Run, b: int, n: int) -> str:
+    """A block's file name: full blocks ``b00000007.parquet``; a shorter last block also names its size
+    (``b00000001-n137856.parquet``), so a run of another length never overwrites a finished block."""
+    return f"b{b:08d}.parquet" if n == run.block_size else f"b{b:08d}-n{n}.parquet"
+
+
+def _old_manifest(out: Path) -> dict | None:
+    man_path = out / "manifest.json"
+    if not man_path.exists():
+        return None
+    try:
+        old = json.loads(man_path.read_text())
+    except Exception:
+        old = {}
+    return old if isinstance(old, dict) else {}
+
+
+def _tables_units(old: dict) -> int:
+    """Units behind the tables the folder holds: those of its last finished run."""
+    if "tables_units" in old:
+        return int(old["tables_units"] or 0)
+    if old.get("status") in ("complete", "stopped_at_precision"):
+        return int(old.get("units_aggregated") or 0)
+    return 0
+
+
+def check_folder(run: Run, out, force: bool = False) -> None:
+    """Refuse, before anything is simulated, a run folder that cannot take this run: a path that is
+    not a writable folder, a folder holding a different run, or one holding a larger finished run
+    of the same study (its tables would be replaced by the smaller answer).  ``force`` allows the
+    last two (a different run's blocks are then removed; a larger run's blocks are kept)."""
+    if out is None:
+        return
+    out = Path(out)
+    check_out_path(out)
+    old = _old_manifest(out)
+    if old is None or force:
+        return
+    if old.get("run_id") != run.run_id:
+        raise TricksimError(
+            f"run folder {out} holds a different run ({old.get('command', 'unknown command')!r}); "
+            "use --force to replace it or --out to choose another folder")
+    have = _tables_units(old)
+    if have > run.total:
+        unit = old.get("unit", run.unit)
+        raise TricksimError(
+            f"run folder {out} holds a finished run of {have:,} {unit} of this study; a run of {run.total:,} would "
+            f"replace its tables: ask for {have} {unit} to reuse it, choose another --out, or add --force "
+            f"(its blocks are kept)")
+
+
 def _prepare_out(run: Run, out: Path | None, force: bool, resume: bool):
     if out is None:
         return None
     out = Path(out)
-    man_path = out / "manifest.json"
-    if man_path.exists():
-        try:
-            old = json.loads(man_path.read_text())
-        except Exception:
-            old = {}
-        if old.get("run_id") != run.run_id:
-            if not force:
-                raise TricksimError(
-                    f"run folder {out} holds a different run ({old.get('command', 'unknown command')!r}); "
-                    "use --force to replace it or --out to choose another folder")
-            shutil.rmtree(out / "blocks", ignore_errors=True)
+    check_folder(run, out, force)
+    old = _old_manifest(out)
+    try:
+        if old is not None and old.get("run_id") != run.run_id:
+            shutil.rmtree(out / "blocks", ignore_errors=True)   # --force: a different run
+            shutil.rmtree(out / "hands", ignore_errors=True)
         elif not resume:
             shutil.rmtree(out / "blocks", ignore_errors=True)
-    (out / "blocks").mkdir(parents=True, exist_ok=True)
+            shutil.rmtree(out / "hands", ignore_errors=True)
+        (out / "blocks").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TricksimError(f"cannot write the run folder {out}: {e.strerror or e}") from None
     return out
 
 
 def _write_manifest(out: Path, run: Run, info: dict):
     man = {"command": run.command, "study": run.study, "run_id": run.run_id, "params": run.params,
            "block_size": run.block_size, "requested": run.total, "unit": run.unit,
-           "versions": _versions(), **info}
+           "versions": dict(_versions()), **info}
     tmp = out / "manifest.json.tmp"
     tmp.write_text(json.dumps(man, indent=2, sort_keys=True))
     os.replace(tmp, out / "manifest.json")
@@ -198,26 +266,42 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
         raise TricksimError(f"--{run.unit} must be at least 1, got {run.total}")
     if threads is not None and threads < 1:
         raise TricksimError(f"--threads must be at least 1, got {threads}")
+    old = _old_manifest(Path(out)) if out is not None else None
     out = _prepare_out(run, out, force, resume)
     nblocks = (run.total + run.block_size - 1) // run.block_size
     spans = [(b, b * run.block_size, min(run.block_size, run.total - b * run.block_size)) for b in range(nblocks)]
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     results: dict[int, np.ndarray] = {}
     reused = 0
+    # the manifest tells the truth at every moment: blocks_done after each block, status at the end
+    # (complete, stopped_at_precision, interrupted or failed); tables_units remembers the size of the
+    # last finished run of this folder, whose tables it holds
+    man = {"started": started, "status": "running", "blocks_done": 0, "blocks_total": nblocks,
+           "tables_units": _tables_units(old) if old and old.get("run_id") == run.run_id else 0}
     if out is not None:
+        if run.keep_hands:
+            keep = {block_file(run, b, n) for b, _, n in spans}
+            for f in (out / "hands").glob("b*.parquet") if (out / "hands").exists() else []:
+                if f.name not in keep:   # rows of a run of another length: not this run's hands
+                    f.unlink()
         for b, first, n in spans:
-            p = out / "blocks" / f"b{b:08d}.parquet"
-            if p.exists() and (not run.keep_hands or (out / "hands" / f"b{b:08d}.parquet").exists()):
+            p = out / "blocks" / block_file(run, b, n)
+            if p.exists() and (not run.keep_hands or (out / "hands" / block_file(run, b, n)).exists()):
                 v = read_block(p, run.run_id, b, first, n)
                 if v is not None:
                     results[b] = v
                     reused += 1
-        _write_manifest(out, run, {"started": started, "status": "running", "blocks_done": len(results),
-                                   "blocks_total": nblocks})
+                else:
+                    _keep_other_length(run, p, b, first)
+        man["blocks_done"] = len(results)
+        _write_manifest(out, run, man)
 
     state = {"prefix": 0, "acc": None, "n": 0, "stopped": False}
 
     def advance():
+        if out is not None and man["blocks_done"] != len(results):
+            man["blocks_done"] = len(results)
+            _write_manifest(out, run, man)
         # fold finished blocks into the running sum in block order, then drop them:
         # memory stays bounded by the blocks that finished out of order
         while state["prefix"] < nblocks and state["prefix"] in results:
@@ -231,26 +315,40 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
                 state["stopped"] = True
                 return
 
-    advance()
-    todo = [s for s in spans if s[0] not in results]
     t0 = time.perf_counter()
-    pbar = _Progress(progress, run, sum(s[2] for s in spans if s[0] in results), run.total)
     try:
-        if not state["stopped"] and todo:
-            if scheduler:
-                _run_dask(run, todo, results, out, scheduler, pbar, advance, state)
-            else:
-                _run_local(run, todo, results, out, threads, pbar, advance, state)
-    finally:
-        pbar.close()
+        advance()
+        todo = [s for s in spans if s[0] not in results]
+        pbar = _Progress(progress, run, sum(s[2] for s in spans if s[0] in results), run.total)
+        try:
+            if not state["stopped"] and todo:
+                if scheduler:
+                    _run_dask(run, todo, results, out, scheduler, pbar, advance, state)
+                else:
+                    _run_local(run, todo, results, out, threads, pbar, advance, state)
+        finally:
+            pbar.close()
+    except BaseException as e:
+        if out is not None:
+            man.update(status="interrupted" if isinstance(e, KeyboardInterrupt) else "failed",
+                       ended=datetime.now(timezone.utc).isoformat(timespec="seconds"), blocks_done=len(results),
+                       units_aggregated=state["n"], seconds=round(time.perf_counter() - t0, 3))
+            if not isinstance(e, KeyboardInterrupt):
+                man["error"] = f"{type(e).__name__}: {e}"
+            try:
+                _write_manifest(out, run, man)
+            except Exception:
+                pass
+        raise
     secs = time.perf_counter() - t0
     if state["acc"] is None:
         raise TricksimError("no block finished")
     if out is not None:
-        _write_manifest(out, run, {"started": started, "ended": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                   "status": "stopped_at_precision" if state["stopped"] else "complete",
-                                   "blocks_done": len(results), "blocks_total": nblocks, "units_aggregated": state["n"],
-                                   "seconds": round(secs, 3), "threads": threads, "scheduler": scheduler})
+        man.update(ended=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                   status="stopped_at_precision" if state["stopped"] else "complete",
+                   blocks_done=len(results), units_aggregated=state["n"], tables_units=state["n"],
+                   seconds=round(secs, 3), threads=threads, scheduler=scheduler)
+        _write_manifest(out, run, man)
     return Result(state["acc"], state["n"], state["prefix"], reused, secs, out, state["stopped"])
 
 
@@ -258,7 +356,7 @@ def _store(run, out, b, first, n, v, results):
     if out is not None:
         if run.keep_hands:
             _write_hands(run, out, b, first, n)
-        write_block(out / "blocks" / f"b{b:08d}.parquet", run.run_id, b, first, n, v)
+        write_block(out / "blocks" / block_file(run, b, n), run.run_id, b, first, n, v)
     results[b] = v
 
 
@@ -268,9 +366,10 @@ def _write_hands(run, out, b, first, n):
     df = HAND_ROWS[run.study](run.params, first, n)
     d = out / "hands"
     d.mkdir(exist_ok=True)
-    tmp = d / f"b{b:08d}.parquet.tmp"
+    name = block_file(run, b, n)
+    tmp = d / (name + ".tmp")
     df.to_parquet(tmp, index=False)
-    os.replace(tmp, d / f"b{b:08d}.parquet")
+    os.replace(tmp, d / name)
 
 
 def _run_local(run, todo, results, out, threads, pbar, advance, state):

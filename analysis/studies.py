@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import importlib
+import os
+import re
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 from tricksim.analysis import __version__
+from tricksim.analysis.common import TricksimError, check_out_path
 
 GAMES = [("boulmous", "tricksim.analysis.boulmous"), ("boomke-wies", "tricksim.analysis.boomke_wies"), ("bourre", "tricksim.analysis.bourre")]
 
@@ -48,11 +51,78 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     return "\n".join(md)
 
 
+STUDIES = ["boulmous", "boomke-wies", "bourre", "compare"]
+# how each study's section begins in reports/README.md (for READMEs written before the section markers)
+HEADINGS = {"boulmous": "## Boulmous", "boomke-wies": "## Boomke Wies", "bourre": "## Bourr", "compare": "## Comparing heuristics"}
+_BEGIN = re.compile(r"^<!-- tricksim:section (\S+) seconds=(\S+) -->$")
+
+
+def check_only(only) -> list[str] | None:
+    """``--only`` values (repeated or comma-separated) as study names; unknown names are refused."""
+    if not only:
+        return None
+    names = []
+    for item in only:
+        for x in str(item).split(","):
+            x = x.strip().lower().replace("_", "-")
+            if not x:
+                continue
+            if x not in STUDIES:
+                raise TricksimError(f"--only {x!r} is not a study; the studies are: {', '.join(STUDIES)}")
+            if x not in names:
+                names.append(x)
+    if not names:
+        raise TricksimError(f"--only needs a study name: {', '.join(STUDIES)}")
+    return names
+
+
+def _wrap(study: str, text: str, seconds: float) -> str:
+    return f"<!-- tricksim:section {study} seconds={seconds:.0f} -->\n{text.rstrip()}\n<!-- tricksim:end {study} -->\n"
+
+
+def read_sections(path: Path) -> dict:
+    """The sections of an existing reports/README.md: {study: (marked text, seconds or None)}."""
+    if not path.exists():
+        return {}
+    lines = path.read_text().splitlines()
+    found: dict = {}
+    i = 0
+    while i < len(lines):
+        m = _BEGIN.match(lines[i])
+        if m:
+            end = f"<!-- tricksim:end {m.group(1)} -->"
+            j = i + 1
+            while j < len(lines) and lines[j] != end:
+                j += 1
+            found[m.group(1)] = ("\n".join(lines[i:j + 1]) + "\n", float(m.group(2)))
+            i = j + 1
+        else:
+            i += 1
+    if found:
+        return found
+    # a README without markers: cut it at the studies' headings; take the times from its time line
+    times = {}
+    for line in lines:
+        if line.startswith("Time per study:"):
+            for m in re.finditer(r"([a-z-]+) (\d+) s", line):
+                times[m.group(1)] = float(m.group(2))
+    starts = [(k, next(s for s, h in HEADINGS.items() if lines[k].startswith(h)))
+              for k in range(len(lines)) if any(lines[k].startswith(h) for h in HEADINGS.values())]
+    for n, (k, study) in enumerate(starts):
+        stop = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        found[study] = (_wrap(study, "\n".join(lines[k:stop]), times.get(study, 0)), times.get(study))
+    return found
+
+
 def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True) -> Path:
+    """Run the headline studies into ``out`` and write ``out/README.md``.  With ``only``, just those
+    studies run and only their sections of the README are replaced; the others are kept."""
+    only = check_only(only)
     out = Path(out)
+    check_out_path(out, "--out")
     out.mkdir(parents=True, exist_ok=True)
-    sections = []
-    timings = []
+    readme = out / "README.md"
+    sections = read_sections(readme) if only else {}
     for game, modname in GAMES:
         if only and game not in only:
             continue
@@ -63,17 +133,26 @@ def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progres
         if not hasattr(mod, "headline"):
             continue
         t0 = time.perf_counter()
-        sections.append(mod.headline(out, quick=quick, progress=progress))
-        timings.append((game, time.perf_counter() - t0))
+        text = mod.headline(out, quick=quick, progress=progress)
+        sec = time.perf_counter() - t0
+        sections[game] = (_wrap(game, text, sec), sec)
     if not only or "compare" in only:
         t0 = time.perf_counter()
-        sections.append(_compare_section(out, quick, progress))
-        timings.append(("compare", time.perf_counter() - t0))
+        text = _compare_section(out, quick, progress)
+        sec = time.perf_counter() - t0
+        sections["compare"] = (_wrap("compare", text, sec), sec)
+    order = [s for s in STUDIES if s in sections]
+    cmd = "tricksim report" + (" --quick" if quick else "") + "".join(f" --only {x}" for x in (only or []))
+    kept = [s for s in order if only and s not in only]
     head = [f"# tricksim headline reports\n",
             f"Generated {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by tricksim {__version__} with "
-            f"`tricksim report{' --quick' if quick else ''}` (the README's main-job command runs it). Every rate has "
-            "its 95% interval (Wilson) and sample size; every section names the command that regenerates it.\n",
-            "Time per study: " + ", ".join(f"{g} {s:.0f} s" for g, s in timings) + ".\n"]
-    (out / "README.md").write_text("\n".join(head + sections))
-    print(f"headline reports written to {out / 'README.md'}")
-    return out / "README.md"
+            f"`{cmd}` (the README's main-job command runs `tricksim report`). Every rate has "
+            "its 95% interval (Wilson) and sample size; every section names the command that regenerates it."
+            + (f" Kept from the previous report: {', '.join(kept)}." if kept else "") + "\n",
+            "Time per study: " + ", ".join(f"{g} {sections[g][1]:.0f} s" for g in order
+                                           if sections[g][1] is not None) + ".\n"]
+    tmp = readme.with_name("README.md.tmp")
+    tmp.write_text("\n".join(head + [sections[s][0] for s in order]))
+    os.replace(tmp, readme)
+    print(f"headline reports written to {readme}")
+    return readme

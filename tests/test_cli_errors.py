@@ -58,6 +58,29 @@ BAD_INPUT = {
         ("unknown-option", TRACE + ["--bogus"], "--bogus"),
         ("bench-threads-99", ["bench", "boulmous", "--threads", "99", "--hands", "1000"], "--threads 99"),
         ("bench-repeats-0", ["bench", "boulmous", "--repeats", "0"], "--repeats"),
+        ("bench-hands-0", ["bench", "boulmous", "--hands", "0"], "--hands"),
+        # accepted and misread before issue 14: now refused
+        ("empty-hand", ODDS + ["--hand", ""], "--hand is empty"),
+        ("blank-hand", ODDS + ["--hand", "   "], "--hand is empty"),
+        ("double-dummy", ODDS + ["--hand", HAND, "--double-dummy"], "--double-dummy does not apply to boulmous"),
+        ("dd-deals", ODDS + ["--dd-deals", "10"], "--dd-deals does not apply to boulmous"),
+        ("call", ODDS + ["--hand", HAND, "--call", "7"], "--call does not apply to boulmous"),
+        ("until-precision-negative", ODDS + ["--hand", HAND, "--until-precision", "-1"], "--until-precision"),
+        ("until-precision-zero", ODDS + ["--hand", HAND, "--until-precision", "0"], "--until-precision"),
+        ("until-precision-nan", ODDS + ["--hand", HAND, "--until-precision", "nan"], "--until-precision"),
+        ("until-precision-without-hand", ODDS + ["--until-precision", "0.01"], "--until-precision needs --hand"),
+        ("seat-without-hand", ODDS + ["--seat", "1"], "--seat needs --hand"),
+        ("keep-hands-with-hand", ODDS + ["--hand", HAND, "--keep-hands"], "--keep-hands"),
+        ("compare-until-precision", ["compare", "boulmous", "cautious", "random", "--until-precision", "-1"],
+         "--until-precision"),
+        ("stakes-bourre", ["stakes", "bourre", "--games", "10", "--quiet"], "bourre"),
+        ("stakes-hands-0", ["stakes", "boulmous", "--hands", "0", "--quiet"], "at least 1"),
+        *[(f"{argv[0]}-seed-{tag}", argv + ["--seed", seed], "--seed must be an integer in 0..18446744073709551615")
+          for argv in (ODDS, TRACE, ["stakes", "boulmous", "--games", "10", "--quiet"],
+                       ["compare", "boulmous", "cautious", "random", "--hands", "100", "--quiet"],
+                       ["sweep", "boulmous", "cautious", "--param", "margin=0:1:0.5", "--hands", "100", "--quiet"],
+                       ["pot", "--sessions", "10", "--deals", "5", "--quiet"], ["bench", "boulmous", "--hands", "100"])
+          for tag, seed in (("negative", "-1"), ("2-64", str(2 ** 64)), ("huge", "99999999999999999999999"))],
     ],
     "boomke-wies": [
         ("unknown-call", ["odds", "boomke-wies", "--hand", "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C", "--call", "15",
@@ -81,6 +104,16 @@ CASES = [pytest.param(game, case[1], case[2], id=f"{game}-{case[0]}",
          for game, cases in BAD_INPUT.items() for case in cases]
 
 
+@pytest.fixture
+def no_simulation(monkeypatch):
+    """Any simulation started by the CLI fails the test: bad input is refused before."""
+    from tricksim.analysis import engine
+
+    def refuse(*a, **k):
+        raise AssertionError("a simulation started before the bad input was refused")
+    monkeypatch.setattr(engine, "execute", refuse)
+
+
 def run_cli(argv, capsys):
     """Runs the CLI; returns (exit code, stdout, stderr). Exit code 0 when main returns."""
     code = 0
@@ -93,8 +126,8 @@ def run_cli(argv, capsys):
 
 
 @pytest.mark.parametrize("game, argv, fragment", CASES)
-def test_bad_input_is_one_line_and_exit_2(game, argv, fragment, capsys, tmp_path):
-    if argv[0] in ("odds", "stakes"):
+def test_bad_input_is_one_line_and_exit_2(game, argv, fragment, capsys, tmp_path, no_simulation):
+    if argv[0] in ("odds", "stakes", "compare", "sweep", "pot"):
         argv = argv + ["--out", str(tmp_path / "run")]
     code, out, err = run_cli(argv, capsys)
     assert code == 2, (out, err)
@@ -188,3 +221,130 @@ def test_bench_interleaved_rounds(capsys):
         assert line.split()[0] == "bourre" and " 2000 " in line
         lo, hi = line.split()[-1].rstrip("x").split("-")
         assert 0 < float(lo) <= float(hi)
+
+
+# ---------------------------------------------------------------------------
+# files and folders that cannot be used (issue 14): one line naming the file, before any simulation
+# ---------------------------------------------------------------------------
+TOML_CASES = [
+    # (name, file content (bytes) or None for a folder, heuristic argument, fragment)
+    ("folder", None, "cautious", "is a folder"),
+    ("not-utf8", b"\xff\xfe[heuristics.bold]\n", "cautious", "not UTF-8"),
+    ("not-toml", b"[heuristics.bold\n", "cautious", "not valid TOML"),
+    ("scalar", b"heuristics = 5\n", "cautious", "heuristics = 5"),
+    ("empty", b"", "cautious", "defines nothing"),
+    ("misspelt-table", b'[heuristic.bold]\nbase = "cautious"\n', "bold", "unknown table [heuristic]"),
+    ("stray-key", b'margin = 1\n[heuristics.bold]\nbase = "cautious"\n', "bold", "unknown key 'margin'"),
+    ("no-base", b'[heuristics.bold]\nmargin = 1\n', "bold", "table [heuristics.bold]: missing key 'base'"),
+    ("base-typo", b'[heuristics.bold]\nbase = "cautous"\n', "bold",
+     "table [heuristics.bold]: base = 'cautous' is not a heuristic"),
+    ("unknown-key", b'[heuristics.bold]\nbase = "cautious"\nnerve = 1\n', "bold",
+     "table [heuristics.bold]: unknown key 'nerve'"),
+    ("out-of-range", b'[heuristics.bold]\nbase = "cautious"\nmargin = 9\n', "bold",
+     "table [heuristics.bold]: margin = 9 is out of range"),
+    ("not-a-number", b'[heuristics.bold]\nbase = "cautious"\nmargin = "lots"\n', "bold",
+     "table [heuristics.bold]: margin = 'lots' is not a number"),
+    ("boolean", b'[heuristics.bold]\nbase = "cautious"\nmargin = true\n', "bold", "margin = True is not a number"),
+]
+
+
+@pytest.mark.parametrize("name, content, heur, fragment", TOML_CASES, ids=[c[0] for c in TOML_CASES])
+@pytest.mark.parametrize("cmd", ["odds", "compare", "trace"])
+def test_bad_heuristics_file(name, content, heur, fragment, cmd, tmp_path, capsys, no_simulation):
+    path = tmp_path / "h.toml"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    argv = {"odds": ODDS + ["--hand", HAND, "-H", heur, "--out", str(tmp_path / "run")],
+            "compare": ["compare", "boulmous", heur, "random", "--hands", "100", "--quiet", "--out", str(tmp_path / "run")],
+            "trace": TRACE + ["-H", heur]}[cmd] + ["--heuristics", str(path)]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2, (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert str(path) in lines[0] and fragment.lower() in lines[0].lower(), lines[0]
+    assert "known: aggressive, bold" not in lines[0]
+
+
+OUT_COMMANDS = {
+    "odds": ODDS + ["--hand", HAND],
+    "classes": ODDS,
+    "stakes": ["stakes", "boulmous", "--games", "10", "--quiet"],
+    "compare": ["compare", "boulmous", "cautious", "random", "--hands", "100", "--quiet"],
+    "sweep": ["sweep", "boulmous", "cautious", "--param", "margin=0:1:0.5", "--hands", "100", "--quiet"],
+    "pot": ["pot", "--sessions", "10", "--deals", "5", "--quiet"],
+    "report": ["report", "--quick", "--quiet", "--only", "compare"],
+}
+
+
+def _readonly(monkeypatch):
+    import errno
+    import tempfile
+
+    def fail(*a, **k):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(tempfile, "mkdtemp", fail)
+
+
+OUT_CASES = {
+    "regular-file": (lambda t, mp: t / "f", "is a file, not a folder"),
+    "inside-a-file": (lambda t, mp: t / "f" / "sub", "cannot be created"),
+    "no-permission": (lambda t, mp: (mp.setattr("os.access", lambda *a, **k: False), t / "new")[1], "permission denied"),
+    "read-only": (lambda t, mp: (_readonly(mp), t / "new")[1], "Read-only file system"),
+}
+
+
+@pytest.mark.parametrize("case", list(OUT_CASES))
+@pytest.mark.parametrize("cmd", list(OUT_COMMANDS))
+def test_unusable_out_is_one_line(cmd, case, tmp_path, capsys, monkeypatch, no_simulation):
+    (tmp_path / "f").write_text("a file")
+    make, fragment = OUT_CASES[case]
+    target = make(tmp_path, monkeypatch)
+    code, out, err = run_cli(OUT_COMMANDS[cmd] + ["--out", str(target)], capsys)
+    assert code == 2, (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("tricksim: error: --out") and str(target) in lines[0], lines[0]
+    assert fragment.lower() in lines[0].lower(), lines[0]
+
+
+# ---------------------------------------------------------------------------
+# options that now do what the README says (issue 14)
+# ---------------------------------------------------------------------------
+def test_stakes_takes_hands_as_games(capsys, tmp_path):
+    code, out, err = run_cli(["stakes", "boulmous", "--hands", "200", "--quiet", "--out", str(tmp_path / "s")], capsys)
+    assert code == 0, err
+    assert "200 games" in out and "P(win)" in out
+
+
+def test_help_groups_options_and_shows_defaults(capsys):
+    code, out, _ = run_cli(["stakes", "--help"], capsys)
+    assert code == 0 and "boulmous|boomke-wies>" in out and "|bourre" not in out
+    assert "--hands" in out and "100,000" in out
+    code, out, _ = run_cli(["odds", "--help"], capsys)
+    for panel in ("Boulmous only", "Boomke Wies only", "Bourre only", "Run folder and execution"):
+        assert panel in out, panel
+    assert "2,000,000" in out
+    code, out, _ = run_cli(["trace", "--help"], capsys)
+    assert "│ --jsonl" not in out and "[default: (10)]" in out   # a hidden, accepted alias
+    code, out, _ = run_cli(["report", "--help"], capsys)
+    assert all(s in out for s in ("boulmous", "boomke-wies", "bourre", "compare"))
+
+
+def test_version(capsys):
+    from tricksim.analysis import __version__
+    code, out, err = run_cli(["--version"], capsys)
+    assert code == 0 and out.strip() == f"tricksim {__version__}"
+
+
+def test_trace_jsonl_is_the_default_format(capsys):
+    code, plain, _ = run_cli(["trace", "boulmous", "--hands", "2", "--seed", "3"], capsys)
+    code2, flagged, _ = run_cli(["trace", "boulmous", "--hands", "2", "--seed", "3", "--jsonl"], capsys)
+    assert code == code2 == 0 and plain == flagged
+    assert [json.loads(x)["hand_index"] for x in plain.splitlines()] == [0, 1]
+
+
+def test_seed_range_edges_are_accepted(capsys):
+    code, out, _ = run_cli(["trace", "boulmous", "--hands", "1", "--seed", str(2 ** 64 - 1)], capsys)
+    assert code == 0 and json.loads(out)["seed"] == 2 ** 64 - 1

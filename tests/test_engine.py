@@ -216,4 +216,122 @@ def test_ctrl_c_prints_one_line_and_keeps_blocks(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("tricksim: interrupted") and "resume" in err[-1]
     man = json.loads((out / "manifest.json").read_text())
-    assert man["status"] == "running"  # not finished: a rerun resumes from the kept blocks
+    # not finished, and the manifest says so: a rerun resumes from the kept blocks
+    assert man["status"] == "interrupted" and man["ended"]
+    assert man["blocks_done"] == len(list((out / "blocks").glob("*.parquet"))) < man["blocks_total"]
+
+
+# ---------------------------------------------------------------------------
+# finished work is never lost (issue 14)
+# ---------------------------------------------------------------------------
+def _block_bytes(out):
+    return {f.name: f.read_bytes() for f in sorted((out / "blocks").glob("*.parquet"))}
+
+
+def test_smaller_run_keeps_the_larger_finished_run(tmp_path, capsys):
+    """200,000 then 400,000 then 100,000 hands into one folder: the third run is refused with one
+    line, and the 400,000-deal tables and every finished block survive."""
+    from tricksim.cli import main
+    out = tmp_path / "run"
+    args = ["odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--seed", "1", "-q", "--out", str(out)]
+    main(args + ["--hands", "200000"])
+    main(args + ["--hands", "400000"])
+    capsys.readouterr()
+    tables = (out / "odds_calls.csv").read_text()
+    blocks = _block_bytes(out)
+    # the 200,000-hand run's short block was not overwritten by the 400,000-hand run's full block 0
+    assert set(blocks) == {"b00000000-n200000.parquet", "b00000000.parquet", "b00000001-n137856.parquet"}
+    with pytest.raises(SystemExit) as e:
+        main(args + ["--hands", "100000"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "400,000 hands" in err[0] and "--force" in err[0], err
+    assert (out / "odds_calls.csv").read_text() == tables
+    assert "400000" in tables.splitlines()[1]
+    assert _block_bytes(out) == blocks
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["status"] == "complete" and man["requested"] == 400_000 and man["tables_units"] == 400_000
+    # --force answers the smaller question without touching a finished block ...
+    main(args + ["--hands", "100000", "--force"])
+    assert "100000" in (out / "odds_calls.csv").read_text().splitlines()[1]
+    after = _block_bytes(out)
+    assert {k: v for k, v in after.items() if k in blocks} == blocks and "b00000000-n100000.parquet" in after
+    # ... so the larger run comes back from its blocks, bit for bit
+    main(args + ["--hands", "400000"])
+    assert (out / "odds_calls.csv").read_text() == tables
+
+
+def test_a_short_last_block_is_never_overwritten(tmp_path):
+    p = params()
+    short = engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False)
+    files = _block_bytes(tmp_path)
+    assert set(files) == {"b00000000.parquet", "b00000001-n5000.parquet"}
+    longer = engine.execute(engine.Run("boulmous.deals", p, 20_000, 10_000), tmp_path, progress=False)
+    assert longer.reused == 1
+    now = _block_bytes(tmp_path)
+    assert {k: now[k] for k in files} == files and "b00000001.parquet" in now
+    with pytest.raises(TricksimError, match="finished run of 20,000 hands"):
+        engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False)
+    again = engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False, force=True)
+    assert again.reused == 2 and np.array_equal(again.counts, short.counts)
+
+
+def test_an_old_short_block_under_the_full_name_is_moved_not_overwritten(tmp_path):
+    """Folders written before short blocks had their own names keep them under that name."""
+    p = params()
+    run = engine.Run("boulmous.deals", p, 15_000, 10_000)
+    engine.execute(run, tmp_path, progress=False)
+    (tmp_path / "blocks" / "b00000001-n5000.parquet").rename(tmp_path / "blocks" / "b00000001.parquet")
+    old = (tmp_path / "blocks" / "b00000001.parquet").read_bytes()
+    engine.execute(engine.Run("boulmous.deals", p, 20_000, 10_000), tmp_path, progress=False)
+    assert (tmp_path / "blocks" / "b00000001-n5000.parquet").read_bytes() == old
+    res = engine.execute(engine.Run("boulmous.deals", p, 20_000, 10_000), tmp_path, progress=False)
+    assert res.reused == 2
+
+
+def test_manifest_counts_blocks_while_the_run_goes_on(tmp_path):
+    p = params()
+    seen = []
+
+    def stop(acc, n):   # asked after each block: the manifest on disk already counts it
+        seen.append(json.loads((tmp_path / "manifest.json").read_text())["blocks_done"])
+        return False
+
+    engine.execute(engine.Run("boulmous.deals", p, 40_000, 10_000), tmp_path, progress=False, stop=stop)
+    assert seen == [1, 2, 3, 4]
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    assert man["status"] == "complete" and man["blocks_done"] == 4
+
+
+def test_interrupted_run_says_so_in_its_manifest(tmp_path, monkeypatch):
+    real = engine.BLOCK_FUNCS["boulmous.deals"]
+
+    def flaky(prm, first, n):
+        if first >= 20_000:
+            raise KeyboardInterrupt
+        return real(prm, first, n)
+
+    monkeypatch.setitem(engine.BLOCK_FUNCS, "boulmous.deals", flaky)
+    run = engine.Run("boulmous.deals", params(), 40_000, 10_000)
+    with pytest.raises(KeyboardInterrupt):
+        engine.execute(run, tmp_path, progress=False)
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    assert man["status"] == "interrupted" and man["blocks_done"] == 2 and man["ended"]
+    monkeypatch.setitem(engine.BLOCK_FUNCS, "boulmous.deals", real)
+    res = engine.execute(run, tmp_path, progress=False)
+    assert res.reused == 2 and np.array_equal(res.counts, B.block_deals(params(), 0, 40_000))
+
+
+def test_unusable_run_folders_are_refused_before_running(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setitem(engine.BLOCK_FUNCS, "boulmous.deals", lambda *a: calls.append(a))
+    run = engine.Run("boulmous.deals", params(), 10_000, 10_000)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(TricksimError, match="is a file, not a folder"):
+        engine.execute(run, tmp_path / "file", progress=False)
+    with pytest.raises(TricksimError, match="cannot be created"):
+        engine.execute(run, tmp_path / "file" / "sub", progress=False)
+    monkeypatch.setattr(os, "access", lambda *a, **k: False)
+    with pytest.raises(TricksimError, match="cannot be written"):
+        engine.execute(run, tmp_path / "new", progress=False)
+    assert calls == []
