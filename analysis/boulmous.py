@@ -225,8 +225,10 @@ def parse_hand(text: str) -> list[int]:
     return parse_cards(text, 6, DECK_RANKS, "Boulmous hand")
 
 
-def _odds_tables(agg, seat_label, exact):
-    """Per trump and bid: P(make) with interval, expected points and stakes; and the pass line."""
+def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
+    """Per trump and bid: P(make) with interval, expected points and stakes; and the pass line.
+    A failed bid scores tricks - bid, or -bid with ``failed_taker_keeps_tricks=false``
+    (rule 16); the pass line's points come from the kernel's own scoring."""
     rows = []
     tricks = np.arange(7)
     for t in range(5):
@@ -237,7 +239,7 @@ def _odds_tables(agg, seat_label, exact):
         for bid in range(3, 7):
             k = int(h[bid:].sum())
             p, lo, hi = wilson(k, n)
-            pts = np.where(tricks >= bid, tricks, tricks - bid)
+            pts = np.where(tricks >= bid, tricks, tricks - bid if rules.failed_taker_keeps_tricks else -bid)
             stake = np.where(tricks >= bid, 3 if bid == 6 else 0, -3 if bid == 6 else 0)
             m, half, _ = hist_mean_ci(pts, h)
             ms, halfs, _ = hist_mean_ci(stake, h)
@@ -292,7 +294,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         kd, kc, ra, codes, prm = _kernel_args(params)
         agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), with_pass, ra, codes, prm)
         secs = time.perf_counter() - t0
-        df, pas = _odds_tables(agg, seat, True)
+        df, pas = _odds_tables(agg, seat, True, rules)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
     else:
         if hands < 1:
@@ -302,11 +304,11 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         stop = None
         if until_precision:
             def stop(acc, n):
-                df, _ = _odds_tables(acc, seat, False)
+                df, _ = _odds_tables(acc, seat, False, rules)
                 return bool(((df.ci_high - df.ci_low) / 2).max() <= until_precision)
         r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop,
                            force=force, resume=resume)
-        df, pas = _odds_tables(r.counts, seat, False)
+        df, pas = _odds_tables(r.counts, seat, False, rules)
         res = {"calls": df[df.trump.isin([TRUMP_NAMES[t] for t in tlist])].reset_index(drop=True), "pass": pas,
                "seconds": r.seconds, "n": r.n, "exact": False}
     if not len(res["calls"]):

@@ -429,12 +429,16 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
         rec[REC_WON + win_seat] += 1
         leader = win_seat
         if rules[R_END_CHECK] == END_TRICK and base_scores[0] > -(1 << 40):
+            # only a player who crosses the target during this deal stops it (one already
+            # at the target when it began does not: ties go on as rule 17 says); a taker
+            # counts once his contract is made
             ended = False
             for s in range(4):
-                prov = base_scores[s] + rec[REC_WON + s]
+                if base_scores[s] >= rules[R_TARGET]:
+                    continue
                 if s == taker and rec[REC_WON + s] < contract:
                     continue
-                if prov >= rules[R_TARGET]:
+                if base_scores[s] + rec[REC_WON + s] >= rules[R_TARGET]:
                     ended = True
             if ended:
                 return tr + 1
@@ -457,7 +461,8 @@ def score_deal(taker, contract, ntricks, rules, rec):
             for s in range(4):
                 rec[REC_STAKES + s] = 3 if s == taker else -1
     elif ntricks < 6 and contract - won <= 6 - ntricks:
-        rec[REC_MADE] = -2  # game ended mid-deal before the contract was decided
+        rec[REC_MADE] = -2  # game ended mid-deal before the contract was decided:
+        rec[REC_SCORE + taker] = 0  # neither made nor failed, the taker scores nothing
     else:
         rec[REC_MADE] = 0
         if rules[R_FAILED_KEEPS] != 0:

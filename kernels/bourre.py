@@ -276,12 +276,21 @@ def cinch_O(s, hands, active, played, known_out, trump, rules):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def cinch_equiv(s, hands, active, played, known_out, trump, rules, won):
+def cinch_equiv(s, hands, active, played, known_out, trump, rules, won, lg, win_card):
     """Rule 11: U0 when seat s has no cinch, else the trumps he must choose from (his
-    highest trump and its equivalents, rule 11 iii).  Inlined at its one call site."""
-    H = hands[s] & SUIT_MASK[trump]
+    highest trump and its equivalents, rule 11 iii).  ``lg`` = his legal cards under
+    rule 10, ``win_card`` = the card winning the trick in progress (-1 when he leads).
+    The trick in progress: when a trump above every trump of his is winning it and
+    rule 10 leaves him only trumps, one of them goes to a lost trick (sure - 1).
+    Inlined at its one call site."""
+    T = SUIT_MASK[trump]
+    H = hands[s] & T
     O = cinch_O(s, hands, active, played, known_out, trump, rules)
-    if sure_tricks(H, O, trump, won) >= 3:
+    sure = sure_tricks(H, O, trump, won)
+    if (win_card >= 0 and (win_card >> 4) == trump and H != U0 and win_card > highest(H)
+            and (lg & ~T) == U0):
+        sure -= 1
+    if sure >= 3:
         return equivalent_top(H, O)
     return U0
 
@@ -715,7 +724,8 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
                          and (ls == trump or (h & SUIT_MASK[ls]) == U0)
                          and not (exempt_last and kpos == na - 1))
             if pagat and rec[REC_WON + s] + popcount(h & T) >= 3:
-                eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, rec[REC_WON + s])
+                eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, rec[REC_WON + s], lg,
+                                 win_card)
                 if eq != U0:
                     x = lg & eq
                     lg = x if x != U0 else eq
@@ -827,11 +837,14 @@ def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
 def next_deal(n, rec, rules):
-    """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record."""
+    """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record.
+    The tied players' exemption holds while the pot stays in the middle; a divided pot
+    is paid out (divide_equally), so they ante like everyone else."""
     exempt = rec[REC_BOURRE]
     inmask = (1 << n) - 1
     if rec[REC_OUTCOME] == OUT_TIE:
-        exempt |= rec[REC_TIED]
+        if rules[R_TIE] != TIE_DIVIDE:
+            exempt |= rec[REC_TIED]
         if rules[R_TIE] == TIE_TIED_ONLY:
             inmask = rec[REC_TIED]
     return exempt, inmask

@@ -29,8 +29,9 @@ How the simulator reads RULES.md where it leaves room (issue 4):
 - ``max_discard_7plus`` applies when the table has 7 or 8 players.
 - tied_only_next_hand: the next deal is dealt only to the tied players (nobody
   antes); its dealer is the normal dealer if tied, else the next tied seat clockwise.
-- divide_equally: each tied player gets floor(pot taken / number tied); the tied
-  players are still exempt from the next ante (rule 2b applies after any split pot).
+- divide_equally: each tied player gets floor(pot taken / number tied), the remainder
+  stays; the pot was paid out, so the tied players ante the next deal like everyone
+  else (the rule 2b exemption holds only while a tied pot stays in the middle).
 - The pot limit also caps what a lone player takes.
 - Lo-No (rule 18): eligible up-cards are 2..7, only with dealer_fifth; no trumps, the
   lowest card of the suit led wins, the dealer leads the up-card to the first trick;
@@ -39,6 +40,8 @@ How the simulator reads RULES.md where it leaves room (issue 4):
   belongs to no one).
 - Rule 11 (iii) equivalents are used for the pagat cinch; the Hoyle form and
   void_must_play_highest_trump require the literal highest trump.
+- Rule 11, the trick in progress: a follower whose every rule-10 legal card is a
+  trump, while a trump above all of his wins the trick, counts one trick less.
 - akq_in_order: a player who holds A, K and Q of trumps when play begins must, while
   leading, lead the highest of them he still holds.
 """
@@ -204,7 +207,15 @@ def legal_plays(seat, hands, trick, ctx):
         return base                                  # the cinch never overrides following suit
     if last and R["cinch_last_player_exempt"]:
         return base
-    if not has_cinch(seat, hands, trick, ctx):
+    # the trick in progress: a trump above all of his is winning it and rule 10 leaves him
+    # only trumps, so one of his trumps goes to a lost trick (sure tricks - 1)
+    best = trick[0]
+    for c in trick[1:]:
+        if beats(c, best, led, trump, lono):
+            best = c
+    lost = (suit(best) == trump and all(rank(best) > rank(c) for c in trumps)
+            and all(suit(c) == trump for c in base))
+    if not has_cinch(seat, hands, trick, ctx, lost=1 if lost else 0):
         return base
     eq = equivalents(trumps, against(seat, hands, trick, ctx))
     return (base & eq) or eq
@@ -221,11 +232,13 @@ def against(seat, hands, trick, ctx):
             and c not in ctx["known_out"]]
 
 
-def has_cinch(seat, hands, trick, ctx):
+def has_cinch(seat, hands, trick, ctx, lost=0):
+    """Sure tricks = tricks won + |H| - m (rule 11), less ``lost`` tricks of his already
+    lost in the trick in progress; a cinch when >= 3."""
     trump = ctx["trump"]
     H = [c for c in hands[seat] if suit(c) == trump]
     O = against(seat, hands, trick, ctx)
-    return ctx["won"][seat] + len(H) - matching_size(H, O) >= 3
+    return ctx["won"][seat] + len(H) - matching_size(H, O) - lost >= 3
 
 
 # ---------------------------------------------------------------------------
@@ -292,8 +305,8 @@ def check_session(deals, seed, R):
         pot = d["pot_after"]
         exempt = set(d["bourre"])
         inmask = set(range(n))
-        if d["outcome"] == "tie":
-            exempt |= set(d["tied"])
+        if d["outcome"] == "tie" and R["tie"] != "divide_equally":
+            exempt |= set(d["tied"])            # a divided pot is paid out: no exemption
             if R["tie"] == "tied_only_next_hand":
                 inmask = set(d["tied"])
         if sum(nets) + pot != 0:

@@ -11,6 +11,7 @@ import ref_boulmous as ref
 from tricksim.analysis import boulmous as B
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous import BoulmousRules
+from tricksim.kernels import boulmous as KB
 
 P_BOTH_JACKS = Fraction(comb(22, 4), comb(24, 6))       # both jacks of one given colour
 P_NO_TRUMP_GROUP = Fraction(comb(17, 6), comb(24, 6))   # none of a suit's 7 trumps (bowers included)
@@ -118,6 +119,51 @@ def test_exact_enumeration_against_monte_carlo():
         assert abs(float(m) - float(e)) <= 5 / 1.96 * float(half) + 1e-12
     pe, pmc = ex["pass"].iloc[0], mc["pass"].iloc[0]
     assert abs(pmc.exp_points - pe.exp_points) <= 5 / 1.96 * pmc.points_ci
+
+
+# ---------------------------------------------------------------------------
+# expected points follow rule 16's flag (issue 11)
+# ---------------------------------------------------------------------------
+def _points(tricks, bid, keeps):
+    return tricks if tricks >= bid else (tricks - bid if keeps else -bid)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_odds_points_follow_failed_taker_keeps_tricks(exact):
+    """E[points] of each bid from a trick histogram, for both values of
+    failed_taker_keeps_tricks (the exact and the Monte Carlo tables share this code)."""
+    agg = np.zeros(KB.AGG_ODDS, np.int64)
+    hist = [5, 10, 20, 30, 20, 10, 5]                  # hearts: the taker's tricks 0..6
+    agg[7:14] = hist
+    agg[35 + 6 + 2] = 100                              # passing: 2 tricks every time
+    n = sum(hist)
+    for keeps in (True, False):
+        calls, pas = B._odds_tables(agg, 0, exact, BoulmousRules(failed_taker_keeps_tricks=keeps))
+        for r in calls.itertuples():
+            want = sum(h * _points(t, r.bid, keeps) for t, h in enumerate(hist)) / n
+            assert r.exp_points == pytest.approx(want, abs=1e-12), (keeps, r.bid)
+        assert float(pas.exp_points.iloc[0]) == 2.0
+    calls, _ = B._odds_tables(agg, 0, exact, BoulmousRules(failed_taker_keeps_tricks=False))
+    assert calls[calls.bid == 6].exp_points.iloc[0] == pytest.approx((5 * 6 - 95 * 6) / 100)
+
+
+def test_odds_hand_reproduction_failed_taker_keeps_tricks_false():
+    """Issue 11: tricksim odds boulmous --hand "JH JD AH KH 9S TC" --trump H --rule
+    failed_taker_keeps_tricks=false printed E[points] -1.99 for bid 6 (never made): -6 is right."""
+    hand = "JH JD AH KH 9S TC"
+    rules = BoulmousRules(failed_taker_keeps_tricks=False)
+    res = B.odds_hand(hand, hands=20_000, trumps=["H"], rules=rules, with_pass=False)
+    c = res["calls"].set_index("bid")
+    assert c.p_make[6] == 0 and c.exp_points[6] == -6.0
+    keep = B.odds_hand(hand, hands=20_000, trumps=["H"], with_pass=False)["calls"].set_index("bid")
+    assert keep.p_make.tolist() == c.p_make.tolist()             # the same playouts
+    for bid in (3, 4, 5, 6):
+        assert c.exp_points[bid] <= keep.exp_points[bid]
+    assert c.exp_points[5] < keep.exp_points[5] - 3               # a failed 5 keeps its 4 tricks no more
+    params = B.make_params(0, rules, B.parse_seats(None), hand_mask=int(card_mask(hand.split())), seat=0)
+    h = B.block_odds(params, 0, 20_000)[7:14]
+    for bid in (3, 4, 5, 6):
+        assert c.exp_points[bid] == pytest.approx(sum(k * _points(t, bid, False) for t, k in enumerate(h)) / h.sum())
 
 
 # ---------------------------------------------------------------------------

@@ -241,6 +241,73 @@ def test_cinch_equivalent_cards():
     assert ref.equivalents(trumps("K J"), others("K J", "Q")) == {card("KS"), card("JS")}
 
 
+HEARTS = 1
+
+
+def _cinch_in_progress(hand, trick, won, played_before, rules=None, **kw):
+    """Seat 0 follows to ``trick`` (seats 1.. played it) with hearts trumps, holding
+    ``hand``; ``played_before`` = cards of earlier tricks.  Returns (kernel, referee)
+    cinch restriction: the cards he is held to, or None when he has no cinch."""
+    R = B.rules_dict(B.BourreRules(**kw))
+    ra = rules_arr(**kw)
+    hs = [[card(t) for t in hand.split()]] + [[] for _ in range(7)]
+    tr = [card(t) for t in trick]
+    led = tr[0] >> 4
+    best = tr[0]
+    for c in tr[1:]:
+        if ref.beats(c, best, led, HEARTS, False):
+            best = c
+    base = ref.follow_legal(hs[0], tr, HEARTS, False, R)
+    ctx = {"rules": R, "trump": HEARTS, "lono": False, "upcard": None, "won": {0: won},
+           "played": [card(t) for t in played_before.split()], "known_out": [], "active": [0, 1, 2],
+           "n_active": 4, "akq_holders": set(), "trick_no": 3}
+    lg_ref = ref.legal_plays(0, hs, tr, ctx)
+    hands = np.zeros(8, np.uint64)
+    hands[0] = mask(hand)
+    played = mask(played_before + " " + " ".join(trick))
+    lg = np.uint64(sum(1 << c for c in base))
+    eq = int(K.cinch_equiv(0, hands, np.int64(7), played, np.uint64(0), HEARTS, ra, won, lg, np.int64(best)))
+    held = {c for c in range(64) if (eq >> c) & 1}
+    kern = None if not held else {ref.cstr(c) for c in (held & base or held)}
+    refset = None if lg_ref == base else {ref.cstr(c) for c in lg_ref}
+    return kern, refset
+
+
+def test_cinch_trick_in_progress_rules_example():
+    """RULES.md rule 11, 'The trick in progress' (issue 11): hearts trump, K played
+    earlier, Q unseen (the other unseen hearts are the 3 and 2), he has won 2 tricks and
+    holds J-4; the A is led.  O = {Q, 3, 2} matches only the Q onto the J: sure was
+    2 + 2 - 1 = 3, a cinch forcing the J under the A.  The A trick is lost whatever he
+    plays: sure = 3 - 1 = 2, no cinch, the 4 may go."""
+    gone = "KH TH 9H 8H 7H 6H 5H"
+    assert _cinch_in_progress("JH 4H", ["AH"], 2, gone) == (None, None)
+    # 4 tricks won, the 9 unseen too: 4 + 2 - 2 - 1 = 3 is still a cinch, his highest trump
+    assert _cinch_in_progress("JH 4H", ["AH"], 4, "KH TH 8H 7H 6H 5H") == ({"JH"}, {"JH"})
+    # void in a side suit led and ruffed by the A: rule 10 makes him trump, same count
+    assert _cinch_in_progress("JH 4H 2C", ["5S", "AH"], 2, gone) == (None, None)
+    # a trump he can beat is winning: no trick is lost yet (O = {Q, 9, 2}: 3 + 2 - 2 = 3)
+    assert _cinch_in_progress("JH 4H", ["3H"], 3, "KH AH TH 8H 7H 6H 5H") == ({"JH"}, {"JH"})
+    # not made to trump (must_trump_even_if_cannot_win=false): he could throw the 2C, so no
+    # trick is counted lost; the cinch (2 + 2 - 1 = 3) holds him to his top trumps (J = 4 here)
+    assert _cinch_in_progress("JH 4H 2C", ["5S", "AH"], 2, gone, must_trump_even_if_cannot_win=False) \
+        == ({"JH", "4H"}, {"JH", "4H"})
+
+
+def test_cinch_trick_in_progress_reproduction():
+    """Issue 11's reproduction (trace bourre --players 7 --seed 11 --first 14, second deal):
+    seat 0 (2 tricks, J-4 of hearts) follows the led A of hearts.  Before the fix the
+    cinch forced the J under the A, the 4 lost the last trick and the pot was tied."""
+    tr = B.trace(11, 7, 1, 2, first=14, with_legal=True)
+    d = tr[1]
+    assert d["trump"] == "H" and d["tricks_won"][0] == 3
+    t3 = d["tricks"][3]
+    assert t3["cards"][0] == "AH" and t3["leader"] == 3
+    assert set(d["legal"][3][1]) == {"4H", "JH"} and not d["cinch"][3][1]
+    assert t3["cards"][1] == "4H"
+    assert d["outcome"] == "winner" and d["winner"] == 0 and d["pot_won"][0] == 7
+    assert ref.check_session(tr, 11, B.rules_dict(B.BourreRules())) == []
+
+
 def test_cinch_aware_player_always_plays_a_cinch():
     spec = B.parse_seats("cinch:threshold=10", 1)
     codes, prm = B.heuristic_arrays(spec)
@@ -320,6 +387,34 @@ def test_divided_tie_and_fixed_penalty():
     assert r[K.REC_POT_WON + D] == r[K.REC_POT_WON + E] == 9 and r[K.REC_POT_AFTER] == 1
     r = settle(19, {A: 3, Bs: 0, C: 2}, bourre_penalty="fixed:2")
     assert r[K.REC_BPAID + Bs] == 2 and r[K.REC_POT_AFTER] == 2
+
+
+def test_divided_tie_pays_out_so_tied_players_ante():
+    """Issue 11: with tie=divide_equally the pot is paid out, so the tied players lose the
+    rule 2b exemption (it exists because a tied pot stays in the middle)."""
+    r = settle(19, {D: 2, E: 2, F: 1}, tie="divide_equally")
+    tot, paid = antes(7, r, tie="divide_equally")
+    assert paid == [1] * 7 and tot == 7
+    r = settle(19, {D: 2, E: 2, F: 1, G: 0}, tie="divide_equally")      # G went bourre: still exempt
+    assert antes(7, r, tie="divide_equally")[1] == [1, 1, 1, 1, 1, 1, 0]
+    r = settle(19, {D: 2, E: 2, F: 1}, tie="tied_only_next_hand")       # nobody antes a tied-only deal
+    assert antes(7, r, tie="tied_only_next_hand")[1] == [0] * 7
+
+
+def test_divided_tie_session_antes():
+    """In real sessions: after every divided tie the tied players ante the next deal, and
+    the referee agrees deal by deal."""
+    tr, errs = referee(7, 12, 40, "default", tie="divide_equally")
+    assert errs == []
+    seen = 0
+    for d, nxt in zip(tr, tr[1:]):
+        if d["session"] != nxt["session"] or d["outcome"] != "tie":
+            continue
+        assert sum(d["pot_won"]) > 0
+        for s in d["tied"]:
+            assert s not in nxt["exempt"] and nxt["antes"][s] == nxt["ante"]
+            seen += 1
+    assert seen > 0
 
 
 # ---------------------------------------------------------------------------
