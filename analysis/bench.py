@@ -135,3 +135,61 @@ def dask_throughput(hands: int = 20_000_000, seed: int = 0, workers: int = 2):
     return pd.DataFrame([{"hands": hands, "local s": round(t_local, 2), "dask s": round(t_dask, 2),
                           "local hands/s": f"{hands / t_local:,.0f}", "dask hands/s": f"{hands / t_dask:,.0f}",
                           "dask / local": f"{t_local / t_dask:.0%}"}])
+
+
+# ---- compile time: what a first run costs -----------------------------------------------------------------------
+
+_COMPILE_CHILD = r"""
+import json, sys, tempfile, time
+from pathlib import Path
+from numba.core.dispatcher import Dispatcher
+times = {}
+_orig = Dispatcher._compile_for_args
+def _timed(self, *args, **kws):  # a top-level entry point's first call: compile, or load from the cache
+    t0 = time.perf_counter()
+    try:
+        return _orig(self, *args, **kws)
+    finally:
+        name = self.py_func.__module__.rsplit(".", 1)[-1] + "." + self.py_func.__name__
+        times[name] = times.get(name, 0.0) + time.perf_counter() - t0
+Dispatcher._compile_for_args = _timed
+t0 = time.perf_counter()
+from tricksim.analysis.studies import headline_step
+with tempfile.TemporaryDirectory() as tmp:
+    headline_step(sys.argv[1], Path(tmp), quick=True)
+print(json.dumps({"wall": time.perf_counter() - t0, "entry": times}))
+"""
+
+
+def compile_times(games=None) -> pd.DataFrame:
+    """Seconds per kernel entry point on a first run, cold (an empty Numba cache) and cached.
+
+    Each game's quick headline study runs twice in a fresh process with its own cache folder: the
+    first run compiles every entry point it uses, the second loads them from the cache.  An entry
+    point's time is the time of its first call (compilation or cache load: Numba compiles on first
+    use); "study s" is the whole quick study (imports, compilation, simulation, tables, plots)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    games = games or available_games() + ["compare"]
+    rows = []
+    for g in games:
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            res = []
+            for _ in range(2):
+                p = subprocess.run([sys.executable, "-c", _COMPILE_CHILD, g], env=env, capture_output=True,
+                                   text=True)
+                if p.returncode != 0:
+                    raise TricksimError(f"compile timing of {g} failed: {p.stderr.strip().splitlines()[-1]}")
+                res.append(json.loads(p.stdout.strip().splitlines()[-1]))
+        cold, warm = res
+        for name in sorted(cold["entry"], key=lambda k: -cold["entry"][k]):
+            rows.append({"study": g, "entry point": name, "cold s": round(cold["entry"][name], 2),
+                         "cached s": round(warm["entry"].get(name, float("nan")), 2)})
+        rows.append({"study": g, "entry point": "(whole quick study)", "cold s": round(cold["wall"], 1),
+                     "cached s": round(warm["wall"], 1)})
+    return pd.DataFrame(rows)
