@@ -359,8 +359,54 @@ ABORTS = (KeyboardInterrupt, typer.Abort)  # typer.Abort is click's Abort on old
 
 
 
+class _FitStdout:
+    """stdout for the commands' printed results: prose lines longer than 120 columns are wrapped
+    (``output.fit_text``); tables are built to fit by ``output.show``."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.buf = ""
+
+    def write(self, s):
+        if not isinstance(s, str):
+            return self.stream.write(s)
+        from tricksim.analysis.output import fit_text
+        self.buf += s
+        if "\n" in self.buf:
+            head, self.buf = self.buf.rsplit("\n", 1)
+            self.stream.write(fit_text(head) + "\n")
+        return len(s)
+
+    def flush(self):
+        self.stream.flush()
+
+    def finish(self):
+        if self.buf:
+            from tricksim.analysis.output import fit_text
+            self.stream.write(fit_text(self.buf))
+            self.buf = ""
+        self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def main(argv=None):
     """Console entry point: one-line errors, exit code 2."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in args if not a.startswith("-")), None)
+    fit = None
+    if command not in (None, "trace"):   # JSON Lines stay one record per line
+        fit = sys.stdout = _FitStdout(sys.stdout)
+    try:
+        _main(argv)
+    finally:
+        if fit is not None and sys.stdout is fit:
+            sys.stdout = fit.stream
+            fit.finish()
+
+
+def _main(argv):
     from tricksim.analysis import engine
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
     try:

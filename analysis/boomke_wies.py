@@ -840,7 +840,7 @@ def render_dd(res, kind: str) -> str:
         rows.append({key: getattr(r, key), "bid": r.bid, "n": f"{r.n:,}",
                      "heuristic [95% CI]": pct(r.p_heuristic, r.heur_lo, r.heur_hi),
                      "double dummy [95% CI]": pct(r.p_double_dummy, r.dd_lo, r.dd_hi),
-                     "gap DD - heur.": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pts"})
+                     "gap DD - heur.": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pp"})
     rate = res["deals_per_s"]
     if rate == rate:
         speed = f"{rate:,.1f} deals per second here ({res['seconds']:.0f} s"
@@ -861,11 +861,13 @@ def render_dd(res, kind: str) -> str:
         for r in res["by_bid"].itertuples():
             rows.append({"b": r.bid, "heuristic": pct(r.p_heuristic, r.heur_lo, r.heur_hi),
                          "double dummy": pct(r.p_double_dummy, r.dd_lo, r.dd_hi),
-                         "gap": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pts"})
+                         "gap": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pp"})
         lines.append(pd.DataFrame(rows).to_string(index=False))
         (mh, hh), (md, hd), (mg, hg) = res["mean_heuristic"], res["mean_dd"], res["mean_gap"]
         lines.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {md:.2f} ± {hd:.2f}, "
                      f"gap {mg:+.2f} ± {hg:.2f}.")
+    lines.append("('gap' = double-dummy minus heuristic success on the same deals, in percentage points (pp), "
+                 "with its paired 95% interval)")
     return "\n".join(lines)
 
 
@@ -1017,7 +1019,7 @@ def render_deals(res) -> str:
 
 
 def render_classes(res) -> str:
-    from tricksim.analysis.output import pct
+    from tricksim.analysis.output import pct, show
     out = [f"The first to speak declares in the suit its heuristic opens ({res['n']:,} random deals): chance its "
            "team takes at least b tricks"]
     for key, df in (("longest_suit", res["by_longest"]), ("hcp", res["by_hcp"])):
@@ -1026,7 +1028,7 @@ def render_classes(res) -> str:
             rows.append({key: getattr(r, key), "n": f"{r.n:,}", "E[tricks]": f"{r.mean_tricks:.2f}",
                          **{f"{b}+": pct(getattr(r, f'p{b}'), getattr(r, f'p{b}_lo'), getattr(r, f'p{b}_hi'))
                             for b in (7, 8, 9, 10, 13)}})
-        out.append(pd.DataFrame(rows).to_string(index=False))
+        out.append(show(pd.DataFrame(rows)))
     return "\n".join(out)
 
 
@@ -1273,16 +1275,16 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         md.append(f"The first {dd['deals']:,} deals of the auction study solved double dummy (DDS via endplay; same "
                   "declarer, same trumps, the declarer obliged to open the trump suit), "
                   f"{dd['deals_per_s']:.1f} deals per second on this machine. Gap = DD − heuristic success on the "
-                  "same deals, with a paired 95% interval.\n")
+                  "same deals, in percentage points, with a paired 95% interval.\n")
         b = dd["by_bid"]
         md.append(_md(pd.DataFrame({"tricks needed": b.bid, "heuristic": [pct(x, y, z) for x, y, z in zip(b.p_heuristic, b.heur_lo, b.heur_hi)],
                                     "double dummy": [pct(x, y, z) for x, y, z in zip(b.p_double_dummy, b.dd_lo, b.dd_hi)],
-                                    "gap (points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(b.gap, b.gap_ci)]})) + "\n")
+                                    "gap (pct. points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(b.gap, b.gap_ci)]})) + "\n")
         bc = dd["by_contract"]
         md.append("By contract (made = the declaring team reaches its bid; Meetje: 7):\n\n" + _md(pd.DataFrame(
             {"contract": bc.contract, "n": bc.n, "heuristic made": [pct(x, y, z) for x, y, z in zip(bc.p_heuristic, bc.heur_lo, bc.heur_hi)],
              "double dummy": [pct(x, y, z) for x, y, z in zip(bc.p_double_dummy, bc.dd_lo, bc.dd_hi)],
-             "gap (points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(bc.gap, bc.gap_ci)]})) + "\n")
+             "gap (pct. points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(bc.gap, bc.gap_ci)]})) + "\n")
         (mh, hh), (mdd, hd), (mg, hg) = dd["mean_heuristic"], dd["mean_dd"], dd["mean_gap"]
         md.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {mdd:.2f} ± {hd:.2f} "
                   f"(gap {mg:+.2f} ± {hg:.2f}).\n")

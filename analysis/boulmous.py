@@ -452,8 +452,8 @@ def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
         rows.append({"trump": r.trump, "bid": r.bid,
                      "P(make)" + (" exact" if exact else " [95% CI]"): pct(r.p_make, None if exact else r.ci_low,
                                                                          None if exact else r.ci_high),
-                     "n": f"{r.n:,}", "E[points]": pm(r.exp_points, r.points_ci, 2),
-                     "E[stakes]": pm(r.exp_stakes, r.stakes_ci, 3)})
+                     "n": f"{r.n:,}", "E[points]": pm(r.exp_points, None if exact else r.points_ci, 2),
+                     "E[stakes]": pm(r.exp_stakes, None if exact else r.stakes_ci, 3)})
     return pd.DataFrame(rows)
 
 
@@ -463,8 +463,9 @@ def render_odds(res) -> str:
              _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
     if len(res["pass"]):
         p = res["pass"].iloc[0]
-        lines.append(f"pass (the others bid on; this seat defends): E[points] {pm(p.exp_points, p.points_ci, 2)}, "
-                     f"E[stakes] {pm(p.exp_stakes, p.stakes_ci, 3)}")
+        ci = (None, None) if res["exact"] else (p.points_ci, p.stakes_ci)
+        lines.append(f"pass (the others bid on; this seat defends): E[points] {pm(p.exp_points, ci[0], 2)}, "
+                     f"E[stakes] {pm(p.exp_stakes, ci[1], 3)}")
     b = res["best"].iloc[0]
     lines.append(f"best call: {b.best_call} (expected points {b.exp_points:+.2f})")
     lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed); "

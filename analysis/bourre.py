@@ -516,6 +516,7 @@ def _chips(x):
 
 
 def render_pot(res) -> str:
+    from tricksim.analysis.output import show
     t = pot_tables(res)
     m, half, nd = res["bourre_mean"]
     am, ahalf, _ = res["active_mean"]
@@ -539,7 +540,7 @@ def render_pot(res) -> str:
               t["pass"].to_string(index=False), "",
               f"Players going bourre per deal: mean {m:.3f} ± {half:.3f} ({nd:,} deals); players who play: "
               f"mean {am:.2f} ± {ahalf:.2f}", t["bourre"].to_string(index=False), "", t["outcomes"].to_string(index=False),
-              "", "Each seat's net chips at the end of a session (seat 0 deals first):", t["seats"].to_string(index=False)]
+              "", "Each seat's net chips at the end of a session (seat 0 deals first):", show(t["seats"], key=2)]
     lines.append("(Intervals of per-deal rates treat deals as independent; with pot-independent heuristics "
                  "(pot_weight = 0) they are. The seat spread and quantiles come from the same log histograms.)")
     return "\n".join(lines)
@@ -1067,7 +1068,7 @@ def _reject(opts, names):
 
 def cli_pot(opts):
     from tricksim.analysis.cliutil import engine_kw, out_dir, rules_from, user_defs
-    from tricksim.analysis.output import write_table
+    from tricksim.analysis.output import show, write_table
     rules = rules_from(opts, BourreRules)
     players = check_players(opts.players)
     udefs = user_defs(opts)
@@ -1089,7 +1090,7 @@ def cli_pot(opts):
         write_table(sw["table"], out, f"sweep_{name}")
         plot_sweep(sw, out / f"sweep_{name}.png")
         print(f"Bourre pot growth, sweep of {name}: {opts.sessions:,} sessions of {opts.deals} deals per setting, seed {opts.seed}")
-        print(sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()]).to_string(index=False))
+        print(show(sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()])))
         print(f"\ntables and plots in {out}")
         return sw
     specs = parse_seats(opts.heuristic, players, udefs)

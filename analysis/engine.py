@@ -215,6 +215,10 @@ def check_folder(run: Run, out, force: bool = False) -> None:
     if old is None or force:
         return
     if old.get("run_id") != run.run_id:
+        if (old.get("study"), old.get("params"), old.get("block_size")) == (run.study, run.params, run.block_size):
+            raise TricksimError(
+                f"run folder {out} holds this run computed by other tricksim code (code {old.get('code', 'older')}, "
+                f"now {CODE_HASH}); use --force to recompute it or --out to choose another folder")
         raise TricksimError(
             f"run folder {out} holds a different run ({old.get('command', 'unknown command')!r}); "
             "use --force to replace it or --out to choose another folder")
@@ -247,7 +251,7 @@ def _prepare_out(run: Run, out: Path | None, force: bool, resume: bool):
 
 
 def _write_manifest(out: Path, run: Run, info: dict):
-    man = {"command": run.command, "study": run.study, "run_id": run.run_id, "params": run.params,
+    man = {"command": run.command, "study": run.study, "run_id": run.run_id, "code": CODE_HASH, "params": run.params,
            "block_size": run.block_size, "requested": run.total, "unit": run.unit,
            "versions": dict(_versions()), **info}
     tmp = out / "manifest.json.tmp"

@@ -35,9 +35,11 @@ def pct(p, lo=None, hi=None, digits=1):
 
 
 def pm(m, h, digits=3):
+    """``+m ± h``; every sampled value keeps its ± (also ± 0.000 when the sample never varied), so a
+    column reads alike; ``h`` None (or nan) marks a value without sampling error (exact)."""
     if m != m:
         return "-"
-    return f"{m:+.{digits}f} ± {h:.{digits}f}" if h else f"{m:+.{digits}f}"
+    return f"{m:+.{digits}f}" if h is None or h != h else f"{m:+.{digits}f} ± {h:.{digits}f}"
 
 
 WIDTH = 120   # every table the commands print fits this many columns
@@ -51,16 +53,21 @@ def _cell(v) -> str:
     return str(v)
 
 
-def show(df: pd.DataFrame, wrap=(), width: int = WIDTH) -> str:
-    """A table for the terminal: text columns left-aligned, numbers right-aligned, empty cells blank;
-    the ``wrap`` columns are wrapped (word by word) so that the table fits ``width`` columns."""
+def show(df: pd.DataFrame, wrap=(), width: int = WIDTH, key: int = 1) -> str:
+    """A table for the terminal, at most ``width`` columns wide: text columns left-aligned (headers
+    too), numbers right-aligned, empty cells blank.  The ``wrap`` columns are wrapped word by word to
+    fit; a table still too wide is folded into parts stacked one under the other, each repeating the
+    first ``key`` columns."""
     import textwrap
 
     cols = list(df.columns)
     if not cols:
         return ""
     cells = {c: [_cell(v) for v in df[c]] for c in cols}
-    num = {c: pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in cols}
+    import re
+    numlike = re.compile(r"^[+-]?[\d,]*\.?\d+(e[+-]?\d+)?[%x]?$")
+    num = {c: (pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]))
+           or all(numlike.match(x) for x in cells[c] if x) and any(cells[c]) for c in cols}
     w = {c: max([len(str(c))] + [len(x) for x in cells[c]]) for c in cols}
     total = sum(w.values()) + 2 * (len(cols) - 1)
     wrap = [c for c in wrap if c in w]
@@ -69,12 +76,41 @@ def show(df: pd.DataFrame, wrap=(), width: int = WIDTH) -> str:
         for c in wrap:
             w[c] = max(len(str(c)), 16, room // len(wrap))
 
-    def line(vals):
-        return "  ".join((v.rjust(w[c]) if num[c] else v.ljust(w[c])) for c, v in zip(cols, vals)).rstrip()
+    def render(part):
+        def line(vals):
+            return "  ".join((v.rjust(w[c]) if num[c] else v.ljust(w[c])) for c, v in zip(part, vals)).rstrip()
+        out = [line([str(c) for c in part])]
+        for i in range(len(df)):
+            cell = [textwrap.wrap(cells[c][i], w[c]) or [""] if c in wrap else [cells[c][i]] for c in part]
+            for k in range(max(len(x) for x in cell)):
+                out.append(line([x[k] if k < len(x) else "" for x in cell]))
+        return "\n".join(out)
 
-    out = [line([str(c) for c in cols])]
-    for i in range(len(df)):
-        parts = [textwrap.wrap(cells[c][i], w[c]) or [""] if c in wrap else [cells[c][i]] for c in cols]
-        for k in range(max(len(p) for p in parts)):
-            out.append(line([p[k] if k < len(p) else "" for p in parts]))
+    keys, rest = cols[:key], cols[key:]
+    parts, cur = [], []
+    base = sum(w[c] + 2 for c in keys)
+    for c in rest:
+        if cur and base + sum(w[x] + 2 for x in cur) + w[c] > width:
+            parts.append(cur)
+            cur = []
+        cur.append(c)
+    parts.append(cur)
+    return "\n\n".join(render(keys + p) for p in parts)
+
+
+def fit_text(text: str, width: int = WIDTH) -> str:
+    """Wrap the prose lines of ``text`` longer than ``width`` at word boundaries (a hanging indent of
+    two spaces); lines that look like table rows (cells apart by two spaces or more) are kept as
+    they are: tables are made to fit by ``show``."""
+    import re
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width or re.search(r"\S {2,}\S", line.strip()):
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip())]
+        out.append(textwrap.fill(line.strip(), width, initial_indent=lead, subsequent_indent=lead + "  ",
+                                 break_long_words=False, break_on_hyphens=False))
     return "\n".join(out)
