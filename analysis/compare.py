@@ -128,6 +128,31 @@ def verdict(board: pd.DataFrame, pairs: pd.DataFrame, metric: str, unit: str) ->
     return " ".join(lines)
 
 
+MONEY = {"stakes": "stakes per deal"}   # metrics that are money, beside the game's points
+
+
+def full_verdict(board: pd.DataFrame, pairs: pd.DataFrame, metrics, unit: str) -> str:
+    """The verdict on the points and, where the game settles in money (Boulmous stakes), on the money
+    too: both rankings are named, and a disagreement between them is said."""
+    text = verdict(board, pairs, metrics[0], unit)
+    money = [m for m in metrics[1:] if m in MONEY]
+    p = pairs[pairs.metric == metrics[0]]
+    if not money or (len(p) and p["p"].isna().all()):   # no money, or too few deals for any test
+        return text
+
+    def ranking(m):
+        b = board[board.metric == m].assign(_l=lambda x: x.heuristic)
+        return list(b.sort_values(["mean", "_l"], ascending=[False, True]).heuristic)
+
+    out = f"By {metrics[0]}: {text}"
+    for m in money:
+        out += f" By money ({MONEY[m]}): {verdict(board, pairs, m, MONEY[m])}"
+        if ranking(m) != ranking(metrics[0]):
+            out += (f" The rankings differ: by {metrics[0]} {' > '.join(ranking(metrics[0]))}; "
+                    f"by money {' > '.join(ranking(m))}.")
+    return out
+
+
 def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,
             out=None, threads=None, scheduler=None, progress=False, force=False, resume=True,
             until_precision: float | None = None, block_size: int | None = None):
@@ -163,7 +188,7 @@ def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=Non
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop, force=force,
                        resume=resume)
     board, pairs = tables_from_counts(r.counts, r.n, k, app, labels, metrics, n_seats)
-    return {"leaderboard": board, "pairs": pairs, "verdict": verdict(board, pairs, metrics[0], UNIT[game]),
+    return {"leaderboard": board, "pairs": pairs, "verdict": full_verdict(board, pairs, metrics, UNIT[game]),
             "n": r.n, "seconds": r.seconds, "metrics": metrics, "unit": UNIT[game], "labels": labels,
             "stopped_early": r.stopped_early, "run": run, "out": out}
 

@@ -39,13 +39,26 @@ def heatmap_classes(df, path: Path, n: int):
     plt.close(fig)
 
 
+MONEY_UNITS = {"stakes": "stakes per deal"}
+
+
 def leaderboard_plot(board, metric, unit, path: Path, n: int):
-    b = board[board.metric == metric].sort_values("mean")
-    fig, ax = plt.subplots(figsize=(7, 0.6 * len(b) + 1.6))
-    ax.barh(b.heuristic, b["mean"], xerr=b.ci, color="tab:blue", alpha=0.75, capsize=4)
-    ax.axvline(0, color="k", lw=0.8)
-    ax.set_xlabel(f"mean {unit} (95% CI)")
-    ax.set_title(f"Duplicate tournament, {n:,} deals")
+    """Mean per deal of each heuristic with its 95% interval: one panel for ``metric`` (the points) and,
+    where the board has money too (Boulmous stakes), one for the money, the heuristics in the same
+    order in both so that a reversed ranking shows; each panel's best is drawn darker."""
+    metrics = [metric] + [m for m in MONEY_UNITS if m != metric and m in set(board.metric)]
+    order = list(board[board.metric == metric].sort_values("mean").heuristic)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(6.2 * len(metrics), 0.6 * len(order) + 1.8), squeeze=False)
+    for ax, m in zip(axes[0], metrics):
+        b = board[board.metric == m].set_index("heuristic").loc[order]
+        best = b["mean"].idxmax()
+        colors = ["tab:blue" if h == best else "lightsteelblue" for h in b.index]
+        ax.barh(b.index, b["mean"], xerr=b.ci, color=colors, capsize=4)
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_xlabel(f"mean {unit if m == metric else MONEY_UNITS[m]} (95% CI)")
+        ax.set_title(f"by {m}{' (money)' if m in MONEY_UNITS else ''}: best {best}")
+    fig.suptitle(f"Duplicate tournament, {n:,} deals" + (" (points and money rank differently)" if len(metrics) > 1
+                 and list(board[board.metric == metrics[1]].sort_values("mean").heuristic) != order else ""))
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
