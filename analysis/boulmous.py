@@ -331,8 +331,19 @@ def compare_exact(mc: dict, ex: dict) -> pd.DataFrame:
     m = mc["calls"].merge(ex["calls"][["trump", "bid", "p_make", "exp_points"]], on=["trump", "bid"],
                           suffixes=("_mc", "_exact"))
     m["inside_ci"] = (m.p_make_exact >= m.ci_low) & (m.p_make_exact <= m.ci_high)
-    return m[["trump", "bid", "p_make_mc", "ci_low", "ci_high", "n", "p_make_exact", "inside_ci",
+    # an exact 0 or 1 is inside the (exact-at-the-bounds) Wilson interval whatever the sample: not a check
+    m["informative"] = (m.p_make_exact > 0) & (m.p_make_exact < 1)
+    return m[["trump", "bid", "p_make_mc", "ci_low", "ci_high", "n", "p_make_exact", "inside_ci", "informative",
               "exp_points_mc", "exp_points_exact"]]
+
+
+def inside_text(cmp: pd.DataFrame) -> str:
+    """'k of n exact values lie inside ...', counting only the exact values strictly between 0 and 1."""
+    inf = cmp[cmp.informative]
+    k, n = int(inf.inside_ci.sum()), len(inf)
+    rest = len(cmp) - n
+    return (f"{k} of {n} exact values strictly between 0 and 1 lie inside the Monte Carlo 95% interval (about 95% "
+            "expected)" + (f"; {rest} exact values of 0 or 1, inside by construction, are not counted" if rest else ""))
 
 
 # ---------------------------------------------------------------------------
@@ -507,9 +518,7 @@ def cli_odds(opts):
             cmp = compare_exact(mc, ex)
             write_table(ex["calls"], out, "odds_calls_exact")
             write_table(cmp, out, "mc_vs_exact")
-            inside = int(cmp.inside_ci.sum())
-            print(f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside} of {len(cmp)} exact values "
-                  f"lie inside the 95% interval (about 95% expected)")
+            print(f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside_text(cmp)}")
             from tricksim.analysis.output import pct
             print(pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
                                 "MC [95% CI]": [pct(a, b, c) for a, b, c in zip(cmp.p_make_mc, cmp.ci_low, cmp.ci_high)],
@@ -612,24 +621,20 @@ def bench_cases(seed=0):
 # ---------------------------------------------------------------------------
 DUP_METRICS = ["points", "stakes"]
 N_SEATS = 4
+DUP_PERIOD = 4        # the dealer is hand_index % 4: a round of the design is kept for 4 deals
 
 
-def dup_rotations(k: int, n_seats: int = N_SEATS):
-    """Seat -> entrant for each rotation: seat s gets entrant ((s + r) % n_seats) % k,
-    for the distinct rotations r (so every entrant sits in every seat equally often)."""
-    if not 2 <= k <= n_seats:
-        raise TricksimError(f"compare takes 2 to {n_seats} heuristics at a time for this game, got {k}")
-    rows = []
-    for r in range(n_seats):
-        row = tuple(((s + r) % n_seats) % k for s in range(n_seats))
-        if row not in rows:
-            rows.append(row)
-    return np.array(rows, np.int64)
+def dup_design(k: int):
+    """The balanced seating design of ``compare`` (analysis/compare.py ``design``)."""
+    from tricksim.analysis.compare import design
+    if not 2 <= k <= N_SEATS:
+        raise TricksimError(f"compare takes 2 to {N_SEATS} heuristics at a time for this game, got {k}")
+    return design(k, N_SEATS)
 
 
 def dup_appearances(k, params=None):
-    ids = dup_rotations(k)
-    return np.array([(ids == h).sum() for h in range(k)], float)
+    ids, _ = dup_design(k)
+    return np.full(k, float(N_SEATS))     # a round puts every entrant in every seat once
 
 
 @engine.block_function("boulmous.duplicate")
@@ -637,13 +642,13 @@ def block_duplicate(params, first, n):
     r = BoulmousRules(**params["rules"])
     entrants = specs_from_json(params["entrants"])
     k = len(entrants)
-    ids = dup_rotations(k)
+    ids, nround = dup_design(k)
     codes, prm = heuristic_arrays(entrants)
-    rot_codes = codes[ids]
-    rot_params = np.ascontiguousarray(prm[ids])
+    seat_codes = np.ascontiguousarray(codes[ids])
+    seat_params = np.ascontiguousarray(prm[ids])
     seed = params["seed"]
     return K.sim_duplicate(derive_key(seed, GAME_BOULMOUS, STREAM_DEAL), derive_key(seed, GAME_BOULMOUS, STREAM_DECIDE),
-                           first, n, rules_array(r), rot_codes, rot_params, ids, k)
+                           first, n, rules_array(r), seat_codes, seat_params, ids, k, nround)
 
 
 def parse_entrants(names, user_defs=None):
@@ -695,10 +700,9 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         write_table(ex["calls"], d, "hand_odds_exact")
         cmpdf = compare_exact(mc, ex)
         write_table(cmpdf, d, "hand_odds_mc_vs_exact")
-        inside = int(cmpdf.inside_ci.sum())
         md.append(f"The exact column enumerates all {N_LAYOUTS:,} layouts of the other hands "
                   f"({ex['seconds']:.0f} s); the Monte Carlo column uses {mc['n']:,} random deals. "
-                  f"{inside} of {len(cmpdf)} exact values lie inside the Monte Carlo 95% interval.\n")
+                  f"{inside_text(cmpdf)}.\n")
         tab = pd.DataFrame({"trump": cmpdf.trump, "bid": cmpdf.bid,
                             "P(make) exact": [pct(x, digits=2) for x in cmpdf.p_make_exact],
                             "Monte Carlo [95% CI]": [pct(a, b, c) for a, b, c in zip(cmpdf.p_make_mc, cmpdf.ci_low, cmpdf.ci_high)],

@@ -28,7 +28,8 @@ from tricksim.analysis import common, engine
 from tricksim.analysis.common import make_params
 from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
-from tricksim.analysis.stats import Z95, hist_mean_ci, wilson
+from tricksim.analysis.stats import (Z95, batch_rate_ci, batch_ratio, hist_mean_ci, hist_quantile_ci,
+                                     min_sample_for_quantile, t_crit, wilson)
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
 from tricksim.kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
@@ -208,7 +209,7 @@ def specs_from_json(js):
 
 def check_players(players) -> int:
     if players is None:
-        return 7
+        return DEFAULT_PLAYERS
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise TricksimError(f"--players must be 2..8 for Bourre, got {players}")
     return int(players)
@@ -322,8 +323,28 @@ def _pot_vector(params, first, n):
     _dynamic(K.sim_sessions, kd, kc, first, n, players, deals, stride, ra, codes, prm, srows, fans)
     lay = agg_layout(n_fan, deals)
     o = {k: v[0] for k, v in lay.items() if k != "len"}
-    return K.reduce_sessions(srows, fans, players, deals, o["fan"], o["max"], o["endpot"], o["pass"], o["bourre"],
-                             o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(r.ante, 1))
+    v = K.reduce_sessions(srows, fans, players, deals, o["fan"], o["max"], o["endpot"], o["pass"], o["bourre"],
+                          o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(r.ante, 1))
+    return np.concatenate([v, batch_sums(srows)])
+
+
+# per-session sums for session-level (batch) variances of the per-deal rates: deals inside a
+# session depend on each other (the pot, tie=tied_only_next_hand, bourre exemptions, pot-aware
+# heuristics), sessions do not.  x = per session: outcomes (4), deals with 0..8 bourre players
+# (9), bourre players, active players; d = its deals.
+BATCH_X = 4 + 9 + 2
+BATCH_LEN = 2 + 2 * BATCH_X      # sum d^2, deals of the finished sessions, sum x^2 (X), sum x*d (X)
+
+
+def batch_sums(srows):
+    s = np.asarray(srows, np.int64)
+    d = s[:, K.S_DEALS]
+    x = np.concatenate([s[:, K.S_OUT:K.S_OUT + 4], s[:, K.S_BOURRE:K.S_BOURRE + 9],
+                        (s[:, K.S_BOURRE:K.S_BOURRE + 9] * np.arange(9)).sum(axis=1, keepdims=True),
+                        (s[:, K.S_ACTIVE:K.S_ACTIVE + 9] * np.arange(9)).sum(axis=1, keepdims=True)], axis=1)
+    fin = s[:, K.S_OVF] == 0
+    return np.concatenate([[(d * d).sum(), d[fin].sum()], (x * x).sum(axis=0), (x * d[:, None]).sum(axis=0)]
+                          ).astype(np.int64)
 
 
 @engine.block_function("bourre.pot")
@@ -331,16 +352,59 @@ def block_pot(params, first, n):
     return _pot_vector(params, first, n)
 
 
+NB1 = K.NB - 1
+# the signed bins of a seat's net, in increasing order: the negative bins reversed, then the others
+SIGNED_MID = np.concatenate([-BIN_MID[:-1][::-1], BIN_MID[:-1]])
+SIGNED_LO = np.array([-(bin_hi(b) - 1) for b in range(NB1)][::-1] + [bin_lo(b) for b in range(NB1)], float)
+SIGNED_HI = np.array([-bin_lo(b) for b in range(NB1)][::-1] + [bin_hi(b) - 1 for b in range(NB1)], float)
+SEAT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def quantile_with_ci(counts, q, mid, lo_edge, hi_edge):
+    """(estimate, low, high) of the q-quantile of a binned variable: the estimate is its bin's
+    representative value, the bounds the outer edges of the bins holding the order statistics
+    of the 95% distribution-free interval (nan where the sample cannot support a bound)."""
+    est, lo, hi = hist_quantile_ci(counts, q)
+    if est < 0:
+        return math.nan, math.nan, math.nan
+    return (float(mid[est]), float(lo_edge[lo]) if lo >= 0 else math.nan,
+            float(hi_edge[hi]) if hi >= 0 else math.nan)
+
+
 def _seat_net_stats(neth_neg, neth_pos, n):
-    """Quantiles and a histogram-based variance of a seat's net from its signed log histogram."""
-    vals = np.concatenate([-BIN_MID[:-1][::-1], BIN_MID[:-1]])
+    """Quantiles (with their 95% order-statistic intervals) and a histogram-based variance of a
+    seat's net from its signed log histogram."""
     cnt = np.concatenate([neth_neg[:-1][::-1], neth_pos[:-1]])
-    c = np.cumsum(cnt)
-    qs = {}
-    for q in (0.05, 0.25, 0.5, 0.75, 0.95):
-        i = int(np.searchsorted(c, q * n - 1e-9)) if n else 0
-        qs[q] = float(vals[min(i, len(vals) - 1)]) if n else math.nan
-    return qs, vals, cnt
+    qs = {q: quantile_with_ci(cnt, q, SIGNED_MID, SIGNED_LO, SIGNED_HI) for q in SEAT_QUANTILES}
+    return qs, SIGNED_MID, cnt
+
+
+# pot bins as values: representative value, lowest and highest chips of the bin (overflow: inf)
+POT_LO = np.array([bin_lo(b) for b in range(NB1)] + [math.inf], float)
+POT_HI = np.array([bin_hi(b) - 1 for b in range(NB1)] + [math.inf], float)
+
+
+def pot_quantile(h, q):
+    """(bin of the estimate, low chips, high chips, text) of the q-quantile of a pot histogram,
+    with its 95% order-statistic interval; the text says when the sample cannot support it."""
+    est, lo, hi = hist_quantile_ci(h, q)
+    n = int(np.asarray(h).sum())
+    if est < 0:
+        return -1, math.nan, math.nan, "-"
+    if lo < 0 or hi < 0:
+        return est, math.nan, math.nan, f"needs {min_sample_for_quantile(q):,} sessions"
+    return est, POT_LO[lo], POT_HI[hi], f"{_short(POT_LO[lo])} - {_short(POT_HI[hi])}"
+
+
+def _max_q_text(h, q):
+    b, lo, hi, txt = pot_quantile(h, q)
+    if b < 0:
+        return "-"
+    if lo != lo:
+        return "n/a (" + txt + ")"
+    return f"{fmt_chips_bin(b)} [{txt}]"
+
+
 
 
 def decode_pot(counts, players, deals, ante, specs, rules):
@@ -351,6 +415,24 @@ def decode_pot(counts, players, deals, ante, specs, rules):
     g = {k: counts[v[0]:v[0] + v[1]] for k, v in lay.items() if k != "len"}
     sessions, ovf, viol, ndeals, sum_ovf_deal, ok = [int(x) for x in g["misc"]]
     unit = max(ante, 1)
+    bt = np.asarray(counts[lay["len"]:lay["len"] + BATCH_LEN], float)
+    have_batch = len(bt) == BATCH_LEN
+    ok_deals = int(bt[1]) if have_batch else ok * deals
+
+    def rate(x, idx):
+        """A per-deal rate with its session-level interval (Wilson at the effective size)."""
+        if have_batch:
+            p, lo, hi, _ = batch_rate_ci(x, bt[2 + idx], bt[2 + BATCH_X + idx], ndeals, bt[0], sessions)
+            return p, lo, hi
+        return wilson(x, ndeals)
+
+    def mean(x, idx):
+        if not have_batch:
+            m, half, _ = hist_mean_ci(np.arange(9), x)
+            return m, half
+        sx = float((np.arange(9) * x).sum())
+        m, var, dfree = batch_ratio(sx, bt[2 + idx], bt[2 + BATCH_X + idx], ndeals, bt[0], sessions)
+        return float(m), float(t_crit(dfree)) * math.sqrt(float(var)) if dfree == dfree else math.nan
     res = {"players": players, "deals": deals, "sessions": sessions, "overflowed": ovf, "violations": viol,
            "deals_played": ndeals, "ok_sessions": ok, "ante": ante, "stride": stride,
            "mean_overflow_deal": sum_ovf_deal / ovf if ovf else math.nan}
@@ -362,8 +444,10 @@ def decode_pot(counts, players, deals, ante, specs, rules):
         row = {"deal": min(deals, (f + 1) * stride)}
         h = fan[f]
         for q in qs:
-            b = hist_quantile(h, q)
+            b, lo, hi, _ = pot_quantile(h, q)
             row[f"q{int(q * 100)}"] = BIN_MID[b] if b >= 0 else math.nan
+            row[f"q{int(q * 100)}_lo"] = lo
+            row[f"q{int(q * 100)}_hi"] = hi
         row["n"] = int(h.sum())
         row["overflowed"] = int(h[K.BIN_OVF])
         rows.append(row)
@@ -373,8 +457,11 @@ def decode_pot(counts, players, deals, ante, specs, rules):
     res["max_hist"] = mh
     mrows = []
     for q in (0.5, 0.9, 0.99, 0.999):
-        b = hist_quantile(mh, q)
-        mrows.append({"quantile": q, "largest pot (chips)": fmt_chips_bin(b), "approx": BIN_MID[b] if b >= 0 else math.nan})
+        b, lo, hi, txt = pot_quantile(mh, q)
+        supported = lo == lo
+        mrows.append({"quantile": q, "largest pot (chips)": fmt_chips_bin(b) if supported else "-",
+                      "95% interval (chips)": txt, "approx": BIN_MID[b] if b >= 0 and supported else math.nan,
+                      "ci_low": lo, "ci_high": hi})
     res["max_quantiles"] = pd.DataFrame(mrows)
     # first passage of 10x, 100x, 1000x the ante
     ps = g["pass"].reshape(3, deals + 1)
@@ -394,22 +481,22 @@ def decode_pot(counts, players, deals, ante, specs, rules):
     ah = g["active"]
     oc = g["out"]
     nd = int(oc.sum())
-    m, half, _ = hist_mean_ci(np.arange(9), bh)
+    m, half = mean(bh, 4 + 9)
     res["bourre_mean"] = (m, half, nd)
     bro = []
     for k in range(9):
         if bh[k] == 0 and k > 2:
             continue
-        p, lo, hi = wilson(int(bh[k]), nd)
+        p, lo, hi = rate(int(bh[k]), 4 + k)
         bro.append({"bourre_players": k, "p": float(p), "ci_low": float(lo), "ci_high": float(hi), "deals": nd})
     res["bourre"] = pd.DataFrame(bro)
-    am, ahalf, _ = hist_mean_ci(np.arange(9), ah)
+    am, ahalf = mean(ah, 4 + 9 + 1)
     res["active_mean"] = (am, ahalf, nd)
     res["active_hist"] = ah
     orows = []
     for name, k in (("a unique winner takes the pot", 0), ("a tie (split pot)", 1), ("a lone player takes the pot", 2),
                     ("everyone passed (carried over)", 3)):
-        p, lo, hi = wilson(int(oc[k]), nd)
+        p, lo, hi = rate(int(oc[k]), k)
         orows.append({"outcome": name, "p": float(p), "ci_low": float(lo), "ci_high": float(hi), "deals": nd})
     res["outcomes"] = pd.DataFrame(orows)
     # seats
@@ -423,22 +510,28 @@ def decode_pot(counts, players, deals, ante, specs, rules):
         mean = total / ok if ok else math.nan
         qsd, vals, cnt = _seat_net_stats(neth[s, 0], neth[s, 1], ok)
         var = float((cnt * (vals - mean) ** 2).sum() / max(ok - 1, 1)) if ok else math.nan
-        row = {"seat": s, "heuristic": specs[s].label, "mean_net": mean, "net_ci": Z95 * math.sqrt(var / ok) if ok else math.nan,
-               "sd_net": math.sqrt(var) if ok else math.nan,
-               "p5": qsd[0.05], "p25": qsd[0.25], "median": qsd[0.5], "p75": qsd[0.75], "p95": qsd[0.95]}
+        # no interval on the mean: session nets are heavy-tailed (a few huge pots), and normal
+        # intervals on such means do not hold; the median and quantiles carry order-statistic ones
+        row = {"seat": s, "heuristic": specs[s].label, "mean_net": mean, "sd_net": math.sqrt(var) if ok else math.nan}
+        for q, name in zip(SEAT_QUANTILES, ("p5", "p25", "median", "p75", "p95")):
+            row[name], row[name + "_lo"], row[name + "_hi"] = qsd[q]
         for i, x in enumerate(downs[:3]):
             p, lo, hi = wilson(int(seat[s, 2 + i]), ok)
             row[f"p_down_{x}x"] = float(p)
             row[f"p_down_{x}x_lo"] = float(lo)
             row[f"p_down_{x}x_hi"] = float(hi)
+        # counted over the finished (not overflowed) sessions' deals, on both sides of the ratio
         played = int(seat[s, 9])
-        row["play_rate"] = played / ndeals if ndeals else math.nan
-        row["wins_per_deal"] = int(seat[s, 7]) / ndeals if ndeals else math.nan
-        row["bourre_per_deal"] = int(seat[s, 8]) / ndeals if ndeals else math.nan
+        row["play_rate"] = played / ok_deals if ok_deals else math.nan
+        row["wins_per_deal"] = int(seat[s, 7]) / ok_deals if ok_deals else math.nan
+        row["bourre_per_deal"] = int(seat[s, 8]) / ok_deals if ok_deals else math.nan
         row["sessions"] = ok
+        row["deals"] = ok_deals
         srows.append(row)
     res["seats"] = pd.DataFrame(srows)
     res["endpot_hist"] = g["endpot"]
+    res["ok_deals"] = ok_deals
+    res["batch_intervals"] = have_batch
     return res
 
 
@@ -458,8 +551,14 @@ def pot_study(players: int = 7, deals: int = 200, sessions: int = 100_000, seed:
     run = engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force, resume=resume)
     res = decode_pot(r.counts, players, deals, rules.ante, specs, rules)
+    # a resumed run reuses finished blocks: count only the sessions computed now in the speed
+    bs = block_size or pot_block_size(deals)
+    reused = min(r.n, r.reused * bs) if r.reused < r.blocks else r.n
+    computed = r.n - reused
     res.update({"seconds": r.seconds, "seed": seed, "rules": rules, "specs": specs, "run": run,
-                "deals_per_second": res["deals_played"] / r.seconds if r.seconds > 0 else math.nan,
+                "computed_sessions": computed,
+                "deals_per_second": (res["deals_played"] * computed / r.n / r.seconds
+                                     if r.seconds > 0 and computed > 0 and r.n else math.nan),
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
     return res
 
@@ -471,16 +570,18 @@ def _pct(p, lo=None, hi=None, digits=1):
 
 def pot_tables(res) -> dict:
     """Formatted tables (strings) for the terminal and the markdown report."""
-    from tricksim.analysis.output import pm
     t = {}
     fan = res["fan"]
     pick = sorted({1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, res["deals"]} & set(fan.deal))
     f = fan[fan.deal.isin(pick)]
-    t["fan"] = pd.DataFrame({"deal": f.deal, "median": f.q50.map(_chips), "25%": f.q25.map(_chips),
-                             "75%": f.q75.map(_chips), "90%": f.q90.map(_chips), "99%": f.q99.map(_chips),
-                             "sessions": f.n.map(lambda x: f"{x:,}")})
+    def qcell(col):
+        return [_q_text(r[col], r[col + "_lo"], r[col + "_hi"]) for _, r in f.iterrows()]
+    t["fan"] = pd.DataFrame({"deal": f.deal, "median": qcell("q50"), "25%": qcell("q25"), "75%": qcell("q75"),
+                             "90%": qcell("q90"), "99%": qcell("q99"), "sessions": f.n.map(lambda x: f"{x:,}")})
     mq = res["max_quantiles"]
-    t["max"] = pd.DataFrame({"quantile": [f"{100 * q:g}%" for q in mq["quantile"]], "largest pot (chips)": mq["largest pot (chips)"]})
+    t["max"] = pd.DataFrame({"quantile": [f"{100 * q:g}%" for q in mq["quantile"]],
+                             "largest pot (chips)": mq["largest pot (chips)"],
+                             "95% interval": mq["95% interval (chips)"]})
     ps = res["pass"]
     wide = {}
     for mult in (10, 100, 1000):
@@ -495,14 +596,40 @@ def pot_tables(res) -> dict:
                                   "share [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(o.p, o.ci_low, o.ci_high)]})
     s = res["seats"]
     t["seats"] = pd.DataFrame({"seat": s.seat, "heuristic": s.heuristic,
-                               "net chips (mean ± CI)": [pm(a, c, 1) for a, c in zip(s.mean_net, s.net_ci)],
-                               "sd": s.sd_net.map(lambda x: f"{x:,.0f}"),
-                               "5% / median / 95%": [f"{_chips(a)} / {_chips(m)} / {_chips(c)}" for a, m, c in zip(s.p5, s["median"], s.p95)],
+                               "mean net": s.mean_net.map(lambda x: ("-" if x != x else f"{x:+,.1f}" if abs(x) < 1e6
+                                                                     else ("+" if x > 0 else "") + _short(x))),
+                               "sd": s.sd_net.map(_short),
+                               "median [95% CI]": [_q_text(m, lo, hi) for m, lo, hi in zip(s["median"], s.median_lo, s.median_hi)],
+                               "5% / 95% [95% CIs]": [f"{_q_text(a, alo, ahi)} / {_q_text(c, clo, chi)}" for a, alo, ahi, c, clo, chi
+                                                      in zip(s.p5, s.p5_lo, s.p5_hi, s.p95, s.p95_lo, s.p95_hi)],
                                "P(down > 10x ante)": [_pct(a, c, d) for a, c, d in zip(s.p_down_10x, s.p_down_10x_lo, s.p_down_10x_hi)],
                                "P(down > 100x ante)": [_pct(a, c, d, 2) for a, c, d in zip(s.p_down_100x, s.p_down_100x_lo, s.p_down_100x_hi)],
                                "plays": s.play_rate.map(lambda x: f"{100 * x:.0f}%"),
                                "bourre per deal": s.bourre_per_deal.map(lambda x: f"{x:.3f}")})
     return t
+
+
+def _q_text(est, lo, hi):
+    """A binned quantile with its order-statistic interval; 'n/a' when the sample cannot bound it."""
+    if est != est:
+        return "-"
+    if lo != lo or hi != hi:
+        return "n/a (too few)"
+    if lo == hi:
+        return _chips(est) if abs(est) < 32 else _short(lo)
+    return f"{_short(est, '~' if abs(est) >= 32 else '')} [{_short(lo)}, {_short(hi)}]"
+
+
+def _short(x, prefix=""):
+    """Chips, compact above a million (3 significant digits: 27.3M, 1.4B, ...)."""
+    if x != x:
+        return "?"
+    if math.isinf(x):
+        return "overflow" if x > 0 else "-overflow"
+    for f, s in ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(x) >= f:
+            return f"{prefix}{x / f:.3g}{s}"
+    return f"{prefix}{x:,.0f}"
 
 
 def _chips(x):
@@ -522,7 +649,7 @@ def render_pot(res) -> str:
     am, ahalf, _ = res["active_mean"]
     lines = [f"Bourre pot growth: {res['sessions']:,} sessions of {res['deals']} deals, {res['players']} players "
              f"({', '.join(sorted({s.label for s in res['specs']}))}), ante {res['ante']}, seed {res['seed']}",
-             f"{res['deals_played']:,} deals in {res['seconds']:.1f} s ({res['deals_per_second']:,.0f} deals/s)"]
+             _speed_line(res)]
     if res["overflowed"]:
         p, lo, hi = wilson(res["overflowed"], res["sessions"])
         lines.append(f"OVERFLOW: {res['overflowed']:,} sessions ({_pct(p, lo, hi, 3)}) pushed a pot, payment or net past "
@@ -541,9 +668,23 @@ def render_pot(res) -> str:
               f"Players going bourre per deal: mean {m:.3f} ± {half:.3f} ({nd:,} deals); players who play: "
               f"mean {am:.2f} ± {ahalf:.2f}", t["bourre"].to_string(index=False), "", t["outcomes"].to_string(index=False),
               "", "Each seat's net chips at the end of a session (seat 0 deals first):", show(t["seats"], key=2)]
-    lines.append("(Intervals of per-deal rates treat deals as independent; with pot-independent heuristics "
-                 "(pot_weight = 0) they are. The seat spread and quantiles come from the same log histograms.)")
+    lines.append(f"(Per-deal rates and means are over all {res['deals_played']:,} deals played (overflowed sessions up "
+                 "to their overflow); their 95% intervals use the variance between sessions, since deals inside a "
+                 "session depend on each other (the pot, ties, exemptions). The seats' plays, wins and bourre per deal "
+                 f"are over the {res['ok_deals']:,} deals of the {res['ok_sessions']:,} finished sessions. Every quantile "
+                 "carries its 95% order-statistic interval (distribution-free, bin edges; 'n/a' where the sample "
+                 "cannot bound it); session nets are heavy-tailed, so their means are given without an interval.)")
     return "\n".join(lines)
+
+
+def _speed_line(res) -> str:
+    if res.get("computed_sessions", res["sessions"]) == 0:
+        return (f"{res['deals_played']:,} deals, every block reused from the run folder (nothing computed now, "
+                f"{res['seconds']:.1f} s)")
+    part = ("" if res.get("computed_sessions", res["sessions"]) == res["sessions"] else
+            f", {res['computed_sessions']:,} of the {res['sessions']:,} sessions computed now, the rest reused")
+    return (f"{res['deals_played']:,} deals in {res['seconds']:.1f} s ({res['deals_per_second']:,.0f} deals/s computed"
+            f"{part})")
 
 
 def write_pot(res, out: Path):
@@ -722,9 +863,8 @@ def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules
         m, half, nd = res["bourre_mean"]
         o = res["outcomes"]
         row = {"setting": res["label"], "players": res["players"], "sessions": res["sessions"],
-               "median largest pot": fmt_chips_bin(hist_quantile(mh, 0.5)),
-               "90% largest pot": fmt_chips_bin(hist_quantile(mh, 0.9)),
-               "99% largest pot": fmt_chips_bin(hist_quantile(mh, 0.99))}
+               **{f"{name} largest pot [95% CI]": _max_q_text(mh, q)
+                  for name, q in (("median", 0.5), ("90%", 0.9), ("99%", 0.99))}}
         for mult in (10, 100, 1000):
             r_ = fin[fin.mult == mult].iloc[0]
             row[f"P(>{mult}x)"] = _pct(r_.p, r_.ci_low, r_.ci_high, 2)
@@ -1038,22 +1178,37 @@ def render_odds(res) -> str:
 # duplicate tournaments (analysis/compare.py)
 # ---------------------------------------------------------------------------
 DUP_METRICS = ["chips"]
+DEFAULT_PLAYERS = 7          # the table size of every Bourre study when none is given (CLI and API alike)
+MAX_ENTRANTS = 6             # the design plays every seating of the entrants: up to 6! = 720 per cycle
+DUP_PERIOD = 1               # the dealer is fixed (seat players-1)
+
+
+def dup_design(k: int, params=None):
+    """The balanced seating design of ``compare`` at this table (analysis/compare.py ``design``)."""
+    from tricksim.analysis.compare import design
+    players = check_players((params or {}).get("players", DEFAULT_PLAYERS))
+    if not 2 <= k <= MAX_ENTRANTS:
+        raise TricksimError(f"compare takes 2 to {MAX_ENTRANTS} heuristics at a time for Bourre, got {k}")
+    return design(k, players)
 
 
 def dup_appearances(k, params=None):
-    """Seat s holds entrant (s + r) % k in rotations r = 0..k-1: each entrant sits
+    """A round of the design puts every entrant in every seat once: each entrant sits
     ``players`` times per deal."""
-    players = check_players((params or {}).get("players", 7))
-    return np.full(k, float(players))
+    dup_design(k, params)
+    return np.full(k, float(check_players((params or {}).get("players", DEFAULT_PLAYERS))))
 
 
 @engine.block_function("bourre.duplicate")
 def block_duplicate(params, first, n):
     r = BourreRules(**params["rules"])
-    players = check_players(params.get("players", 7))
+    players = check_players(params.get("players", DEFAULT_PLAYERS))
     codes, prm = heuristic_arrays(specs_from_json(params["entrants"]))
+    k = len(codes)
+    ids, nround = dup_design(k, params)
     kd, kc = _keys(params["seed"])
-    return _dynamic(K.sim_duplicate, kd, kc, first, n, players, codes, prm, int(params.get("pot", 0)), rules_array(r))
+    return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
+                    np.ascontiguousarray(prm[ids]), ids, k, nround, int(params.get("pot", 0)), rules_array(r))
 
 
 # ---------------------------------------------------------------------------
@@ -1206,7 +1361,10 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               f"default heuristic (`basic`), default rules (ante 1, pot-sized bourré, tied pot carried over, no limit); "
               f"{res['deals_played']:,} deals in {res['seconds']:.0f} s. Seat 0 deals first; the deal passes left. "
               "Pot quantiles come from log-scale histograms (exact below 32 chips, then 8 bins per octave, so a "
-              "quantile is known to within about 9%); every rate has its 95% Wilson interval and sample size. "
+              "quantile is known to within about 9%), and every quantile carries its 95% order-statistic interval (bin edges; "
+              "none is printed where the sessions cannot bound it); every rate has its 95% interval and sample size "
+              "(per-deal rates: from the variance between sessions, as deals inside a session depend on each other); "
+              "session nets are heavy-tailed, so the seats show means without an interval beside medians with one. "
               + ("No session overflowed 2^62 chips. " if not res["overflowed"] else
                  f"{res['overflowed']:,} sessions overflowed 2^62 chips and were stopped (counted above every finite pot). ")
               + ("Chips were conserved in every session (seat nets + pot = 0).\n" if not res["violations"] else

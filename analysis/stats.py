@@ -1,13 +1,139 @@
-"""Honest statistics: every rate with its interval and sample size."""
+"""Honest statistics: every rate with its interval and sample size.
+
+Means use Student's t (exact for normal data, the normal limit for large samples) and
+give no interval below ``MIN_SAMPLE`` observations; quantiles get distribution-free
+order-statistic intervals (exact binomial ranks), which hold for any shape, heavy tails
+included; rates of dependent trials (deals inside a session) use the variance between
+independent batches (sessions)."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 Z95 = 1.959963984540054
+MIN_SAMPLE = 10   # below this many observations a mean gets no interval (nan half-width)
 
 
+# ---------------------------------------------------------------------------
+# distributions (no scipy): regularized incomplete beta, Student's t, binomial
+# ---------------------------------------------------------------------------
+def _betacf(a, b, x):
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        de = d * c
+        h *= de
+        if abs(de - 1.0) < 1e-15:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
+
+
+def t_two_sided_p(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom (df = inf: normal)."""
+    if t != t or df != df:
+        return math.nan
+    if math.isinf(t):
+        return 0.0
+    if math.isinf(df) or df > 1e7:
+        return normal_two_sided_p(t)
+    return min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_crit(df: float, alpha: float) -> float:
+    if math.isinf(df) or df > 1e7:
+        return _z_crit(alpha)
+    lo, hi = 0.0, 10.0
+    while t_two_sided_p(hi, df) > alpha:
+        hi *= 4.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if t_two_sided_p(mid, df) > alpha:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-13 * hi:
+            break
+    return 0.5 * (lo + hi)
+
+
+def _z_crit(alpha: float) -> float:
+    if alpha == 0.05:
+        return Z95
+    lo, hi = 0.0, 40.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if normal_two_sided_p(mid) > alpha:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def t_crit(df, level: float = 0.95):
+    """Two-sided critical value of Student's t (nan for df < 1 or nan); arrays allowed."""
+    alpha = round(1.0 - level, 12)
+
+    def one(d):
+        d = float(d)
+        if d != d or d < 1.0:
+            return math.nan
+        return _t_crit(float(np.round(d, 6)), alpha)
+    if np.ndim(df) == 0:
+        return one(df)
+    return np.array([one(d) for d in np.ravel(df)]).reshape(np.shape(df))
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    """P(B <= k) for B ~ Binomial(n, p)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    return betainc(n - k, k + 1, 1.0 - p)
+
+
+def normal_two_sided_p(zscore):
+    return math.erfc(abs(zscore) / math.sqrt(2))
+
+
+# ---------------------------------------------------------------------------
+# rates
+# ---------------------------------------------------------------------------
 def wilson(k, n, z=Z95):
     """Wilson score interval for k successes in n trials (arrays allowed)."""
     k = np.asarray(k, dtype=float)
@@ -24,40 +150,170 @@ def wilson(k, n, z=Z95):
     return p, lo, hi
 
 
-def mean_ci(s1, s2, n, z=Z95):
-    """Mean and normal 95% half-width from the sum and the sum of squares."""
+def batch_ratio(sx, sxx, sxd, sd, sdd, nb):
+    """A per-unit rate or mean r = sum x / sum d over ``nb`` independent batches (e.g. the
+    deals of sessions: x = a session's count or sum, d = its deals), with the batch
+    (linearization) variance of the ratio estimator, valid however the units inside a
+    batch depend on each other.  ``sx``, ``sxx``, ``sxd`` = sums over batches of x, x^2,
+    x*d; ``sd``, ``sdd`` = of d, d^2.  Returns (r, variance of r, degrees of freedom)."""
+    sx, sxx, sxd = (np.asarray(v, float) for v in (sx, sxx, sxd))
+    sd, sdd, nb = float(sd), float(sdd), float(nb)
+    if nb < 2 or sd <= 0:
+        return sx / sd if sd > 0 else sx * math.nan, sx * math.nan, math.nan
+    r = sx / sd
+    dbar = sd / nb
+    ss = np.maximum(sxx - 2 * r * sxd + r * r * sdd, 0.0)       # sum of (x_i - r d_i)^2
+    return r, ss / (nb * (nb - 1) * dbar * dbar), nb - 1
+
+
+def batch_rate_ci(sx, sxx, sxd, sd, sdd, nb, level=0.95):
+    """Interval of a rate of dependent trials from batch sums (see ``batch_ratio``): the
+    Wilson interval at the effective sample size p(1-p)/var (Kish's design effect) with
+    Student's t (nb - 1 df) in place of z, so that it behaves near 0 and 1 like Wilson and
+    its width follows the batch variance.
+    Returns (p, lo, hi, design_effect)."""
+    p, var, df = batch_ratio(sx, sxx, sxd, sd, sdd, nb)
+    p, var = float(p), float(var)
+    z = float(t_crit(df, level)) if df == df else _z_crit(round(1.0 - level, 12))   # t: the variance has nb - 1 df
+    if p != p:
+        return p, math.nan, math.nan, math.nan
+    if var != var:
+        return p, math.nan, math.nan, math.nan
+    if 0.0 < p < 1.0 and var > 0:
+        neff = p * (1 - p) / var
+        deff = float(sd) / neff
+    else:   # no event (or only events): nothing to estimate the dependence from
+        neff, deff = float(sd), math.nan
+    _, lo, hi = wilson(p * neff, neff, z)
+    return p, lo, hi, deff
+
+
+# ---------------------------------------------------------------------------
+# means
+# ---------------------------------------------------------------------------
+def mean_ci(s1, s2, n, z=None, min_n=MIN_SAMPLE):
+    """Mean and 95% half-width (Student's t, df = n - 1) from the sum and the sum of
+    squares; the half-width is nan below ``min_n`` observations (never a +- 0 at n = 1)."""
     s1 = np.asarray(s1, dtype=float)
     s2 = np.asarray(s2, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         m = s1 / n
         var = np.maximum(s2 / n - m * m, 0.0) * n / np.maximum(n - 1, 1)
-        half = z * np.sqrt(var / n)
+        crit = t_crit(n - 1) if z is None else z
+        half = crit * np.sqrt(var / n)
+        half = np.where(n >= max(min_n, 2), half, np.nan)
+    if np.ndim(half) == 0:
+        half = float(half)
     return m, half
 
 
-def hist_mean_ci(values, counts, z=Z95):
-    """Mean and 95% half-width of a variable given as a histogram."""
+def hist_mean_ci(values, counts, z=None, min_n=MIN_SAMPLE):
+    """Mean and 95% half-width (Student's t) of a variable given as a histogram; nan
+    half-width below ``min_n`` observations."""
     values = np.asarray(values, dtype=float)
     counts = np.asarray(counts, dtype=float)
     n = counts.sum()
     if n == 0:
         return math.nan, math.nan, 0
     m = float((values * counts).sum() / n)
-    var = float(((values - m) ** 2 * counts).sum() / max(n - 1, 1))
-    return m, z * math.sqrt(var / n), int(n)
+    if n < max(min_n, 2):
+        return m, math.nan, int(n)
+    var = float(((values - m) ** 2 * counts).sum() / (n - 1))
+    crit = t_crit(n - 1) if z is None else z
+    return m, crit * math.sqrt(var / n), int(n)
 
 
-def normal_two_sided_p(zscore):
-    return math.erfc(abs(zscore) / math.sqrt(2))
+# ---------------------------------------------------------------------------
+# quantiles: order-statistic intervals
+# ---------------------------------------------------------------------------
+def _binom_quantile(n: int, q: float, target: float) -> int:
+    """Smallest j in 0..n with P(B <= j) >= target, B ~ Binomial(n, q)."""
+    if n <= 0:
+        return 0
+    mu, sd = n * q, math.sqrt(max(n * q * (1 - q), 1e-12))
+    lo, hi = -1, n      # P(B <= lo) < target <= P(B <= hi)
+    # a bracket from the normal approximation, widened until it holds
+    g = int(mu + sd * (-8)), int(mu + sd * 8) + 1
+    a, b = max(-1, g[0]), min(n, g[1])
+    if a >= 0 and binom_cdf(a, n, q) < target:
+        lo = a
+    if b < n and binom_cdf(b, n, q) >= target:
+        hi = b
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if binom_cdf(mid, n, q) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@functools.lru_cache(maxsize=65536)
+def quantile_ranks(n: int, q: float, level: float = 0.95):
+    """1-based ranks (l, u) of the order statistics whose interval [X_(l), X_(u)] holds
+    the q-quantile with probability at least ``level`` for any continuous distribution
+    (equal tails: P(B < l) <= alpha/2 and P(B >= u) <= alpha/2, B ~ Binomial(n, q)
+    counting the observations below the quantile).  l = 0 means no lower bound and
+    u = n + 1 no upper bound: the sample cannot support that quantile."""
+    n = int(n)
+    if n < 1:
+        return 0, 1
+    a2 = (1.0 - level) / 2.0
+    # l = the largest l with P(B <= l - 1) <= a2, i.e. l - 1 = (smallest j with cdf(j) > a2) - 1
+    j = _binom_quantile(n, q, a2)
+    if binom_cdf(j, n, q) <= a2:      # cdf(j) == a2 exactly: j itself may still be below
+        j += 1
+    lrank = j                          # P(B <= j - 1) <= a2 < P(B <= j)
+    # u = the smallest u with P(B >= u) <= a2, i.e. P(B <= u - 1) >= 1 - a2
+    u = _binom_quantile(n, q, 1.0 - a2) + 1
+    return int(lrank), int(u)
+
+
+def min_sample_for_quantile(q: float, level: float = 0.95) -> int:
+    """Smallest sample with both order-statistic bounds of the q-quantile (q^n and (1-q)^n
+    at most (1 - level)/2)."""
+    a2 = (1.0 - level) / 2.0
+    return int(math.ceil(math.log(a2) / math.log(max(q, 1.0 - q)) - 1e-9))
+
+
+def quantile_ci(x, q, level=0.95):
+    """Point estimate (the ceil(nq)-th order statistic) and the order-statistic interval of
+    the q-quantile of the sample ``x``; bounds are nan where the sample cannot support them."""
+    x = np.sort(np.asarray(x, float))
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    est = x[min(n - 1, max(0, math.ceil(n * q) - 1))]
+    lr, ur = quantile_ranks(n, float(q), float(level))
+    lo = x[lr - 1] if lr >= 1 else math.nan
+    hi = x[ur - 1] if ur <= n else math.nan
+    return float(est), float(lo), float(hi)
+
+
+def hist_quantile_ci(counts, q, level=0.95):
+    """The same for a variable given as counts over ordered bins: the bins holding the
+    point estimate and the two order statistics (-1 where the sample cannot support the
+    bound; all -1 for an empty histogram).  The interval from the lower edge of the first
+    to the upper edge of the last holds the quantile with at least the same probability."""
+    c = np.cumsum(np.asarray(counts, np.int64))
+    n = int(c[-1]) if len(c) else 0
+    if n == 0:
+        return -1, -1, -1
+    est = int(np.searchsorted(c, max(1, math.ceil(n * q - 1e-9)), side="left"))
+    lr, ur = quantile_ranks(n, float(q), float(level))
+    lo = int(np.searchsorted(c, lr, side="left")) if lr >= 1 else -1
+    hi = int(np.searchsorted(c, ur, side="left")) if ur <= n else -1
+    return est, lo, hi
 
 
 def holm(pvalues):
-    """Holm-Bonferroni adjusted p-values."""
+    """Holm-Bonferroni adjusted p-values (nan p-values stay nan and do not count)."""
     p = np.asarray(pvalues, dtype=float)
-    order = np.argsort(p)
-    m = len(p)
-    adj = np.empty(m)
+    adj = np.full(len(p), math.nan)
+    ok = np.flatnonzero(p == p)
+    m = len(ok)
+    order = ok[np.argsort(p[ok], kind="stable")]
     run = 0.0
     for rank, i in enumerate(order):
         run = max(run, min(1.0, (m - rank) * p[i]))

@@ -951,21 +951,27 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     return out
 
 
-# sim_duplicate aggregate, for k entrants and the metrics points and stakes:
-#   [S_points (k), Q_points (k*k), P_points (k*k), S_stakes (k), Q_stakes (k*k), P_stakes (k*k)]
-# X_h(d) = sum over rotations r and seats s with rot_ids[r, s] == h of the metric;
-# Y_h(d, r) = the same sum for one rotation (one playout);
-# S = sum_d X_h(d), Q[a, b] = sum_d X_a(d) X_b(d), P[a, b] = sum_{d,r} Y_a(d, r) Y_b(d, r)
-# (P measures what a design without replays, one playout per deal, would face).
+# sim_duplicate aggregate (analysis/compare.py, ``design``): the seatings ``seat_ids`` come in
+# ``nround`` rounds of k rows; round c = rows c*k .. c*k+k-1 puts every entrant in every seat
+# once.  Deal idx plays the k seatings of round c = (idx // 4) % nround on the same cards
+# (dealer idx % 4, so every round meets every dealer equally often).  Layout:
+#   [n_c (nround)] then per metric (points, stakes):
+#     per round c: S_c (k), Q_c (k*k), P_c (k*k);  then M (nround*k rows x k)
+# X_h(d) = sum over the deal's k playouts and seats s with seat_ids[r, s] == h of the metric;
+# Y_h(d, r) = the same sum for one playout r; S_c = sum_d X_h, Q_c[a, b] = sum_d X_a X_b,
+# P_c[a, b] = sum_{d, r} Y_a Y_b over the deals of round c, M[r, h] = sum_d Y_h(d, r)
+# (P and M measure what a design without replays, one playout per deal, would face).
 @njit(cache=True, nogil=True, parallel=True)
-def sim_duplicate(key_deal, key_dec, first, n, rules, rot_codes, rot_params, rot_ids, k):
-    """Duplicate tournament: every deal is replayed once per rotation (row of
-    ``rot_codes``/``rot_params``/``rot_ids`` = heuristic code, parameters and entrant
-    of each seat), with the same cards and the same decision stream."""
+def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, seat_ids, k, nround):
+    """Duplicate tournament: every deal is replayed once per seating of its round (row of
+    ``seat_codes``/``seat_params``/``seat_ids`` = heuristic code, parameters and entrant
+    of each seat) with the same cards; playout j of deal idx draws its decisions from
+    ``seed_state(seed_state(key_dec, idx), j)``."""
     lb = rules[R_LEFT_BOWER_TRUMP]
-    nrot = rot_codes.shape[0]
-    base = k + 2 * k * k
-    width = 2 * base
+    kk = k * k
+    per_round = k + 2 * kk
+    wm = nround * per_round + nround * k * k
+    width = nround + 2 * wm
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, width), np.int64)
     for ch in prange(nch):
@@ -985,30 +991,40 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, rot_codes, rot_params, rot
             seed_state(sd, key_deal, idx)
             deal_random(sd, deck, hands)
             dealer = idx % 4
+            c = (idx // 4) % nround
+            acc[c] += 1
+            o0 = nround + c * per_round           # points block of round c
+            o1 = o0 + wm                          # stakes block of round c
+            m0 = nround + nround * per_round      # points M
+            m1 = m0 + wm                          # stakes M
             xp[:] = 0
             xs[:] = 0
-            for r in range(nrot):
-                # the same cards for every rotation; a fresh decision stream per rotation, so
+            for j in range(k):
+                r = c * k + j
+                # the same cards for every seating; a fresh decision stream per playout, so
                 # that two random heuristics are independent draws of the same player
-                seed_state(st, key_dec, idx * 16 + r)
-                play_deal(hands, work, dealer, -1, 0, -1, -1, rules, rot_codes[r], rot_params[r], st, lb,
+                seed_state(st, key_dec, idx)
+                seed_state(st, st[0], j)
+                play_deal(hands, work, dealer, -1, 0, -1, -1, rules, seat_codes[r], seat_params[r], st, lb,
                           rec, NO_GAME)
                 yp[:] = 0
                 ys[:] = 0
                 for s in range(4):
-                    h = rot_ids[r, s]
+                    h = seat_ids[r, s]
                     yp[h] += rec[REC_SCORE + s]
                     ys[h] += rec[REC_STAKES + s]
                 for a in range(k):
                     xp[a] += yp[a]
                     xs[a] += ys[a]
+                    acc[m0 + r * k + a] += yp[a]
+                    acc[m1 + r * k + a] += ys[a]
                     for b in range(k):
-                        acc[k + k * k + a * k + b] += yp[a] * yp[b]
-                        acc[base + k + k * k + a * k + b] += ys[a] * ys[b]
+                        acc[o0 + k + kk + a * k + b] += yp[a] * yp[b]
+                        acc[o1 + k + kk + a * k + b] += ys[a] * ys[b]
             for a in range(k):
-                acc[a] += xp[a]
-                acc[base + a] += xs[a]
+                acc[o0 + a] += xp[a]
+                acc[o1 + a] += xs[a]
                 for b in range(k):
-                    acc[k + a * k + b] += xp[a] * xp[b]
-                    acc[base + k + a * k + b] += xs[a] * xs[b]
+                    acc[o0 + k + a * k + b] += xp[a] * xp[b]
+                    acc[o1 + k + a * k + b] += xs[a] * xs[b]
     return part.sum(axis=0)

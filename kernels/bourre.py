@@ -1182,23 +1182,31 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
 
 
 # ============================================================================
-# duplicate comparison: every rotation of the entrants on the same deal
+# duplicate comparison: the seatings of a balanced design on the same deal
 # ============================================================================
 @njit(cache=True, nogil=True, parallel=True)
-def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules):
-    """Deal d: seat s holds entrant (s + r) % k in rotation r = 0..k-1, dealer n-1, a
-    fresh deal (pot0 carried over, everyone antes); every rotation gets the same cards
-    and draws, and its own decision stream (so two random entrants are independent
-    draws of the same player).  Returns int64[k + 2*k*k]: S[h] = sum_d X_h(d),
-    Q[a, b] = sum_d X_a(d) X_b(d), P[a, b] = sum_d sum_r Y_a(d, r) Y_b(d, r), where
-    Y_h(d, r) = chips (score_delta) of entrant h's seats in rotation r, X_h = sum_r Y_h."""
-    k = ecodes.shape[0]
+def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat_ids, k, nround, pot0, rules):
+    """Deal idx (dealer n-1, a fresh deal: pot0 carried over, everyone antes) is played
+    once per seating of round c = idx % nround (rows c*k .. c*k+k-1 of ``seat_ids``,
+    ``seat_codes``, ``seat_params``: entrant, heuristic code and parameters of each seat;
+    a round puts every entrant in every seat once, analysis/compare.py ``design``); every
+    playout gets the same cards and draws and its own decision stream (so two random
+    entrants are independent draws of the same player).  Returns int64[nround + nround *
+    (k + 2*k*k) + nround*k*k]: the deals of each round n_c, then per round S_c[h] =
+    sum_d X_h(d), Q_c[a, b] = sum_d X_a(d) X_b(d), P_c[a, b] = sum_d sum_r Y_a(d, r)
+    Y_b(d, r), then M[r, h] = sum_d Y_h(d, r), where Y_h(d, r) = chips (score_delta) of
+    entrant h's seats in playout r and X_h = sum_r Y_h."""
+    kk = k * k
+    per_round = k + 2 * kk
+    m0 = nround + nround * per_round
+    width = m0 + nround * kk
     CH = 512
     nch = (nd + CH - 1) // CH
-    part = np.zeros((nch, k + 2 * k * k), np.int64)
+    part = np.zeros((nch, width), np.int64)
     dealer = n - 1
     ante = rules[R_ANTE]
     allm = (1 << n) - 1
+    npar = seat_params.shape[2]
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         pool = np.zeros(52, np.int64)
@@ -1208,23 +1216,26 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules)
         iw = np.zeros(24, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         hc = np.zeros(n, np.int64)
-        hp = np.zeros((n, eparams.shape[1]), np.float64)
+        hp = np.zeros((n, npar), np.float64)
         X = np.zeros(k, np.int64)
         Y = np.zeros(k, np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(nd, (ch + 1) * CH)):
             idx = first + i
+            c = idx % nround
+            acc[c] += 1
+            o = nround + c * per_round
             for h in range(k):
                 X[h] = 0
-            for r in range(k):
+            for j in range(k):
+                r = c * k + j
                 for s in range(n):
-                    e = (s + r) % k
-                    hc[s] = ecodes[e]
-                    for q in range(eparams.shape[1]):
-                        hp[s, q] = eparams[e, q]
+                    hc[s] = seat_codes[r, s]
+                    for q in range(npar):
+                        hp[s, q] = seat_params[r, s, q]
                 seed_state(sd, key_deal, idx)
                 seed_state(st, key_dec, idx)
-                seed_state(st, st[0], r)
+                seed_state(st, st[0], j)
                 upcard, m = deal_fresh(sd, n, dealer, allm, hands, pool, rules, iw)
                 pot = pot0 + ante * n
                 play_dealt(sd, st, n, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
@@ -1235,13 +1246,14 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, ecodes, eparams, pot0, rules)
                     paid = ante
                     if rules[R_DEALER_ANTES_ALL] != 0:
                         paid = ante * n if s == dealer else 0
-                    Y[(s + r) % k] += rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+                    Y[seat_ids[r, s]] += rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
                 for a in range(k):
                     X[a] += Y[a]
+                    acc[m0 + r * k + a] += Y[a]
                     for b in range(k):
-                        acc[k + k * k + a * k + b] += Y[a] * Y[b]
+                        acc[o + k + kk + a * k + b] += Y[a] * Y[b]
             for a in range(k):
-                acc[a] += X[a]
+                acc[o + a] += X[a]
                 for b in range(k):
-                    acc[k + a * k + b] += X[a] * X[b]
+                    acc[o + k + a * k + b] += X[a] * X[b]
     return part.sum(axis=0)

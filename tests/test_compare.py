@@ -1,18 +1,115 @@
-"""The duplicate tournament design: paired statistics, rotation, error rates."""
+"""The duplicate tournament design: balanced seatings, any order of the names, paired
+statistics, tiny samples, error rates, sweeps."""
+import itertools
+import math
+
 import numpy as np
+import pandas as pd
 import pytest
 
 from tricksim.analysis import compare as C
 from tricksim.analysis.common import TricksimError
 
 
-def test_rotations_put_every_entrant_in_every_seat_equally():
-    from tricksim.analysis.boulmous import dup_rotations
-    for k in (2, 3, 4):
-        ids = dup_rotations(k)
-        for h in range(k):
-            per_seat = (ids == h).sum(axis=0)
-            assert len(set(per_seat)) == 1, (k, h, per_seat)
+@pytest.mark.parametrize("n_seats, ks", [(4, (2, 3, 4)), (2, (2, 3, 4)), (5, (2, 3, 4, 5)), (7, (3, 4, 6)),
+                                         (8, (2, 5))])
+def test_design_is_balanced_in_every_seat_and_every_relative_seat(n_seats, ks):
+    for k in ks:
+        ids, nround = C.design(k, n_seats)
+        assert ids.shape == (nround * k, n_seats)
+        assert len({tuple(r) for r in ids}) == len(ids)                 # every seating once
+        for c in range(nround):                                          # a round: every entrant in every seat once
+            rnd = ids[c * k:(c + 1) * k]
+            for s in range(n_seats):
+                assert sorted(rnd[:, s]) == list(range(k))
+        # the design: every ordered pair of entrants in every ordered pair of seats equally often
+        for s, t in itertools.permutations(range(n_seats), 2):
+            cnt = np.zeros((k, k), int)
+            for row in ids:
+                cnt[row[s], row[t]] += 1
+            off = cnt[~np.eye(k, dtype=bool)]
+            assert len(set(off)) == 1, (k, n_seats, s, t, cnt)
+            assert len(set(np.diag(cnt))) == 1
+        # closed under renaming the entrants: the order of the names cannot matter
+        rows = {tuple(r) for r in ids}
+        for perm in itertools.permutations(range(k)):
+            assert {tuple(perm[x] for x in r) for r in rows} == rows
+    assert C.design(3, 4)[0].shape == (6, 4) and C.design(4, 4)[0].shape == (24, 4)
+
+
+def _normalised(res):
+    """Leaderboard and pairs with rows sorted by names, each pair as (smaller, larger) name."""
+    b = res["leaderboard"].sort_values(["metric", "heuristic"]).reset_index(drop=True)
+    p = res["pairs"].copy()
+    flip = (p.a > p.b).to_numpy()
+    a, bb = p.a.to_numpy().copy(), p.b.to_numpy().copy()
+    p["a"], p["b"] = np.where(flip, bb, a), np.where(flip, a, bb)
+    for col in ("diff", "effect_size_dz"):
+        p[col] = np.where(flip, -p[col].to_numpy(), p[col].to_numpy())
+    return b, p.sort_values(["metric", "a", "b"]).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("game, names, extra, hands", [
+    ("boulmous", ["cautious", "aggressive", "random"], None, 3000),
+    ("boulmous", ["cautious", "aggressive", "random", "default:margin=1"], None, 2000),
+    ("bourre", ["basic", "cinch", "random"], {"players": 5}, 1000),
+    ("bourre", ["basic", "cinch", "random", "basic:threshold=1.5"], {"players": 7}, 600),
+])
+def test_any_order_of_the_names_gives_identical_tables(game, names, extra, hands):
+    """Every permutation of the names: the same leaderboard and pairs to the last digit
+    (random entrants included), and the same verdict."""
+    ref = None
+    for order in itertools.permutations(names):
+        res = C.compare(game, list(order), hands=hands, seed=7, extra=extra)
+        assert list(res["leaderboard"].heuristic.unique()) == list(order)   # the tables follow the order given
+        b, p = _normalised(res)
+        if ref is None:
+            ref = (b, p, res["verdict"])
+            assert p["ci"].notna().all() and (p["diff"] != 0).any()
+            continue
+        pd.testing.assert_frame_equal(b, ref[0], check_exact=True)
+        pd.testing.assert_frame_equal(p, ref[1], check_exact=True)
+        assert res["verdict"] == ref[2]
+
+
+def test_bourre_compare_from_python_uses_the_cli_default_table():
+    from tricksim.analysis import bourre as B
+    from tricksim.analysis.cliutil import rules_from  # noqa: F401  (the CLI's own path below)
+    assert C.default_extra("bourre") == {"players": B.DEFAULT_PLAYERS}
+    a = C.compare("bourre", ["basic", "random"], hands=600, seed=3)
+    b = C.compare("bourre", ["basic", "random"], hands=600, seed=3, extra={"players": B.DEFAULT_PLAYERS})
+    assert a["run"].params["players"] == B.DEFAULT_PLAYERS == 7
+    assert a["run"].run_id == b["run"].run_id
+    pd.testing.assert_frame_equal(a["pairs"], b["pairs"], check_exact=True)
+    assert list(B.dup_appearances(2)) == [7.0, 7.0]
+
+
+def test_tiny_samples_give_no_interval_and_say_so():
+    res = C.compare("boulmous", ["cautious", "random"], hands=1, seed=1)
+    p = res["pairs"]
+    assert p.ci.isna().all() and p.p.isna().all() and not p.significant.any()
+    assert res["leaderboard"].ci.isna().all()
+    assert res["verdict"].startswith("too few deals")
+    text = C.render_compare(res)
+    assert "too few deals" in text and "± 0.000" not in text
+    res = C.compare("boulmous", ["cautious", "random"], hands=C.MIN_DEALS - 1, seed=1)
+    assert res["pairs"].ci.isna().all()
+    res = C.compare("boulmous", ["cautious", "random"], hands=C.MIN_DEALS, seed=1)
+    p = res["pairs"]
+    assert p.ci.notna().all() and (p.df < C.MIN_DEALS).all()       # Student's t on few deals
+    from tricksim.analysis.stats import t_crit
+    r = res["pairs"].iloc[0]
+    assert r["ci"] > 0 and t_crit(r["df"]) > 2.0
+
+
+def test_gain_per_playout_is_reported_beside_the_gain_per_deal():
+    res = C.compare("boulmous", ["cautious", "aggressive", "random"], hands=20_000, seed=3)
+    p = res["pairs"]
+    assert (p.playouts_per_deal == 3).all() and res["playouts_per_deal"] == 3
+    assert p.gain_per_playout.to_numpy() == pytest.approx(p.variance_reduction.to_numpy() / 3, rel=1e-12)
+    text = C.render_compare(res)
+    assert "gain/playout" in text and "60,000 playouts" in text and "unadjusted" in text and "Holm" in text
+    assert "6 assignments" in res["design"]
 
 
 def test_random_is_found_worse_than_default():
@@ -98,14 +195,14 @@ def test_cli_compare_and_sweep_write_outputs(tmp_path, capsys):
     from tricksim.cli import main
     main(["compare", "boulmous", "cautious", "aggressive:margin=0.5", "random", "--hands", "8000", "-q",
           "--out", str(tmp_path / "c")])
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())         # prose lines may be wrapped
     assert "verdict:" in out and "random is worst" in out
     for f in ("leaderboard.csv", "pairs.csv", "leaderboard.png", "report.md", "manifest.json"):
         assert (tmp_path / "c" / f).exists(), f
     main(["sweep", "boulmous", "cautious", "--param", "margin=0:1:0.5", "--against", "aggressive", "--hands",
           "4000", "-q", "--out", str(tmp_path / "s")])
-    out = capsys.readouterr().out
-    assert "best value" in out
+    out = " ".join(capsys.readouterr().out.split())
+    assert "largest advantage" in out and "runner-up" in out
     assert (tmp_path / "s" / "sweep.png").exists() and (tmp_path / "s" / "sweep.csv").exists()
 
 
@@ -116,3 +213,18 @@ def test_heuristics_from_toml(tmp_path, capsys):
     main(["compare", "boulmous", "bold", "cautious", "--heuristics", str(f), "--hands", "4000", "-q",
           "--out", str(tmp_path / "c")])
     assert "bold" in capsys.readouterr().out
+
+
+def test_best_value_of_a_sweep_is_tested_against_the_others():
+    df = pd.DataFrame({"value": [0.0, 0.5, 1.0], "advantage": [0.10, 0.30, 0.12], "ci": [0.02, 0.02, 0.02],
+                       "df": [1e4] * 3})
+    b = C.best_value(df)
+    assert b["value"] == 0.5 and b["runner_up"] == 1.0 and b["distinguishable"]
+    assert b["gap"] == pytest.approx(0.18) and b["gap_lo"] > 0
+    assert "Best value" in C.render_best(b, "margin", "points per deal")
+    df["advantage"] = [0.10, 0.30, 0.29]
+    b = C.best_value(df)
+    assert not b["distinguishable"] and b["contenders"] == [0.5, 1.0] and b["gap_lo"] < 0 < b["gap_hi"]
+    assert "No single best value" in C.render_best(b, "margin", "points per deal")
+    # the simultaneous interval is wider than each value's own 95% interval
+    assert b["sim_hi"] - b["sim_lo"] > 2 * 0.02
