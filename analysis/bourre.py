@@ -28,7 +28,7 @@ from tricksim.analysis import common, engine
 from tricksim.analysis.common import make_params
 from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
-from tricksim.analysis.stats import (Z95, batch_rate_ci, batch_ratio, hist_mean_ci, hist_quantile_ci,
+from tricksim.analysis.stats import (batch_rate_ci, batch_ratio, hist_mean_ci, hist_quantile_ci,
                                      min_sample_for_quantile, t_crit, wilson)
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
