@@ -928,17 +928,18 @@ def plot_classes(grid: pd.DataFrame, path: Path, n: int, bids=(7, 9, 10)):
     plt = _plt()
     fig, axes = plt.subplots(1, len(bids), figsize=(5 * len(bids), 4.2), sharey=True)
     hcps = [_bucket_name(i) for i in range(len(HCP_BUCKETS))]
-    lens = sorted(grid.longest_suit.unique())
+    # only the suit lengths with a cell to show (no row that is always blank)
+    lens = sorted({r.longest_suit for r in grid.itertuples() if r.n >= 200}) or sorted(grid.longest_suit.unique())
     for ax, b in zip(axes, bids):
         g = np.full((len(lens), len(hcps)), np.nan)
         for r in grid.itertuples():
-            if r.n >= 200:
+            if r.n >= 200 and r.longest_suit in lens:
                 g[lens.index(r.longest_suit), hcps.index(r.hcp)] = getattr(r, f"p{b}")
         im = ax.imshow(g, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
         for i in range(len(lens)):
             for j in range(len(hcps)):
                 if not np.isnan(g[i, j]):
-                    ax.text(j, i, f"{100 * g[i, j]:.0f}", ha="center", va="center", fontsize=7)
+                    ax.text(j, i, f"{100 * g[i, j]:.0f}%", ha="center", va="center", fontsize=7)
         ax.set_xticks(range(len(hcps)))
         ax.set_xticklabels(hcps)
         ax.set_yticks(range(len(lens)))
@@ -946,9 +947,11 @@ def plot_classes(grid: pd.DataFrame, path: Path, n: int, bids=(7, 9, 10)):
         ax.set_xlabel("declarer's high-card points")
         ax.set_title(f"team takes {b}+ tricks" + (" (Boom)" if b == 13 else ""))
     axes[0].set_ylabel("declarer's longest suit")
-    fig.colorbar(im, ax=axes, shrink=0.8, label="P(success)")
-    fig.suptitle(f"Boomke Wies: the first to speak declares in its longest suit ({n:,} random deals; "
-                 "cells with < 200 deals blank)", fontsize=9)
+    cb = fig.colorbar(im, ax=axes, shrink=0.8, label="P(success), %")
+    from matplotlib import ticker
+    cb.ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
+    fig.suptitle(f"Boomke Wies: the first to speak declares in its longest suit, chance of success in % ({n:,} random "
+                 "deals; cells with < 200 deals blank)", fontsize=9)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 

@@ -8,33 +8,82 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+
+# distinct line styles and markers: curves that coincide stay visible (markers staggered along them)
+LINESTYLES = ["-", "--", "-.", ":"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
-def heatmap_classes(df, path: Path, n: int):
-    """Boulmous: P(make bid) by trumps held x bowers held, one panel per bid."""
+def style(i: int, n_points: int = 0, n_curves: int = 1) -> dict:
+    """Line style of curve i of a family: its own dash pattern and marker, the markers of the curves
+    spread along the x axis so that identical curves do not hide one another."""
+    kw = {"ls": LINESTYLES[i % len(LINESTYLES)], "marker": MARKERS[i % len(MARKERS)], "ms": 4}
+    if n_points > 8:
+        step = max(1, n_points // 8)
+        kw["markevery"] = (min(n_points - 1, i * step // max(n_curves, 1)), step)
+    return kw
+
+
+def _plain(v, _pos=None) -> str:
+    if v <= 0:
+        return ""
+    return f"{v:,.0f}" if v >= 1 else f"{v:g}"
+
+
+def _percent(v, _pos=None) -> str:
+    if v <= 0:
+        return ""
+    x = 100 * v
+    return f"{x:.0f}%" if x >= 1 else f"{x:.2g}%"
+
+
+def log_axis(ax, which: str = "y", percent: bool = False):
+    """A log axis labelled with plain numbers (1, 2, 5, 10, 20, ... or 1%, 0.1%, ...), never 2x10^1;
+    call it once the data are drawn (a narrow range gets more ticks)."""
+    axis = ax.yaxis if which == "y" else ax.xaxis
+    lo, hi = ax.get_ylim() if which == "y" else ax.get_xlim()
+    decades = np.log10(hi / lo) if lo > 0 and hi > lo else 3
+    subs = (1.0, 2.0, 5.0) if decades > 1.5 else (1.0, 1.5, 2.0, 3.0, 5.0, 7.0) if decades > 0.6 else tuple(range(1, 10))
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(ticker.FuncFormatter(_percent if percent else _plain))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def percent_axis(ax, which: str = "y"):
+    """A linear probability axis in % (0%, 0.05%, ..., 100%), as precise as its ticks need."""
+    (ax.yaxis if which == "y" else ax.xaxis).set_major_formatter(
+        ticker.FuncFormatter(lambda v, _p=None: "0%" if abs(v) < 1e-12 else _percent(v) if v > 0 else ""))
+
+
+def heatmap_classes(df, path: Path, n: int, min_n: int = 200):
+    """Boulmous: P(make bid) by trumps held x bowers held, one panel per bid; only the trump counts a
+    hand can show (cells with fewer than ``min_n`` deals blank)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig, axes = plt.subplots(1, 4, figsize=(16, 4.6), sharey=True)
-    trumps = list(range(8))
+    shown = sorted({int(r.trumps) for r in df.itertuples() if r.n >= min_n}) or sorted({int(t) for t in df.trumps})
+    trumps = list(range(shown[0], shown[-1] + 1)) if shown else [0]
+    fig, axes = plt.subplots(1, 4, figsize=(3.3 * len(trumps) + 4, 4.6), sharey=True)
     for ax, bid in zip(axes, range(3, 7)):
-        grid = np.full((3, 8), np.nan)
-        cnt = np.zeros((3, 8), int)
+        grid = np.full((3, len(trumps)), np.nan)
         for r in df.itertuples():
-            grid[r.bowers, r.trumps] = getattr(r, f"p{bid}")
-            cnt[r.bowers, r.trumps] = r.n
-        grid[cnt < 200] = np.nan  # too few deals to show
+            if r.n >= min_n and int(r.trumps) in trumps:
+                grid[int(r.bowers), trumps.index(int(r.trumps))] = getattr(r, f"p{bid}")
         im = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
         for b in range(3):
-            for t in trumps:
-                if not np.isnan(grid[b, t]):
-                    ax.text(t, b, f"{100 * grid[b, t]:.0f}", ha="center", va="center", fontsize=8)
+            for j in range(len(trumps)):
+                if not np.isnan(grid[b, j]):
+                    ax.text(j, b, f"{100 * grid[b, j]:.0f}%", ha="center", va="center", fontsize=8)
         ax.set_title(f"bid {bid}" + (" (boulmous)" if bid == 6 else ""))
         ax.set_xlabel("trumps held (bowers included)")
-        ax.set_xticks(trumps)
+        ax.set_xticks(range(len(trumps)))
+        ax.set_xticklabels(trumps)
         ax.set_yticks([0, 1, 2])
     axes[0].set_ylabel("bowers held")
-    fig.colorbar(im, ax=axes, shrink=0.8, label="P(taker makes the bid)")
-    fig.suptitle(f"Boulmous: chance the first to speak makes each bid (% , cells with <200 deals blank), {n:,} random deals")
+    cb = fig.colorbar(im, ax=axes, shrink=0.8, label="P(taker makes the bid), %")
+    cb.ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
+    fig.suptitle(f"Boulmous: chance the first to speak makes each bid, in % (cells with < {min_n} deals blank), "
+                 f"{n:,} random deals")
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
@@ -65,20 +114,35 @@ def leaderboard_plot(board, metric, unit, path: Path, n: int):
     plt.close(fig)
 
 
-def sweep_plot(df, path: Path, title: str, unit: str, best, crossings):
+def sweep_edge_note(values, best) -> str:
+    """A warning when the best value is the first or last of the range swept ('' otherwise)."""
+    vals = sorted(float(v) for v in values)
+    if len(vals) < 2 or float(best) not in (vals[0], vals[-1]):
+        return ""
+    side = "lowest" if float(best) == vals[0] else "highest"
+    return (f"the best value {float(best):g} is the {side} one swept: the optimum may lie beyond "
+            f"{vals[0] if side == 'lowest' else vals[-1]:g}; widen the range")
+
+
+def sweep_plot(df, path: Path, title: str, unit: str, best, crossings, default=None):
+    """The advantage by parameter value with its 95% band; the best value (with a warning when it is
+    at the edge of the range), the heuristic's default value and any zero crossings marked."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.plot(df.value, df.advantage, "o-", color="tab:blue", label="advantage")
     ax.fill_between(df.value, df.advantage - df.ci, df.advantage + df.ci, color="tab:blue", alpha=0.2,
                     label="95% CI")
     ax.axhline(0, color="k", lw=0.8)
-    ax.axvline(best, color="tab:green", ls="--", label=f"best = {best:g}")
+    edge = sweep_edge_note(df.value, best)
+    ax.axvline(best, color="tab:green", ls="--", label=f"best = {best:g}" + (" (edge of the range)" if edge else ""))
+    if default is not None:
+        ax.axvline(default, color="0.35", ls="-.", lw=1.2, label=f"default = {default:g}")
     for x in crossings:
         ax.axvline(x, color="tab:red", ls=":", lw=1)
     if crossings:
         ax.plot([], [], color="tab:red", ls=":", label="zero crossing")
     ax.set_xlabel(df.param.iloc[0])
     ax.set_ylabel(f"advantage ({unit})")
-    ax.set_title(title)
+    ax.set_title(title + ("\n" + edge if edge else ""), fontsize=10 if edge else None)
     ax.legend()
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ GAMES = [("boulmous", "tricksim.analysis.boulmous"), ("boomke-wies", "tricksim.a
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     from tricksim.analysis import compare as cmp
     from tricksim.analysis.output import write_table
-    from tricksim.analysis.plots import leaderboard_plot, sweep_plot
+    from tricksim.analysis.plots import leaderboard_plot, sweep_edge_note, sweep_plot
 
     d = out / "compare"
     d.mkdir(parents=True, exist_ok=True)
@@ -35,8 +35,12 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     write_table(sw, d, "boulmous_sweep_margin")
     best = sw.loc[sw.advantage.idxmax()]
     zc = cmp.zero_crossings(sw)
+    from tricksim.analysis.boulmous import ALIASES, REGISTRY
+    from tricksim.analysis.common import parse_heuristic
+    default = parse_heuristic("cautious", REGISTRY, ALIASES).value("margin")
+    edge = sweep_edge_note(sw.value, best.value)
     sweep_plot(sw, d / "boulmous_sweep_margin.png", "cautious:margin=v against aggressive (Boulmous)", res["unit"],
-               best.value, zc)
+               best.value, zc, default=default)
     md = ["## Comparing heuristics (Boulmous)\n",
           f"Regenerate: `tricksim compare boulmous {' '.join(names)} --hands {n} --seed 2026`\n",
           "```", cmp.render_compare(res), "```\n",
@@ -46,7 +50,8 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
           f"--against aggressive --hands {ns} --seed 2026`\n",
           f"Each value plays the same {ns:,} deals (rotated through the seats). Best margin: {best.value:g} "
           f"({best.advantage:+.3f} ± {best.ci:.3f} points per deal); zero crossings: "
-          + (", ".join(f"{x:.2f}" for x in zc) if zc else "none") + ".\n",
+          + (", ".join(f"{x:.2f}" for x in zc) if zc else "none") + f"; the default margin is {default:g}."
+          + (f" Note: {edge}." if edge else "") + "\n",
           "![sweep](compare/boulmous_sweep_margin.png)\n"]
     return "\n".join(md)
 
