@@ -543,6 +543,20 @@ def deal_with_fixed(st, rest, fixed, seat, hands):
 
 
 NO_GAME = np.array([-(1 << 50), 0, 0, 0], dtype=np.int64)
+# Every call of play_deal passes the same argument types (int64 scalars through ``i64``, never
+# literal constants; writable arrays, never the read-only module constant NO_GAME): numba compiles
+# one specialisation per distinct argument types, so literals and read-only arrays would each
+# compile the whole per-deal code again (measured: play_tricks twice, play_deal 7 times, 35 s of a
+# cold first run).  ``bench --compile`` shows the entry points' cold cost.
+i64 = np.int64
+
+
+@njit(cache=True, nogil=True, inline="always")
+def no_game():
+    """A fresh writable copy of NO_GAME (the deal is not part of a game: no end check)."""
+    a = np.zeros(4, np.int64)
+    a[0] = NO_GAME[0]
+    return a
 
 # ============================================================================
 # batch entry points
@@ -568,6 +582,7 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
         hands = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
@@ -575,7 +590,8 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
             dealer = idx % 4
-            play_deal(hands, work, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+            play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                      nogame)
             taker = rec[REC_TAKER]
             if taker < 0:
                 acc[560] += 1
@@ -617,6 +633,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
         hands = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
@@ -624,18 +641,18 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
             rest[:] = rest0
             deal_with_fixed(sd, rest, fixed, seat, hands)
             odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
-                     lb, rec, acc)
+                     lb, rec, acc, nogame)
     return part.sum(axis=0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, lb, rec, acc):
+def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, lb, rec, acc, nogame):
     for t in range(5):
         seed_state(st, key_dec, idx)
-        play_deal(hands, work, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+        play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec, nogame)
         acc[t * 7 + rec[REC_WON + seat]] += 1
     seed_state(st, key_dec, idx)
-    play_deal(hands, work, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+    play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec, nogame)
     acc[35 + 6 + rec[REC_SCORE + seat]] += 1
     acc[48 + 1 + rec[REC_STAKES + seat]] += 1
 
@@ -684,6 +701,7 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
         hands = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         rest12 = np.zeros(12, np.int64)
         acc = part[blk]
         for a in range(blk, na, nblk):
@@ -709,10 +727,12 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
                 hands[others[2]] = mc
                 for ti in range(trumps.shape[0]):
                     t = trumps[ti]
-                    play_deal(hands, work, dealer, seat, 3, t, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+                    play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                              nogame)
                     acc[t * 7 + rec[REC_WON + seat]] += 1
                 if with_pass:
-                    play_deal(hands, work, dealer, -1, 0, -1, seat, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+                    play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb,
+                              rec, nogame)
                     acc[35 + 6 + rec[REC_SCORE + seat]] += 1
                     acc[48 + 1 + rec[REC_STAKES + seat]] += 1
     return part.sum(axis=0)
@@ -755,14 +775,16 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
         hands = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
-            dealer = 3
-            play_deal(hands, work, dealer, 0, 3, -1, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+            dealer = i64(3)
+            play_deal(hands, work, dealer, i64(0), i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                      nogame)
             t = rec[REC_TRUMP]
             if t == NT:
                 continue
@@ -796,13 +818,11 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
         boxes[s] = 0
     target = rules[R_TARGET]
     ndeals = 0
-    dealer = 0
+    dealer = i64(0)
     while ndeals < MAX_DEALS_PER_GAME:
         deal_random(sd, deck, hands)
-        if rules[R_END_CHECK] == END_TRICK:
-            play_deal(hands, work, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, rec, scores)
-        else:
-            play_deal(hands, work, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, rec, NO_GAME)
+        # the game scores are read only under end_check=after_each_trick (play_tricks)
+        play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec, scores)
         ndeals += 1
         taker = rec[REC_TAKER]
         for s in range(4):
@@ -885,6 +905,7 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
         hands = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         stakes = np.zeros(4, np.int64)
         boxes = np.zeros(4, np.int64)
         sc_tmp = np.zeros(4, np.int64)
@@ -920,6 +941,7 @@ def trace_game(key_deal, key_dec, g, rules, hcodes, hparams):
     hands = np.zeros(4, np.uint64)
     work = np.zeros(4, np.uint64)
     rec = np.zeros(REC_LEN, np.int64)
+    nogame = no_game()
     stakes = np.zeros(4, np.int64)
     boxes = np.zeros(4, np.int64)
     sc_tmp = np.zeros(4, np.int64)
@@ -942,12 +964,14 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     deck = np.zeros(24, np.int64)
     hands = np.zeros(4, np.uint64)
     work = np.zeros(4, np.uint64)
+    nogame = no_game()
     for i in range(n):
         idx = first + i
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
         deal_random(sd, deck, hands)
-        play_deal(hands, work, idx % 4, -1, 0, -1, -1, rules, hcodes, hparams, st, lb, out[i], NO_GAME)
+        play_deal(hands, work, idx % 4, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, out[i],
+                  nogame)
     return out
 
 
@@ -981,6 +1005,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
         hands = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         xp = np.zeros(k, np.int64)
         xs = np.zeros(k, np.int64)
         yp = np.zeros(k, np.int64)
@@ -1005,8 +1030,8 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                 # that two random heuristics are independent draws of the same player
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
-                play_deal(hands, work, dealer, -1, 0, -1, -1, rules, seat_codes[r], seat_params[r], st, lb,
-                          rec, NO_GAME)
+                play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, seat_codes[r],
+                          seat_params[r], st, lb, rec, nogame)
                 yp[:] = 0
                 ys[:] = 0
                 for s in range(4):
