@@ -571,7 +571,7 @@ def cli_compare(opts):
 def cli_sweep(opts):
     from tricksim.analysis.cliutil import engine_kw, out_dir
     from tricksim.analysis.output import write_table
-    from tricksim.analysis.plots import sweep_plot
+    from tricksim.analysis.plots import sweep_edge_note, sweep_plot
     mod, rules, udefs, extra = _common(opts)
     param, values = sweep_values(opts.param)
     # validate the heuristic and parameter up front
@@ -588,14 +588,22 @@ def cli_sweep(opts):
     write_table(df, out, "sweep")
     best = best_value(df)
     zc = zero_crossings(df)
+    default = dict(base.values).get(param)   # the value the named heuristic plays without the sweep
     sweep_plot(df, out / "sweep.png", f"{opts.name} vs {opts.against}: advantage by {param}", UNIT[opts.game],
-               best["value"], zc)
+               best["value"], zc, default=default)
     print(f"Sweep of {param} for {opts.name} against {opts.against}, {hands:,} duplicate deals per value "
           f"(the same deals for every value)")
     print(pd.DataFrame({param: df.value, "advantage (unadjusted 95% CI)": [_ci_text(a, c) for a, c in zip(df.advantage, df.ci)],
                         "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}).to_string(index=False))
     print(render_best(best, param, UNIT[opts.game]))
     print("zero crossings: " + (", ".join(f"{x:.3g}" for x in zc) if zc else "none"))
+    if default is not None:
+        print(f"{opts.name} plays {param} = {default:g} when not swept")
+    edge = sweep_edge_note(df.value, best["value"])
+    if edge:
+        print(f"warning: {edge}")
+    print(f"('advantage' = mean {UNIT[opts.game]} of {opts.name} with {param} = value minus {opts.against}, on the "
+          "same deals with the seats rotated; 'p Holm' and 'significant' are Holm-adjusted over the values)")
     print(f"\ntable and plot in {out}")
 
 
