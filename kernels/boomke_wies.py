@@ -33,6 +33,10 @@ PACKETS_445, PACKETS_544, PACKETS_4441 = 0, 1, 2
 
 # ---- calls ------------------------------------------------------------------
 PASS, MEETJE, BOOM = 0, 1, 13     # a bid is 7..13; 1 = Meetje; 0 = pass (and "no contract")
+# Calls of the per-deal functions pass int64 scalars (``i64``), never literal constants: numba
+# compiles one specialisation per distinct argument types (see kernels/boulmous.py).
+i64 = np.int64
+
 NO_CONTRACT = 0
 
 # ---- heuristics -------------------------------------------------------------
@@ -711,7 +715,7 @@ def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
         play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
     else:
-        play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -727,7 +731,7 @@ def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     rec[REC_CONTRACT] = NO_CONTRACT
     eldest = (dealer + 1) & 3
     rec[REC_LEADER0] = eldest
-    t, n = play_tricks(hands, h, eldest, tc >> 4, -1, NO_CONTRACT, ALL_ONES, hcodes, hparams, st, rec)
+    t, n = play_tricks(hands, h, eldest, tc >> 4, i64(-1), i64(NO_CONTRACT), ALL_ONES, hcodes, hparams, st, rec)
     rec[REC_TRUMP] = t
     rec[REC_NTRICKS] = n
     t0 = rec[REC_WON] + rec[REC_WON + 2]
@@ -850,7 +854,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             fresh_deck(deck)
             shuffle(sd, deck, 52)
             deal_from_deck(deck, 3, PACKETS_445, hands)
-            play_deal(hands, 3, 0, 7, -1, -1, rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(3), i64(0), i64(7), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
             lg, hcp = hand_class(hands[0])
             acc[((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
     out = np.zeros(AGG_CLASSES, np.int64)
@@ -931,11 +935,11 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         if (fixed & SM[s]) == U0:
             continue
         seed_state(st, key_dec, idx)
-        play_deal(hands, 3, 0, 7, s, -1, rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, i64(3), i64(0), i64(7), s, i64(-1), rules, hcodes, hparams, st, rec, h)
         acc[s * 14 + rec[REC_TEAM]] += 1
         if rules[R_MEETJE_TRUMP] == MEETJE_NAMES_ELDEST_LEADS and positions[3]:
             seed_state(st, key_dec, idx)
-            play_deal(hands, 0, 0, MEETJE, s, -1, rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(0), i64(0), i64(MEETJE), s, i64(-1), rules, hcodes, hparams, st, rec, h)
             acc[ODDS_MEETJE + s * 14 + rec[REC_TEAM]] += 1
     for p in range(4):
         if not positions[p]:
@@ -943,11 +947,11 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         dealer = (3 - p) & 3
         base = ODDS_POS + p * ODDS_POS_LEN
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, -1, 0, -1, 0, rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(0), rules, hcodes, hparams, st, rec, h)
         acc[base + 7 + rec[REC_SCORE]] += 1
         acc[base + 13 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, -1, 0, -1, -1, rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
         acc[base + 29 + 7 + rec[REC_SCORE]] += 1
         acc[base + 42 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         if rec[REC_DECL] == 0:
@@ -986,7 +990,7 @@ def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
             if (fixed & SM[s]) == U0:
                 continue
             seed_state(st, key_dec, idx)
-            play_deal(hands, 3, 0, 7, s, -1, rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(3), i64(0), i64(7), s, i64(-1), rules, hcodes, hparams, st, rec, h)
             tk[i, s] = rec[REC_TEAM]
     return hs, tk
 
@@ -1108,7 +1112,7 @@ def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, r
     pattern = deal_pattern(rules)
     target = rules[R_TARGET]
     ndeals = rules[R_MATCH_DEALS]
-    dealer = 0
+    dealer = i64(0)
     nd = 0
     extra = 0
     booms = 0
