@@ -266,14 +266,17 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           threads: Annotated[Optional[List[int]], typer.Option("--threads", help="thread counts to time (default 1 and all)")] = None,
           engine: Annotated[bool, typer.Option("--engine", help="instead: the run engine's overhead on a Boulmous run")] = False,
           repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
-          dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend")] = False):
+          dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend")] = False,
+          compile_: Annotated[bool, typer.Option("--compile", help="instead: seconds per kernel entry point on a first run, cold (empty Numba cache) and cached, per headline study")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
     from tricksim.analysis import bench as bench_mod
     from tricksim.analysis.output import show
 
     if hands is not None and hands < 1:
         raise TricksimError(f"--hands must be at least 1, got {hands}")
-    if engine:
+    if compile_:
+        df = bench_mod.compile_times([g.value for g in games] if games else None)
+    elif engine:
         df = bench_mod.engine_overhead(hands or 10_000_000, seed)
     elif dask:
         df = bench_mod.dask_throughput(hands or 20_000_000, seed)
@@ -340,7 +343,8 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies
 
-    studies.run_all(out=out, quick=quick, only=studies.check_only(only), progress=not quiet)
+    studies.run_all(out=out, quick=quick, only=studies.check_only(only), progress=not quiet,
+                    log=lambda line: typer.echo(f"tricksim: {line}", err=True))
 
 
 def _usage_errors():

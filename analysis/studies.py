@@ -119,33 +119,35 @@ def read_sections(path: Path) -> dict:
     return found
 
 
-def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True) -> Path:
+def headline_step(study: str, out: Path, quick: bool = False, progress: bool = False) -> str:
+    """Run one headline study (a game's, or ``compare``) into ``out``; its markdown section."""
+    if study == "compare":
+        return _compare_section(out, quick, progress)
+    modname = dict(GAMES)[study]
+    return importlib.import_module(modname).headline(out, quick=quick, progress=progress)
+
+
+def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True,
+            log=None) -> Path:
     """Run the headline studies into ``out`` and write ``out/README.md``.  With ``only``, just those
-    studies run and only their sections of the README are replaced; the others are kept."""
+    studies run and only their sections of the README are replaced; the others are kept.
+    ``log(line)`` receives one line as each study starts and ends, and the total."""
     only = check_only(only)
     out = Path(out)
     check_out_path(out, "--out")
     out.mkdir(parents=True, exist_ok=True)
     readme = out / "README.md"
     sections = read_sections(readme) if only else {}
-    for game, modname in GAMES:
-        if only and game not in only:
-            continue
-        try:
-            mod = importlib.import_module(modname)
-        except ModuleNotFoundError:
-            continue
-        if not hasattr(mod, "headline"):
-            continue
+    todo = [s for s in STUDIES if not only or s in only]
+    say = log or (lambda line: None)
+    t_all = time.perf_counter()
+    for i, study in enumerate(todo, 1):
+        say(f"[{i}/{len(todo)}] {study}: running{' (quick)' if quick else ''} ...")
         t0 = time.perf_counter()
-        text = mod.headline(out, quick=quick, progress=progress)
+        text = headline_step(study, out, quick=quick, progress=progress)
         sec = time.perf_counter() - t0
-        sections[game] = (_wrap(game, text, sec), sec)
-    if not only or "compare" in only:
-        t0 = time.perf_counter()
-        text = _compare_section(out, quick, progress)
-        sec = time.perf_counter() - t0
-        sections["compare"] = (_wrap("compare", text, sec), sec)
+        sections[study] = (_wrap(study, text, sec), sec)
+        say(f"[{i}/{len(todo)}] {study}: done in {sec:.0f} s")
     order = [s for s in STUDIES if s in sections]
     cmd = "tricksim report" + (" --quick" if quick else "") + "".join(f" --only {x}" for x in (only or []))
     kept = [s for s in order if only and s not in only]
@@ -159,5 +161,5 @@ def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progres
     tmp = readme.with_name("README.md.tmp")
     tmp.write_text("\n".join(head + [sections[s][0] for s in order]))
     os.replace(tmp, readme)
-    print(f"headline reports written to {readme}")
+    say(f"headline reports written to {readme} in {time.perf_counter() - t_all:.0f} s")
     return readme
