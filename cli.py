@@ -16,36 +16,24 @@ from typing import Annotated, List, Optional
 import typer
 
 from tricksim.analysis.common import TricksimError, check_out_path, check_seed, load_heuristic_file
+from tricksim.analysis.registry import GAMES
+from tricksim.analysis.registry import get as get_game
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode="rich",
                   help="Monte Carlo strategy analyser for Boulmous, Boomke Wies and Bourre.")
 
 
-class Game(str, Enum):
-    boulmous = "boulmous"
-    boomke_wies = "boomke-wies"
-    bourre = "bourre"
-
-
-class StakesGame(str, Enum):
-    """The games with whole games and a money settlement (Bourre's sessions: tricksim pot)."""
-    boulmous = "boulmous"
-    boomke_wies = "boomke-wies"
-
-
-MODULES = {"boulmous": "tricksim.analysis.boulmous", "boomke-wies": "tricksim.analysis.boomke_wies", "bourre": "tricksim.analysis.bourre"}
-GAME_NAMES = {"boulmous": "Boulmous", "boomke-wies": "Boomke Wies", "bourre": "Bourre"}
+# the games, from the registry (analysis/registry.py): a choice of every command that takes a game
+Game = Enum("Game", {g.key: g.name for g in GAMES}, type=str)
+# the games with whole games and a money settlement (Bourre's sessions: tricksim pot)
+StakesGame = Enum("StakesGame", {g.key: g.name for g in GAMES if g.stakes is not None}, type=str)
+GAME_NAMES = {g.name: g.title for g in GAMES}
 
 
 def game_module(game):
-    name = game.value if isinstance(game, Enum) else str(game)
-    try:
-        return importlib.import_module(MODULES[name])
-    except ModuleNotFoundError as e:
-        if e.name == MODULES[name]:
-            raise TricksimError(f"the game {name!r} is not implemented yet") from None
-        raise
+    """The game's package (its CLI adapters ``cli_*``)."""
+    return importlib.import_module("tricksim.analysis." + get_game(game).key)
 
 
 # ---- checks run while the command line is parsed: before anything is simulated ----------
@@ -212,8 +200,8 @@ def heuristics_cmd(game: Game):
     from tricksim.analysis.common import heuristics_table
     from tricksim.analysis.output import show
 
-    mod = game_module(game)
-    df = heuristics_table(mod.REGISTRY, mod.ALIASES)
+    g = get_game(game)
+    df = heuristics_table(g.heuristics, g.aliases)
     typer.echo(show(df, wrap=("meaning",)))
     typer.echo("\nUse NAME or NAME:param=value,... e.g. --heuristic 'cautious:margin=0.2'")
 
@@ -224,8 +212,8 @@ def rules(game: Game):
     import dataclasses
     import textwrap
 
-    mod = game_module(game)
-    cls = mod.RULES_CLASS
+    g = get_game(game)
+    cls = g.rules
     for f in dataclasses.fields(cls):
         ch = f.metadata.get("choices")
         rng = f.metadata.get("range")
@@ -242,8 +230,7 @@ def rules(game: Game):
         typer.echo(f"{cls.PREFIX}.{f.name} = {f.default}    [{kind}]")
         if f.metadata.get("help"):
             typer.echo(textwrap.fill(f.metadata["help"], width=118, initial_indent="    ", subsequent_indent="    "))
-    section = {"boulmous": "1 (Boulmous)", "boomke-wies": "2 (Boomke Wies)", "bourre": "3 (Bourre)"}[game.value]
-    typer.echo(f"\nSee docs/RULES.md in the tricksim repository, section {section}, for the full rules.")
+    typer.echo(f"\nSee docs/RULES.md in the tricksim repository, section {g.rules_section}, for the full rules.")
 
 
 @app.command()

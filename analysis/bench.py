@@ -1,12 +1,11 @@
 """Benchmark: complete hands per second per game and heuristic, 1 thread and all threads.
 
-Each game module provides ``bench_cases()`` -> list of ``(label, fn)`` where
-``fn(first, n)`` plays hands ``first..first+n-1`` through the same batch kernel
+Each game's ``Game.bench_cases(seed)`` (analysis/game.py) gives a list of ``(label, fn)``
+where ``fn(first, n)`` plays hands ``first..first+n-1`` through the same batch kernel
 the studies use and returns the number of hands played.
 """
 from __future__ import annotations
 
-import importlib
 import time
 
 import numba
@@ -14,20 +13,10 @@ import pandas as pd
 
 from tricksim.analysis.common import TricksimError
 
-GAME_MODULES = {"boulmous": "tricksim.analysis.boulmous", "boomke-wies": "tricksim.analysis.boomke_wies", "bourre": "tricksim.analysis.bourre"}
-DEFAULT_HANDS = {"boulmous": 4_000_000, "boomke-wies": 2_000_000, "bourre": 2_000_000}
-
-
 def available_games():
-    out = []
-    for g, m in GAME_MODULES.items():
-        try:
-            mod = importlib.import_module(m)
-        except ModuleNotFoundError:
-            continue
-        if hasattr(mod, "bench_cases"):
-            out.append(g)
-    return out
+    """The games' CLI names, in registry order."""
+    from tricksim.analysis.registry import names
+    return names()
 
 
 def time_case(fn, n, tlist, repeats=5):
@@ -69,12 +58,13 @@ def run(games=None, hands=None, seed=0, threads=None, repeats=5):
         if not 1 <= t <= allt:
             raise TricksimError(f"--threads {t}: this machine runs 1 to {allt} threads")
     rows = []
-    for g in games:
-        mod = importlib.import_module(GAME_MODULES[g])
-        n = hands or DEFAULT_HANDS.get(g, 1_000_000)
-        for label, fn in mod.bench_cases(seed):
+    from tricksim.analysis.registry import get
+    for name in games:
+        g = get(name)
+        n = hands or g.bench_hands
+        for label, fn in g.bench_cases(seed):
             rates, ratios = time_case(fn, n, tlist, repeats)
-            row = {"game": g, "case": label, "hands": n}
+            row = {"game": g.name, "case": label, "hands": n}
             for t in tlist:
                 row[f"hands/s {t} thread{'s' if t > 1 else ''}"] = f"{rates[t]:,.0f}"
             if len(tlist) > 1:

@@ -19,24 +19,23 @@ the studies play.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import common, engine
+from tricksim.analysis import engine
 from tricksim.analysis.common import make_params
+from tricksim.analysis.game import Duplicate, Game
 from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag, parse_cards,
                              parse_heuristic, rules_dict)
 from tricksim.analysis.stats import Z95, hist_mean_ci, mean_ci, wilson
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
-from tricksim.kernels.rng import GAME_BOOMKE, STREAM_DEAL, STREAM_DECIDE, derive_key
+from tricksim.kernels.rng import GAME_BOOMKE
 
-GAME = "boomke_wies"
-CLI_GAME = "boomke-wies"
+KEY = "boomke_wies"
 N_SEATS = 4
 BIDS = list(range(7, 14))
 CONTRACT_NAMES = ["7", "8", "9", "10", "11", "12", "Boom", "Meetje"]   # contract class 0..7
@@ -67,9 +66,6 @@ class BoomkeRules:
     match_deals: int = flag(16, rng=(1, 1000), help="rule 12: deals per match (without a target score)")
 
 
-RULES_CLASS = BoomkeRules
-
-
 def rules_array(r: BoomkeRules) -> np.ndarray:
     a = np.zeros(K.N_RULES, np.int64)
     a[K.R_VARIANT] = ["auction", "no_auction"].index(r.variant)
@@ -88,34 +84,30 @@ def rules_array(r: BoomkeRules) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # heuristics
 # ---------------------------------------------------------------------------
-def _p(name, default, lo, hi, help):
-    return Param(name, default, lo, hi, help)
-
-
 def _family(margin=0.0, ace=1.0, king=0.75, queen=0.4, trump_len=0.75, short=0.2, partner=4.0, partner_passed=3.4,
             partner_bid=0.9, seven_margin=0.5, boom_margin=1.5, overcall_partner=0, draw_trumps=1, count=1, ruff=1):
     return {p.name: p for p in [
-        _p("margin", margin, -3, 5, "bid a level only when the team's estimated tricks minus margin reach it"),
-        _p("ace", ace, 0, 2, "tricks counted per ace"),
-        _p("king", king, 0, 2, "tricks counted per king with at least one more card of its suit"),
-        _p("queen", queen, 0, 2, "tricks counted per queen with at least two more cards of its suit"),
-        _p("trump_len", trump_len, 0, 2, "tricks counted per card of the longest suit (the intended trumps) beyond three"),
-        _p("short", short, 0, 2, "ruffing value per singleton (twice per void) beside four or more trumps"),
-        _p("partner", partner, 0, 7, "tricks credited to a partner who has not spoken"),
-        _p("partner_passed", partner_passed, 0, 7, "tricks credited to a partner who has passed"),
-        _p("partner_bid", partner_bid, 0, 2, "share credited of what a partner's bid b implies (b + margin - partner)"),
-        _p("seven_margin", seven_margin, -3, 6, "forced dealer: bid 7 when the team estimate reaches 7 + this, else Meetje"),
-        _p("boom_margin", boom_margin, -3, 6, "bid Boom when the team estimate reaches 13 + this"),
-        _p("overcall_partner", overcall_partner, 0, 1, "1: may overbid its own partner"),
-        _p("draw_trumps", draw_trumps, 0, 1, "1: the declaring side leads trumps while an opponent may hold one"),
-        _p("count", count, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),
-        _p("ruff", ruff, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
+        Param("margin", margin, -3, 5, "bid a level only when the team's estimated tricks minus margin reach it"),
+        Param("ace", ace, 0, 2, "tricks counted per ace"),
+        Param("king", king, 0, 2, "tricks counted per king with at least one more card of its suit"),
+        Param("queen", queen, 0, 2, "tricks counted per queen with at least two more cards of its suit"),
+        Param("trump_len", trump_len, 0, 2, "tricks counted per card of the longest suit (the intended trumps) beyond three"),
+        Param("short", short, 0, 2, "ruffing value per singleton (twice per void) beside four or more trumps"),
+        Param("partner", partner, 0, 7, "tricks credited to a partner who has not spoken"),
+        Param("partner_passed", partner_passed, 0, 7, "tricks credited to a partner who has passed"),
+        Param("partner_bid", partner_bid, 0, 2, "share credited of what a partner's bid b implies (b + margin - partner)"),
+        Param("seven_margin", seven_margin, -3, 6, "forced dealer: bid 7 when the team estimate reaches 7 + this, else Meetje"),
+        Param("boom_margin", boom_margin, -3, 6, "bid Boom when the team estimate reaches 13 + this"),
+        Param("overcall_partner", overcall_partner, 0, 1, "1: may overbid its own partner"),
+        Param("draw_trumps", draw_trumps, 0, 1, "1: the declaring side leads trumps while an opponent may hold one"),
+        Param("count", count, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),
+        Param("ruff", ruff, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
     ]}
 
 
 REGISTRY = {
     "random": HeuristicDef("random", K.H_RANDOM,
-                           {"bid_prob": _p("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may")},
+                           {"bid_prob": Param("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may")},
                            "random-legal baseline: random calls, a uniformly random legal card (the opening lead too)",
                            deterministic=False),
     "partner": HeuristicDef("partner", K.H_PARTNER, _family(),
@@ -128,43 +120,6 @@ REGISTRY = {
                           "4 tricks whatever he called, may overbid him, does not draw trumps, remembers no card"),
 }
 ALIASES = {"default": "partner"}
-
-
-def heuristic_arrays(specs):
-    return common.heuristic_arrays(specs, K)
-
-
-def parse_seats(heuristic=None, user_defs=None):
-    """One spec for all seats, or four (one per seat)."""
-    if heuristic is None:
-        heuristic = ["default"]
-    if isinstance(heuristic, str):
-        heuristic = [heuristic]
-    specs = [parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in heuristic]
-    if len(specs) == 1:
-        specs = specs * 4
-    if len(specs) != 4:
-        raise TricksimError(f"give one heuristic for all seats or four (one per seat), got {len(specs)}")
-    return specs
-
-
-def _specs(heuristics):
-    return heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
-
-
-def specs_from_json(js):
-    return common.specs_from_json(js, REGISTRY)
-
-
-def _keys(seed):
-    return derive_key(seed, GAME_BOOMKE, STREAM_DEAL), derive_key(seed, GAME_BOOMKE, STREAM_DECIDE)
-
-
-def _kernel_args(params):
-    r = BoomkeRules(**params["rules"])
-    codes, prm = heuristic_arrays(specs_from_json(params["heuristics"]))
-    kd, kc = _keys(params["seed"])
-    return kd, kc, rules_array(r), codes, prm
 
 
 # ---------------------------------------------------------------------------
@@ -210,30 +165,26 @@ def _trump(t: str) -> int:
 # ---------------------------------------------------------------------------
 # block functions (the engine's unit of work)
 # ---------------------------------------------------------------------------
-@engine.block_function("boomke_wies.deals")
 def block_deals(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_deals(kd, kc, first, n, ra, codes, prm)
 
 
-@engine.block_function("boomke_wies.classes")
 def block_classes(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_classes(kd, kc, first, n, ra, codes, prm)
 
 
-@engine.block_function("boomke_wies.odds")
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     pos = np.zeros(4, np.int64)
     for p in params["positions"]:
         pos[p] = 1
     return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), pos, ra, codes, prm)
 
 
-@engine.block_function("boomke_wies.matches")
 def block_matches(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_matches(kd, kc, first, n, ra, codes, prm)
 
 
@@ -263,7 +214,7 @@ def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
     decl = rec[K.REC_DECL]
     contract = rec[K.REC_CONTRACT]
     d = {
-        "game": GAME, "seed": seed, "hand_index": index, "rules": rules_dict(rules),
+        "game": KEY, "seed": seed, "hand_index": index, "rules": rules_dict(rules),
         "heuristics": [s.label for s in specs], "dealer": rec[K.REC_DEALER],
         "deal": hands, "teams": [[0, 2], [1, 3]], "bids": bids,
         "bidder": None if no_auction else decl,
@@ -291,12 +242,12 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
           first: int = 0, with_legal: bool = False) -> list[dict]:
     """Hands ``first..first+hands-1`` of the deal studies with this seed, as TRACE.md dicts."""
     rules = rules or BoomkeRules()
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     if hands < 1:
         raise TricksimError(f"--hands must be at least 1, got {hands}")
     if first < 0:
         raise TricksimError(f"--first must be at least 0, got {first}")
-    kd, kc, ra, codes, prm = _kernel_args(make_params(seed, rules, specs))
+    kd, kc, ra, codes, prm = GAME.kernel_args(make_params(seed, rules, specs))
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
 
@@ -415,7 +366,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
                             "(run 'tricksim odds boomke-wies --rule variant=no_auction' without --hand)")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     positions = _positions(seat)
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     if hands < 1:
         raise TricksimError(f"--hands must be at least 1, got {hands}")
     tsel = [_trump(t) for t in trumps] if trumps else None
@@ -503,7 +454,7 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     and Boom with their frequency and success rate, by the declarer's position and hand
     class; mean points per seat position. No-auction variant: team tricks."""
     rules = rules or BoomkeRules()
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     run = engine.Run("boomke_wies.deals", make_params(seed, rules, specs), hands, block_size, unit="deals")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
                        resume=resume)
@@ -566,7 +517,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
         raise TricksimError("success by hand class needs the bidding game (the no-auction variant has no declarer)")
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     run = engine.Run("boomke_wies.classes", make_params(seed, rules, specs), hands, block_size, unit="deals")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
                        resume=resume)
@@ -603,7 +554,7 @@ def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
     """Whole matches (``match_deals`` deals, or to ``target_score``): team points per match,
     wins, draws, deals per match."""
     rules = rules or BoomkeRules()
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     run = engine.Run("boomke_wies.matches", make_params(seed, rules, specs), matches, block_size, unit="matches")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
                        resume=resume)
@@ -679,12 +630,11 @@ AGG_DD_DEALS = K.N_CC * 14 * 14
 AGG_DD_HAND = 4 * 14 * 14
 
 
-@engine.block_function("boomke_wies.dd_deals")
 def block_dd_deals(params, first, n):
     """Deals ``first..first+n-1`` of the auction study: the heuristic declaring team's tricks
     beside the double-dummy tricks of the same declarer, trumps and (for the declarer's
     opening) lead suit. Returns [contract class][heuristic tricks][DD tricks]."""
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
     probs, meta = [], []
     for rec in recs:
@@ -703,11 +653,10 @@ def block_dd_deals(params, first, n):
     return agg
 
 
-@engine.block_function("boomke_wies.dd_hand")
 def block_dd_hand(params, first, n):
     """Deals ``first..first+n-1`` of the hand's odds study: per opening suit the team's
     heuristic tricks beside its double-dummy tricks with the hand on lead in that suit."""
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     hs, tk = K.odds_tricks(kd, kc, first, n, np.uint64(params["hand_mask"]), ra, codes, prm)
     probs, meta = [], []
     for i in range(n):
@@ -784,7 +733,7 @@ def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None,
     if rules.variant == "no_auction":
         raise TricksimError("--double-dummy applies to the bidding game, not to the no-auction variant")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     if deals < 1:
         raise TricksimError(f"--dd-deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs, hand_mask=mask_of(cards))
@@ -808,7 +757,7 @@ def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, out=
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
         raise TricksimError("--double-dummy applies to the bidding game, not to the no-auction variant")
-    specs = _specs(heuristics)
+    specs = parse_seats(heuristics)
     if deals < 1:
         raise TricksimError(f"--dd-deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs)
@@ -874,32 +823,15 @@ def render_dd(res, kind: str) -> str:
 # ---------------------------------------------------------------------------
 # duplicate tournaments (analysis/compare.py)
 # ---------------------------------------------------------------------------
-DUP_METRICS = ["points", "team_tricks"]
-
-
-def dup_appearances(k, params=None):
-    """Every ordered pair of entrants plays the deal (a in seats 0 and 2, b in 1 and 3):
-    4(k-1) seat appearances per entrant per deal."""
-    return np.full(k, 4.0 * (k - 1))
-
-
-@engine.block_function("boomke_wies.duplicate")
 def block_duplicate(params, first, n):
-    r = BoomkeRules(**params["rules"])
-    codes, prm = heuristic_arrays(specs_from_json(params["entrants"]))
-    kd, kc = _keys(params["seed"])
-    return K.sim_duplicate(kd, kc, first, n, rules_array(r), codes, prm)
+    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
+    kd, kc = GAME.keys(params["seed"])
+    return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), codes, prm)
 
 
 # ---------------------------------------------------------------------------
 # plots
 # ---------------------------------------------------------------------------
-def _plt():
-    from tricksim.analysis import plots  # noqa: F401  (sets the Agg backend)
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def _yerr(p, lo, hi):
     """Error bars from an interval (never negative: Wilson bounds at 0 or 1 can round)."""
     p = np.asarray(p, float)
@@ -907,7 +839,7 @@ def _yerr(p, lo, hi):
 
 
 def plot_tricks(res, path: Path):
-    plt = _plt()
+    from tricksim.analysis.plots import plt
     fig, ax = plt.subplots(figsize=(8, 4.2))
     T = np.arange(14)
     tr = res["tricks"]
@@ -925,7 +857,7 @@ def plot_tricks(res, path: Path):
 
 
 def plot_classes(grid: pd.DataFrame, path: Path, n: int, bids=(7, 9, 10)):
-    plt = _plt()
+    from tricksim.analysis.plots import plt
     fig, axes = plt.subplots(1, len(bids), figsize=(5 * len(bids), 4.2), sharey=True)
     hcps = [_bucket_name(i) for i in range(len(HCP_BUCKETS))]
     # only the suit lengths with a cell to show (no row that is always blank)
@@ -957,7 +889,7 @@ def plot_classes(grid: pd.DataFrame, path: Path, n: int, bids=(7, 9, 10)):
 
 
 def plot_contracts(contracts: pd.DataFrame, path: Path, n: int):
-    plt = _plt()
+    from tricksim.analysis.plots import plt
     fig, ax = plt.subplots(1, 2, figsize=(11, 3.8))
     x = np.arange(len(contracts))
     f = contracts.freq.to_numpy()
@@ -979,7 +911,7 @@ def plot_contracts(contracts: pd.DataFrame, path: Path, n: int):
 
 
 def plot_dd(by_bid: pd.DataFrame, path: Path, n: int, title: str):
-    plt = _plt()
+    from tricksim.analysis.plots import plt
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(by_bid))
     for off, col, lab, lo, hi in ((-0.2, "p_heuristic", "heuristic play", "heur_lo", "heur_hi"),
@@ -1040,7 +972,7 @@ def cli_odds(opts):
     from tricksim.analysis.output import write_table
 
     rules = rules_from(opts, BoomkeRules)
-    specs = parse_seats(opts.heuristic, user_defs(opts))
+    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
     _reject(opts, [("up_card", "--up-card"), ("players", "--players"), ("pot", "--pot")])
     if opts.exact:
         raise TricksimError("--exact is for Boulmous; a Boomke Wies hand has C(39,13)*C(26,13) layouts of the "
@@ -1061,7 +993,7 @@ def cli_odds(opts):
             _endplay()
         hands = opts.hands or 200_000
         params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), positions=positions)
-        out = out_dir(opts, GAME, "odds", engine.Run("boomke_wies.odds", params, hands, 1 << 16).run_id)
+        out = out_dir(opts, KEY, "odds", engine.Run("boomke_wies.odds", params, hands, 1 << 16).run_id)
         res = odds_hand(cards, opts.seat, opts.seed, hands, rules, specs, trumps=opts.trump,
                         calls=getattr(opts, 'call', None) or None, out=out,
                         until_precision=opts.until_precision, **kw)
@@ -1088,7 +1020,7 @@ def cli_odds(opts):
         raise TricksimError("--trump needs --hand")
     hands = opts.hands or 2_000_000
     params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, GAME, "deals", engine.Run("boomke_wies.deals", params, hands, 1 << 20).run_id)
+    out = out_dir(opts, KEY, "deals", engine.Run("boomke_wies.deals", params, hands, 1 << 20).run_id)
     if opts.double_dummy and rules.variant == "no_auction":
         raise TricksimError("--double-dummy applies to the bidding game, not to the no-auction variant")
     if opts.double_dummy:
@@ -1127,7 +1059,7 @@ def cli_odds(opts):
 def cli_trace(opts):
     from tricksim.analysis.cliutil import positive, rules_from, user_defs
     rules = rules_from(opts, BoomkeRules)
-    specs = parse_seats(opts.heuristic, user_defs(opts))
+    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
     _reject(opts, [("players", "--players"), ("sessions", "--sessions"), ("deals", "--deals")])
     n = positive(opts.hands if opts.hands is not None else 10, "--hands")
     return trace(opts.seed, n, rules, specs, first=opts.first)
@@ -1138,10 +1070,10 @@ def cli_stakes(opts):
     from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
     from tricksim.analysis.output import pct, pm, write_table
     rules = rules_from(opts, BoomkeRules)
-    specs = parse_seats(opts.heuristic, user_defs(opts))
+    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
     positive(opts.games, "--games")
     params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, GAME, "matches", engine.Run("boomke_wies.matches", params, opts.games, 1 << 13).run_id)
+    out = out_dir(opts, KEY, "matches", engine.Run("boomke_wies.matches", params, opts.games, 1 << 13).run_id)
     res = match_stats(opts.seed, opts.games, rules, specs, out=out, **engine_kw(opts))
     write_table(res["teams"], out, "matches")
     length = (f"to {rules.target_score} points" if rules.target_score else f"of {rules.match_deals} deals")
@@ -1173,31 +1105,16 @@ def bench_cases(seed=0):
     return cases
 
 
-def dd_bench(seed=0, deals=100, threads=None):
-    """Double-dummy deals per second (one strain, one leader per deal) on random deals."""
-    t0 = time.perf_counter()
-    block_dd_deals(make_params(seed, BoomkeRules(), parse_seats("default")), 0, deals)
-    return deals / (time.perf_counter() - t0)
-
-
 # ---------------------------------------------------------------------------
 # the headline report (tricksim report)
 # ---------------------------------------------------------------------------
 EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 
 
-def _md(df: pd.DataFrame) -> str:
-    cols = list(df.columns)
-    lines = ["| " + " | ".join(str(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(str(x) for x in row) + " |")
-    return "\n".join(lines)
-
-
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boomke Wies headline studies into ``out/boomke_wies/``: how auctions end, success by
     hand class, the example hand's bid odds, and heuristic vs double-dummy success."""
-    from tricksim.analysis.output import pct, pm, write_table
+    from tricksim.analysis.output import markdown_table, pct, pm, write_table
     out = Path(out)
     d = out / "boomke_wies"
     d.mkdir(parents=True, exist_ok=True)
@@ -1221,7 +1138,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                         "made [95% CI]": [pct(a, b, c) for a, b, c in zip(t.p_made, t.made_lo, t.made_hi)]})
     md.append("### How auctions end\n")
     md.append(f"Regenerate: `tricksim odds boomke-wies --hands {n_deals} --seed {seed}`\n")
-    md.append(f"{res['n']:,} random deals, dealer = deal index mod 4, {res['seconds']:.1f} s.\n\n" + _md(tab) + "\n")
+    md.append(f"{res['n']:,} random deals, dealer = deal index mod 4, {res['seconds']:.1f} s.\n\n" + markdown_table(tab) + "\n")
     md.append("Mean points per deal by seat position: " + ", ".join(
         f"{r.position} {pm(r.mean_points, r.ci, 3)}" for r in res["points"].itertuples()) + ".\n")
     md.append("![contracts](boomke_wies/contracts.png)\n")
@@ -1239,7 +1156,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         tb = pd.DataFrame({key: df[key], "n": [f"{x:,}" for x in df.n],
                            **{f"{b}+": [pct(a, lo, hi) for a, lo, hi in zip(df[f"p{b}"], df[f"p{b}_lo"], df[f"p{b}_hi"])]
                               for b in (7, 9, 10, 13)}})
-        md.append(_md(tb) + "\n")
+        md.append(markdown_table(tb) + "\n")
     md.append("![classes](boomke_wies/classes.png)\n")
     # 3. the example hand
     oh = odds_hand(EXAMPLE_HAND, None, seed, n_hand, out=runs / "boomke_wies-headline-hand", progress=progress,
@@ -1252,7 +1169,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     c = oh["calls"]
     c7 = c[c.call.isin(["7", "9", "10", "Boom", "Meetje"])]
     md.append(f"{oh['n']:,} random deals of the other 39 cards; the hand's holder declares and opens each suit.\n\n"
-              + _md(pd.DataFrame({"opens (trumps)": c7.trump, "call": c7.call,
+              + markdown_table(pd.DataFrame({"opens (trumps)": c7.trump, "call": c7.call,
                                   "P(make) [95% CI]": [pct(a, b, e) for a, b, e in zip(c7.p_make, c7.ci_low, c7.ci_high)],
                                   "E[points]": [pm(a, b) for a, b in zip(c7.exp_points, c7.points_ci)],
                                   "E[net]": [pm(a, b) for a, b in zip(c7.exp_net, c7.net_ci)]})) + "\n")
@@ -1280,11 +1197,11 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                   f"{dd['deals_per_s']:.1f} deals per second on this machine. Gap = DD − heuristic success on the "
                   "same deals, in percentage points, with a paired 95% interval.\n")
         b = dd["by_bid"]
-        md.append(_md(pd.DataFrame({"tricks needed": b.bid, "heuristic": [pct(x, y, z) for x, y, z in zip(b.p_heuristic, b.heur_lo, b.heur_hi)],
+        md.append(markdown_table(pd.DataFrame({"tricks needed": b.bid, "heuristic": [pct(x, y, z) for x, y, z in zip(b.p_heuristic, b.heur_lo, b.heur_hi)],
                                     "double dummy": [pct(x, y, z) for x, y, z in zip(b.p_double_dummy, b.dd_lo, b.dd_hi)],
                                     "gap (pct. points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(b.gap, b.gap_ci)]})) + "\n")
         bc = dd["by_contract"]
-        md.append("By contract (made = the declaring team reaches its bid; Meetje: 7):\n\n" + _md(pd.DataFrame(
+        md.append("By contract (made = the declaring team reaches its bid; Meetje: 7):\n\n" + markdown_table(pd.DataFrame(
             {"contract": bc.contract, "n": bc.n, "heuristic made": [pct(x, y, z) for x, y, z in zip(bc.p_heuristic, bc.heur_lo, bc.heur_hi)],
              "double dummy": [pct(x, y, z) for x, y, z in zip(bc.p_double_dummy, bc.dd_lo, bc.dd_hi)],
              "gap (pct. points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(bc.gap, bc.gap_ci)]})) + "\n")
@@ -1299,3 +1216,22 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                   + "\n")
         md.append("![double dummy](boomke_wies/double_dummy.png)\n")
     return "\n".join(md)
+
+
+# ---------------------------------------------------------------------------
+# the game record (analysis/game.py)
+# ---------------------------------------------------------------------------
+GAME = Game(
+    name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array, kernel=K,
+    rng_id=GAME_BOOMKE, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
+    blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
+            "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
+            "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate},
+    duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
+                        unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
+    trace=trace, stakes=match_stats, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
+    heading="## Boomke Wies", rules_section="2 (Boomke Wies)")
+
+parse_seats = GAME.parse_seats
+heuristic_arrays = GAME.heuristic_arrays
+specs_from_json = GAME.specs_from_json

@@ -8,16 +8,17 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import common, engine
+from tricksim.analysis import engine
 from tricksim.analysis.common import make_params
+from tricksim.analysis.game import Duplicate, Game
 from tricksim.analysis.common import (HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic,
                              rules_dict)
 from tricksim.analysis.stats import hist_mean_ci, wilson
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, cards_of, mask_of
-from tricksim.kernels.rng import GAME_BOULMOUS, STREAM_DEAL, STREAM_DECIDE, derive_key
+from tricksim.kernels.rng import GAME_BOULMOUS
 
-GAME = "boulmous"
+KEY = "boulmous"
 DECK_RANKS = "9TJQKA"
 TRUMP_NAMES = ["S", "H", "D", "C", "NT"]
 N_LAYOUTS = comb(18, 6) * comb(12, 6)  # 17,153,136
@@ -56,37 +57,27 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
     return a
 
 
-def build_tables(left_bower_is_trump: bool = True):
-    """The kernel's rule tables (kernels/boulmous.py module constants) for one flag value."""
-    lb = int(left_bower_is_trump)
-    return K.TABS[lb], K.POWER[lb], K.CSUIT[lb], K.ABOVE[lb]
-
-
 # ---------------------------------------------------------------------------
 # heuristics
 # ---------------------------------------------------------------------------
-def _p(name, default, lo, hi, help):
-    return Param(name, default, lo, hi, help)
-
-
 def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
     return {p.name: p for p in [
-        _p("margin", margin, -3, 3, "bid only when estimated tricks - margin reach the bid"),
-        _p("bower_weight", bower, 0, 2, "tricks counted per bower (J of trumps, J of same colour)"),
-        _p("trump_weight", trump, 0, 2, "tricks counted per other trump"),
-        _p("ace_weight", ace, 0, 2, "tricks counted per side ace"),
-        _p("king_weight", king, 0, 2, "tricks counted per side king"),
-        _p("length_bonus", length, 0, 2, "extra tricks per trump beyond two"),
-        _p("nt_bias", nt, -3, 3, "added to the no-trump estimate when choosing trumps"),
-        _p("boulmous_margin", bmargin, -3, 3, "extra margin before jumping to 6 (boulmous)"),
-        _p("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
-        _p("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
-        _p("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
+        Param("margin", margin, -3, 3, "bid only when estimated tricks - margin reach the bid"),
+        Param("bower_weight", bower, 0, 2, "tricks counted per bower (J of trumps, J of same colour)"),
+        Param("trump_weight", trump, 0, 2, "tricks counted per other trump"),
+        Param("ace_weight", ace, 0, 2, "tricks counted per side ace"),
+        Param("king_weight", king, 0, 2, "tricks counted per side king"),
+        Param("length_bonus", length, 0, 2, "extra tricks per trump beyond two"),
+        Param("nt_bias", nt, -3, 3, "added to the no-trump estimate when choosing trumps"),
+        Param("boulmous_margin", bmargin, -3, 3, "extra margin before jumping to 6 (boulmous)"),
+        Param("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
+        Param("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
+        Param("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
     ]}
 
 
 REGISTRY = {
-    "random": HeuristicDef("random", K.H_RANDOM, {"bid_prob": _p("bid_prob", 0.3, 0, 1, "chance of bidding (the lowest legal level or above, uniformly) when it may")},
+    "random": HeuristicDef("random", K.H_RANDOM, {"bid_prob": Param("bid_prob", 0.3, 0, 1, "chance of bidding (the lowest legal level or above, uniformly) when it may")},
                            "random-legal baseline: random bids, random trump, a uniformly random legal card", deterministic=False),
     "cautious": HeuristicDef("cautious", K.H_CAUTIOUS, _family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
                              "card-counting player: draws trumps as taker, leads sure winners, wins only with cards no unseen card beats"),
@@ -96,68 +87,32 @@ REGISTRY = {
 ALIASES = {"default": "cautious"}
 
 
-def heuristic_arrays(specs):
-    return common.heuristic_arrays(specs, K)
-
-
-def parse_seats(heuristic: list[str] | str | None, user_defs=None):
-    """One spec for all seats, or four (one per seat)."""
-    if heuristic is None:
-        heuristic = ["default"]
-    if isinstance(heuristic, str):
-        heuristic = [heuristic]
-    specs = [parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in heuristic]
-    if len(specs) == 1:
-        specs = specs * 4
-    if len(specs) != 4:
-        raise TricksimError(f"give one heuristic for all seats or four (one per seat), got {len(specs)}")
-    return specs
-
-
-def specs_from_json(js):
-    return common.specs_from_json(js, REGISTRY)
-
-
-def _kernel_args(params):
-    r = BoulmousRules(**params["rules"])
-    specs = specs_from_json(params["heuristics"])
-    codes, prm = heuristic_arrays(specs)
-    seed = params["seed"]
-    return (derive_key(seed, GAME_BOULMOUS, STREAM_DEAL), derive_key(seed, GAME_BOULMOUS, STREAM_DECIDE),
-            rules_array(r), codes, prm)
-
-
 # ---------------------------------------------------------------------------
 # block functions (the engine's unit of work)
 # ---------------------------------------------------------------------------
-@engine.block_function("boulmous.deals")
 def block_deals(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_deals(kd, kc, first, n, ra, codes, prm)
 
 
-@engine.block_function("boulmous.odds")
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], 3, ra, codes, prm)
 
 
-@engine.block_function("boulmous.classes")
 def block_classes(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_classes(kd, kc, first, n, ra, codes, prm)
 
 
-@engine.block_function("boulmous.games")
 def block_games(params, first, n):
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     return K.sim_games(kd, kc, first, n, ra, codes, prm)
 
 
-@engine.hand_rows_function("boulmous.deals")
 def hand_rows(params, first, n):
     """One row per hand of a ``boulmous.deals`` block (from the trace kernel: the same hands)."""
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
     cols = {"hand_index": np.arange(first, first + n), "dealer": recs[:, K.REC_DEALER],
             "taker": recs[:, K.REC_TAKER], "contract": recs[:, K.REC_CONTRACT], "trump": recs[:, K.REC_TRUMP],
@@ -189,7 +144,7 @@ def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
         legal.append([[card_str(c) for c in sorted(cards_of(rec[K.REC_LEGAL + 4 * t + k]))] for k in range(4)])
     made = rec[K.REC_MADE]
     d = {
-        "game": GAME, "seed": seed, "hand_index": index, "rules": rules_dict(rules),
+        "game": KEY, "seed": seed, "hand_index": index, "rules": rules_dict(rules),
         "heuristics": [s.label for s in specs], "dealer": rec[K.REC_DEALER],
         "deal": [[card_str(c) for c in h] for h in hands], "bids": bids,
         "taker": taker if taker >= 0 else None, "contract": rec[K.REC_CONTRACT] if taker >= 0 else None,
@@ -209,11 +164,11 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
           first: int = 0, with_legal: bool = False) -> list[dict]:
     """Hands ``first..first+hands-1`` of the run with this seed, as TRACE.md dicts."""
     rules = rules or BoulmousRules()
-    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    specs = parse_seats(heuristics)
     if hands < 1:
         raise TricksimError(f"--hands must be at least 1, got {hands}")
     params = make_params(seed, rules, specs)
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
 
@@ -281,7 +236,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     if not 0 <= seat <= 3:
         raise TricksimError(f"--seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
-    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    specs = parse_seats(heuristics)
     tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
     hand_mask = mask_of(cards)
     if exact:
@@ -291,7 +246,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         import time
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
-        kd, kc, ra, codes, prm = _kernel_args(params)
+        kd, kc, ra, codes, prm = GAME.kernel_args(params)
         agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), with_pass, ra, codes, prm)
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True, rules)
@@ -356,7 +311,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     contract in its preferred trump suit (no-trump choices are left out).
     Returns {'classes': long table, 'by_trumps_bowers': summary table}."""
     rules = rules or BoulmousRules()
-    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    specs = parse_seats(heuristics)
     params = make_params(seed, rules, specs)
     run = engine.Run("boulmous.classes", params, hands, block_size)
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
@@ -402,7 +357,7 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
                   keep_hands: bool = False):
     """How auctions end over random deals: contract level, trump, success rate."""
     rules = rules or BoulmousRules()
-    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    specs = parse_seats(heuristics)
     run = engine.Run("boulmous.deals", make_params(seed, rules, specs), hands, block_size, keep_hands=keep_hands)
     if keep_hands and out is None:
         raise TricksimError("--keep-hands needs a run folder (--out)")
@@ -434,7 +389,7 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
                 scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 14):
     """Whole games to the target with the money settlement: stakes per seat."""
     rules = rules or BoulmousRules()
-    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    specs = parse_seats(heuristics)
     run = engine.Run("boulmous.games", make_params(seed, rules, specs), games, block_size, unit="games")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
                        resume=resume)
@@ -489,7 +444,7 @@ def cli_odds(opts):
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules_from(opts, BoulmousRules)
-    specs = parse_seats(opts.heuristic, user_defs(opts))
+    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
     positive(opts.hands, "--hands")
     for bad, name in ((opts.up_card, "--up-card"), (opts.players, "--players"), (opts.pot, "--pot")):
         if bad is not None:
@@ -501,7 +456,7 @@ def cli_odds(opts):
         hands = opts.hands or 200_000
         params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), seat=seat)
         run = engine.Run("boulmous.odds", params, hands, 1 << 18)
-        out = out_dir(opts, GAME, "odds", run.run_id)
+        out = out_dir(opts, KEY, "odds", run.run_id)
         engine.check_folder(run, out, opts.force)   # before the enumeration, not after it
         if opts.exact:
             if opts.scheduler:
@@ -532,7 +487,7 @@ def cli_odds(opts):
         raise TricksimError("--exact needs --hand")
     hands = opts.hands or 2_000_000
     params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, GAME, "classes", engine.Run("boulmous.classes", params, hands, BLOCK_DEALS).run_id)
+    out = out_dir(opts, KEY, "classes", engine.Run("boulmous.classes", params, hands, BLOCK_DEALS).run_id)
     res = odds_classes(opts.seed, hands, rules, specs, out=out, **kw)
     from tricksim.analysis.output import write_table
     write_table(res["classes"], out, "classes")
@@ -574,7 +529,7 @@ def render_classes(res) -> str:
 def cli_trace(opts):
     from tricksim.analysis.cliutil import positive, rules_from, user_defs
     rules = rules_from(opts, BoulmousRules)
-    specs = parse_seats(opts.heuristic, user_defs(opts))
+    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
     for bad, name in ((opts.players, "--players"), (opts.sessions, "--sessions"), (opts.deals, "--deals")):
         if bad is not None:
             raise TricksimError(f"{name} does not apply to Boulmous")
@@ -586,10 +541,10 @@ def cli_stakes(opts):
     from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
     from tricksim.analysis.output import pct, pm, write_table
     rules = rules_from(opts, BoulmousRules)
-    specs = parse_seats(opts.heuristic, user_defs(opts))
+    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
     positive(opts.games, "--games")
     params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, GAME, "stakes", engine.Run("boulmous.games", params, opts.games, 1 << 14, "games").run_id)
+    out = out_dir(opts, KEY, "stakes", engine.Run("boulmous.games", params, opts.games, 1 << 14, "games").run_id)
     res = game_stakes(opts.seed, opts.games, rules, specs, out=out, **engine_kw(opts))
     write_table(res["seats"], out, "stakes")
     df = res["seats"]
@@ -619,40 +574,20 @@ def bench_cases(seed=0):
 # ---------------------------------------------------------------------------
 # duplicate tournaments (analysis/compare.py)
 # ---------------------------------------------------------------------------
-DUP_METRICS = ["points", "stakes"]
-N_SEATS = 4
-DUP_PERIOD = 4        # the dealer is hand_index % 4: a round of the design is kept for 4 deals
-
-
-def dup_design(k: int):
-    """The balanced seating design of ``compare`` (analysis/compare.py ``design``)."""
-    from tricksim.analysis.compare import design
-    if not 2 <= k <= N_SEATS:
-        raise TricksimError(f"compare takes 2 to {N_SEATS} heuristics at a time for this game, got {k}")
-    return design(k, N_SEATS)
-
-
-def dup_appearances(k, params=None):
-    ids, _ = dup_design(k)
-    return np.full(k, float(N_SEATS))     # a round puts every entrant in every seat once
-
-
-@engine.block_function("boulmous.duplicate")
 def block_duplicate(params, first, n):
-    r = BoulmousRules(**params["rules"])
-    entrants = specs_from_json(params["entrants"])
-    k = len(entrants)
-    ids, nround = dup_design(k)
-    codes, prm = heuristic_arrays(entrants)
-    seat_codes = np.ascontiguousarray(codes[ids])
-    seat_params = np.ascontiguousarray(prm[ids])
-    seed = params["seed"]
-    return K.sim_duplicate(derive_key(seed, GAME_BOULMOUS, STREAM_DEAL), derive_key(seed, GAME_BOULMOUS, STREAM_DECIDE),
-                           first, n, rules_array(r), seat_codes, seat_params, ids, k, nround)
+    from tricksim.analysis.compare import seating
+    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
+    k = len(codes)
+    ids, nround = seating(GAME, k, params)
+    kd, kc = GAME.keys(params["seed"])
+    return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), np.ascontiguousarray(codes[ids]),
+                           np.ascontiguousarray(prm[ids]), ids, k, nround)
 
 
 def parse_entrants(names, user_defs=None):
-    return [parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in names]
+    """The heuristic specs of ``names`` (scripts/compare_designs.py; ``compare.entrant_specs`` also
+    refuses a name given twice)."""
+    return [GAME.parse_heuristic(h, user_defs) for h in names]
 
 
 # ---------------------------------------------------------------------------
@@ -661,19 +596,11 @@ def parse_entrants(names, user_defs=None):
 HEADLINE_HAND = "JH JD AH KH 9S TC"
 
 
-def _md(df: pd.DataFrame) -> str:
-    cols = list(df.columns)
-    lines = ["| " + " | ".join(str(c) for c in cols) + " |", "|" + "---|" * len(cols)]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(str(x) for x in row) + " |")
-    return "\n".join(lines)
-
-
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boulmous headline studies into ``out/boulmous/``; returns the markdown section."""
     from pathlib import Path
 
-    from tricksim.analysis.output import pct, pm, write_table
+    from tricksim.analysis.output import markdown_table, pct, pm, write_table
     from tricksim.analysis.plots import heatmap_classes
 
     out = Path(out)
@@ -707,7 +634,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                             "P(make) exact": [pct(x, digits=2) for x in cmpdf.p_make_exact],
                             "Monte Carlo [95% CI]": [pct(a, b, c) for a, b, c in zip(cmpdf.p_make_mc, cmpdf.ci_low, cmpdf.ci_high)],
                             "inside CI": cmpdf.inside_ci, "E[points] exact": cmpdf.exp_points_exact.round(3)})
-        md.append(_md(tab) + "\n")
+        md.append(markdown_table(tab) + "\n")
         p = ex["pass"].iloc[0]
         b = ex["best"].iloc[0]
         md.append(f"Passing instead (the others bid on, this seat defends): expected points {p.exp_points:+.3f} "
@@ -728,7 +655,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append("![Boulmous success by hand class](boulmous/classes_heatmap.png)\n")
     bt = res["by_trumps_bowers"]
     bt = bt[bt.n >= 1000]
-    md.append(_md(pd.DataFrame({"trumps": bt.trumps, "bowers": bt.bowers, "deals": [f"{x:,}" for x in bt.n],
+    md.append(markdown_table(pd.DataFrame({"trumps": bt.trumps, "bowers": bt.bowers, "deals": [f"{x:,}" for x in bt.n],
                                 **{f"bid {b}": [pct(getattr(r, f"p{b}"), getattr(r, f"p{b}_lo"), getattr(r, f"p{b}_hi"))
                                                 for r in bt.itertuples()] for b in range(3, 7)}})) + "\n")
     md.append("(Classes with fewer than 1,000 deals omitted here; all are in `boulmous/by_trumps_bowers.csv`, "
@@ -743,11 +670,11 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append("### How auctions end (all seats `cautious`)\n")
     md.append(f"Regenerate: `tricksim odds boulmous --hands {n_cls} --seed {seed}` (printed after the class table).\n")
     c = au["contracts"]
-    md.append(_md(pd.DataFrame({"contract": c.contract, "frequency": [pct(a, b, e, 2) for a, b, e in zip(c.freq, c.freq_lo, c.freq_hi)],
+    md.append(markdown_table(pd.DataFrame({"contract": c.contract, "frequency": [pct(a, b, e, 2) for a, b, e in zip(c.freq, c.freq_lo, c.freq_hi)],
                                 "made": [pct(a, b, e) if a == a else "-" for a, b, e in zip(c.p_made, c.made_lo, c.made_hi)],
                                 "deals": [f"{x:,}" for x in c.n_deals]})) + "\n")
     pos = au["positions"]
-    md.append(_md(pd.DataFrame({"position": pos.position, "mean points per deal": [pm(a, b) for a, b in zip(pos.mean_points, pos.ci)]})) + "\n")
+    md.append(markdown_table(pd.DataFrame({"position": pos.position, "mean points per deal": [pm(a, b) for a, b in zip(pos.mean_points, pos.ci)]})) + "\n")
 
     # 4. whole games with money
     gs = game_stakes(seed, n_games, out=runs / "boulmous-headline-stakes", progress=progress, force=True)
@@ -758,7 +685,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append(f"{gs['games']:,} games, {gs['mean_deals']:.1f} deals per game on average; seat 0 deals first. "
               "Stakes: the winner collects 1 from each other player plus 1 per box (failed contract) each made; "
               "a boulmous moves 1 per opponent at once.\n")
-    md.append(_md(pd.DataFrame({"seat": s.seat, "stakes per game": [pm(a, b) for a, b in zip(s.mean_stakes, s.stakes_ci)],
+    md.append(markdown_table(pd.DataFrame({"seat": s.seat, "stakes per game": [pm(a, b) for a, b in zip(s.mean_stakes, s.stakes_ci)],
                                 "P(win)": [pct(a, b, e) for a, b, e in zip(s.p_win, s.win_lo, s.win_hi)],
                                 "boxes per game": s.boxes_per_game.round(3)})) + "\n")
     return "\n".join(md)
@@ -771,9 +698,9 @@ def trace_games(seed: int = 0, games: int = 1, rules: BoulmousRules | None = Non
     ``boxes_after`` and, on a game's last deal, ``winners`` and ``game_stakes`` (the
     money of the whole game, settlement included)."""
     rules = rules or BoulmousRules()
-    specs = heuristics if heuristics and not isinstance(heuristics[0], str) else parse_seats(heuristics)
+    specs = parse_seats(heuristics)
     params = make_params(seed, rules, specs)
-    kd, kc, ra, codes, prm = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     out = []
     for g in range(first, first + games):
         log, winners = K.trace_game(kd, kc, g, ra, codes, prm)
@@ -788,3 +715,23 @@ def trace_games(seed: int = 0, games: int = 1, rules: BoulmousRules | None = Non
                 d["game_stakes"] = [int(x) for x in log[j, K.LOG_STAKES:K.LOG_STAKES + 4]]
             out.append(d)
     return out
+
+
+# ---------------------------------------------------------------------------
+# the game record (analysis/game.py)
+# ---------------------------------------------------------------------------
+GAME = Game(
+    name="boulmous", key=KEY, title="Boulmous", rules=BoulmousRules, rules_array=rules_array, kernel=K,
+    rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
+    blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
+            "boulmous.games": block_games, "boulmous.duplicate": block_duplicate},
+    hand_rows={"boulmous.deals": hand_rows},
+    duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
+                        hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
+                        dealer_note=" (four deals each, one per dealer)"),
+    trace=trace, stakes=game_stakes, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
+    heading="## Boulmous", rules_section="1 (Boulmous)")
+
+parse_seats = GAME.parse_seats
+heuristic_arrays = GAME.heuristic_arrays
+specs_from_json = GAME.specs_from_json

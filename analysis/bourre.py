@@ -24,17 +24,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import common, engine
+from tricksim.analysis import engine
 from tricksim.analysis.common import make_params
+from tricksim.analysis.game import Duplicate, Game
 from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
 from tricksim.analysis.stats import (batch_rate_ci, batch_ratio, hist_mean_ci, hist_quantile_ci,
                                      min_sample_for_quantile, t_crit, wilson)
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import RANKS, SUITS, card_str, cards_of, mask_of
-from tricksim.kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
+from tricksim.kernels.rng import GAME_BOURRE
 
-GAME = "bourre"
+KEY = "bourre"
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_FAN = 200                      # at most this many fan-chart points per session (deals are strided beyond)
 
@@ -97,9 +98,6 @@ def _penalty_text(v) -> str:
     raise TricksimError(f"rule bourre_penalty must be 'pot' or 'fixed:K' with K >= 0 chips, got {v!r}")
 
 
-RULES_CLASS = BourreRules
-
-
 def rules_array(r: BourreRules) -> np.ndarray:
     a = np.zeros(K.N_RULES, np.int64)
     a[K.R_ANTE] = r.ante
@@ -137,39 +135,35 @@ def discard_limit(rules: BourreRules, players: int) -> int:
 # ---------------------------------------------------------------------------
 # heuristics
 # ---------------------------------------------------------------------------
-def _p(name, default, lo, hi, help):
-    return Param(name, default, lo, hi, help)
-
-
 def _common_params():
-    return [_p("ante_mult", 1, 1, 100, "dealer_sets_ante: the dealer sets ante x this (random: 1..this)"),
-            _p("lono_rank", 2, 0, 5, "lo_no: the dealer calls Lo-No on an up-card of rank index <= this (0 = a 2)")]
+    return [Param("ante_mult", 1, 1, 100, "dealer_sets_ante: the dealer sets ante x this (random: 1..this)"),
+            Param("lono_rank", 2, 0, 5, "lo_no: the dealer calls Lo-No on an up-card of rank index <= this (0 = a 2)")]
 
 
 def _family(threshold, cinch=False):
     ps = [
-        _p("threshold", threshold, -5, 10, "play when the strength estimate reaches this (lower = looser)"),
-        _p("trump_weight", 0.55, 0, 2, "strength per trump"),
-        _p("trump_rank_weight", 0.6, 0, 2, "extra strength per trump x rank/12 (2 = 0, A = 1)"),
-        _p("ace_weight", 0.7, 0, 2, "strength per side ace (Lo-No: per 2 or 3)"),
-        _p("king_weight", 0.25, 0, 2, "strength per side king (Lo-No: per 4 or 5)"),
-        _p("draw_weight", 0.1, 0, 1, "strength per card it would draw"),
-        _p("pot_weight", 0.0, -2, 2, "threshold += this x log2(pot / (players x ante))"),
-        _p("position_weight", -0.3, -3, 3, "threshold += this x position (0 = dealer's left .. 1 = dealer)"),
-        _p("declared_weight", 0.25, -2, 2, "threshold += this per player who already declared play"),
-        _p("keep_kings", 0, 0, 1, "1: keep side kings when discarding (else only trumps and aces)"),
-        _p("bourre_guard", 1, 0, 1, "1: with no trick yet, take a trick with its strongest winning card"),
+        Param("threshold", threshold, -5, 10, "play when the strength estimate reaches this (lower = looser)"),
+        Param("trump_weight", 0.55, 0, 2, "strength per trump"),
+        Param("trump_rank_weight", 0.6, 0, 2, "extra strength per trump x rank/12 (2 = 0, A = 1)"),
+        Param("ace_weight", 0.7, 0, 2, "strength per side ace (Lo-No: per 2 or 3)"),
+        Param("king_weight", 0.25, 0, 2, "strength per side king (Lo-No: per 4 or 5)"),
+        Param("draw_weight", 0.1, 0, 1, "strength per card it would draw"),
+        Param("pot_weight", 0.0, -2, 2, "threshold += this x log2(pot / (players x ante))"),
+        Param("position_weight", -0.3, -3, 3, "threshold += this x position (0 = dealer's left .. 1 = dealer)"),
+        Param("declared_weight", 0.25, -2, 2, "threshold += this per player who already declared play"),
+        Param("keep_kings", 0, 0, 1, "1: keep side kings when discarding (else only trumps and aces)"),
+        Param("bourre_guard", 1, 0, 1, "1: with no trick yet, take a trick with its strongest winning card"),
     ]
     if cinch:
-        ps.append(_p("sure_weight", 0.5, 0, 2, "extra strength per sure trick (rule 11 matching); 3 sure tricks always play"))
+        ps.append(Param("sure_weight", 0.5, 0, 2, "extra strength per sure trick (rule 11 matching); 3 sure tricks always play"))
     return {p.name: p for p in ps + _common_params()}
 
 
 REGISTRY = {
     "random": HeuristicDef("random", K.H_RANDOM,
-                           {p.name: p for p in [_p("play_prob", 0.5, 0, 1, "chance of playing"),
-                                                _p("lono_prob", 0.5, 0, 1, "chance the dealer calls Lo-No when allowed"),
-                                                _p("ante_mult", 1, 1, 100, "dealer_sets_ante: ante x uniform 1..this")]},
+                           {p.name: p for p in [Param("play_prob", 0.5, 0, 1, "chance of playing"),
+                                                Param("lono_prob", 0.5, 0, 1, "chance the dealer calls Lo-No when allowed"),
+                                                Param("ante_mult", 1, 1, 100, "dealer_sets_ante: ante x uniform 1..this")]},
                            "random-legal baseline: plays with play_prob, discards a uniform number (within the limit) "
                            "of random cards, plays a uniformly random legal card (forced plays still forced)",
                            deterministic=False),
@@ -183,47 +177,6 @@ REGISTRY = {
                           "always plays a cinch"),
 }
 ALIASES = {"default": "basic", "cinch-aware": "cinch"}
-
-
-def heuristic_arrays(specs):
-    return common.heuristic_arrays(specs, K)
-
-
-def parse_seats(heuristic, players: int, user_defs=None):
-    """One spec for every seat, or one per seat."""
-    if heuristic is None:
-        heuristic = ["default"]
-    if isinstance(heuristic, str):
-        heuristic = [heuristic]
-    specs = [h if isinstance(h, HeuristicSpec) else parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in heuristic]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise TricksimError(f"give one heuristic for all seats or {players} (one per seat), got {len(specs)}")
-    return specs
-
-
-def specs_from_json(js):
-    return common.specs_from_json(js, REGISTRY)
-
-
-def check_players(players) -> int:
-    if players is None:
-        return DEFAULT_PLAYERS
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise TricksimError(f"--players must be 2..8 for Bourre, got {players}")
-    return int(players)
-
-
-def _keys(seed):
-    return derive_key(seed, GAME_BOURRE, STREAM_DEAL), derive_key(seed, GAME_BOURRE, STREAM_DECIDE)
-
-
-def _kernel_args(params):
-    r = BourreRules(**params["rules"])
-    codes, prm = heuristic_arrays(specs_from_json(params["heuristics"]))
-    kd, kc = _keys(params["seed"])
-    return kd, kc, rules_array(r), codes, prm, r
 
 
 # ---------------------------------------------------------------------------
@@ -314,7 +267,7 @@ def _dynamic(kernel, *args):
 
 
 def _pot_vector(params, first, n):
-    kd, kc, ra, codes, prm, r = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     players, deals = params["players"], params["deals"]
     stride = fan_stride(deals)
     n_fan = -(-deals // stride)
@@ -324,7 +277,7 @@ def _pot_vector(params, first, n):
     lay = agg_layout(n_fan, deals)
     o = {k: v[0] for k, v in lay.items() if k != "len"}
     v = K.reduce_sessions(srows, fans, players, deals, o["fan"], o["max"], o["endpot"], o["pass"], o["bourre"],
-                          o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(r.ante, 1))
+                          o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(GAME.rules_of(params).ante, 1))
     return np.concatenate([v, batch_sums(srows)])
 
 
@@ -347,7 +300,6 @@ def batch_sums(srows):
                           ).astype(np.int64)
 
 
-@engine.block_function("bourre.pot")
 def block_pot(params, first, n):
     return _pot_vector(params, first, n)
 
@@ -703,16 +655,10 @@ def write_pot(res, out: Path):
 # ---------------------------------------------------------------------------
 # plots
 # ---------------------------------------------------------------------------
-def _plt():
-    import tricksim.analysis.plots  # noqa: F401  (sets the Agg backend)
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def plot_pot(res, out: Path):
     from tricksim.analysis.plots import log_axis, style
     from tricksim.analysis.stats import wilson
-    plt = _plt()
+    from tricksim.analysis.plots import plt
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     fan = res["fan"]
     x = fan.deal
@@ -894,7 +840,7 @@ def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules
 
 def plot_sweep(sw, path: Path):
     from tricksim.analysis.plots import log_axis, percent_axis, style
-    plt = _plt()
+    from tricksim.analysis.plots import plt
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     m = len(sw["results"])
     for i, res in enumerate(sw["results"]):
@@ -951,7 +897,7 @@ def record_to_dict(rec, seed, deals, rules, specs, with_legal=False):
     inm = rec[K.REC_INMASK]
     trump = rec[K.REC_TRUMP]
     up = rec[K.REC_UPCARD]
-    d = {"game": GAME, "seed": seed, "hand_index": sess * deals + j, "session": sess, "deal_in_session": j,
+    d = {"game": KEY, "seed": seed, "hand_index": sess * deals + j, "session": sess, "deal_in_session": j,
          "players": n, "rules": rules_dict(rules), "heuristics": [s.label for s in specs],
          "dealer": rec[K.REC_DEALER], "in_deal": _seats(inm, n), "exempt": _seats(rec[K.REC_EXEMPT], n),
          "pot_before": rec[K.REC_POT_BEFORE], "ante": rec[K.REC_ANTE_AMT],
@@ -1000,7 +946,7 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     if first < 0:
         raise TricksimError(f"--first must be at least 0, got {first}")
     specs = parse_seats(heuristics, players)
-    kd, kc = _keys(seed)
+    kd, kc = GAME.keys(seed)
     codes, prm = heuristic_arrays(specs)
     recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm)
     out = []
@@ -1045,9 +991,8 @@ def odds_choices(cards, trump, limit, is_dealer, ace_up):
     return ch
 
 
-@engine.block_function("bourre.odds")
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm, r = _kernel_args(params)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     return _dynamic(K.sim_odds, kd, kc, first, n, params["players"], params["seat"], np.uint64(params["hand_mask"]),
@@ -1198,38 +1143,17 @@ def render_odds(res) -> str:
 # ---------------------------------------------------------------------------
 # duplicate tournaments (analysis/compare.py)
 # ---------------------------------------------------------------------------
-DUP_METRICS = ["chips"]
 DEFAULT_PLAYERS = 7          # the table size of every Bourre study when none is given (CLI and API alike)
-MAX_ENTRANTS = 6             # the design plays every seating of the entrants: up to 6! = 720 per cycle
-DUP_PERIOD = 1               # the dealer is fixed (seat players-1)
-
-
-def dup_design(k: int, params=None):
-    """The balanced seating design of ``compare`` at this table (analysis/compare.py ``design``)."""
-    from tricksim.analysis.compare import design
-    players = check_players((params or {}).get("players", DEFAULT_PLAYERS))
-    if not 2 <= k <= MAX_ENTRANTS:
-        raise TricksimError(f"compare takes 2 to {MAX_ENTRANTS} heuristics at a time for Bourre, got {k}")
-    return design(k, players)
-
-
-def dup_appearances(k, params=None):
-    """A round of the design puts every entrant in every seat once: each entrant sits
-    ``players`` times per deal."""
-    dup_design(k, params)
-    return np.full(k, float(check_players((params or {}).get("players", DEFAULT_PLAYERS))))
-
-
-@engine.block_function("bourre.duplicate")
 def block_duplicate(params, first, n):
-    r = BourreRules(**params["rules"])
+    from tricksim.analysis.compare import seating
     players = check_players(params.get("players", DEFAULT_PLAYERS))
-    codes, prm = heuristic_arrays(specs_from_json(params["entrants"]))
+    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
     k = len(codes)
-    ids, nround = dup_design(k, params)
-    kd, kc = _keys(params["seed"])
+    ids, nround = seating(GAME, k, params)
+    kd, kc = GAME.keys(params["seed"])
     return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
-                    np.ascontiguousarray(prm[ids]), ids, k, nround, int(params.get("pot", 0)), rules_array(r))
+                    np.ascontiguousarray(prm[ids]), ids, k, nround, int(params.get("pot", 0)),
+                    rules_array(GAME.rules_of(params)))
 
 
 # ---------------------------------------------------------------------------
@@ -1260,7 +1184,7 @@ def cli_pot(opts):
         import hashlib
         key = hashlib.sha256(repr((name, values, players, opts.deals, opts.sessions, opts.seed, rules_dict(rules),
                                    opts.heuristic)).encode()).hexdigest()
-        out = out_dir(opts, GAME, "pot-sweep", key)
+        out = out_dir(opts, KEY, "pot-sweep", key)
         sw = pot_sweep(name, values, players, opts.deals, opts.sessions, opts.seed, rules, opts.heuristic, udefs,
                        out=out, **kw)
         write_table(sw["table"], out, f"sweep_{name}")
@@ -1271,7 +1195,7 @@ def cli_pot(opts):
         return sw
     specs = parse_seats(opts.heuristic, players, udefs)
     params = make_params(opts.seed, rules, specs, players=players, deals=opts.deals)
-    out = out_dir(opts, GAME, "pot", engine.Run("bourre.pot", params, opts.sessions, pot_block_size(opts.deals)).run_id)
+    out = out_dir(opts, KEY, "pot", engine.Run("bourre.pot", params, opts.sessions, pot_block_size(opts.deals)).run_id)
     res = pot_study(players, opts.deals, opts.sessions, opts.seed, rules, specs, out=out, **kw)
     write_pot(res, out)
     print(render_pot(res))
@@ -1297,7 +1221,7 @@ def cli_odds(opts):
     pot = 0 if opts.pot is None else opts.pot
     validate_odds(cards, up, players, seat, pot, rules)
     probe = make_params(opts.seed, rules, specs, players=players, seat=seat, hand_mask=mask_of(cards), upcard=up, pot=pot)
-    out = out_dir(opts, GAME, "odds", engine.Run("bourre.odds", probe, hands, 1 << 14).run_id)
+    out = out_dir(opts, KEY, "odds", engine.Run("bourre.odds", probe, hands, 1 << 14).run_id)
     res = odds_hand(cards, up, players, seat, pot, opts.seed, hands, rules, specs, out=out,
                     until_precision=opts.until_precision, **engine_kw(opts))
     write_table(res["choices"], out, "odds_choices")
@@ -1343,14 +1267,6 @@ def bench_cases(seed=0):
 # ---------------------------------------------------------------------------
 # the headline report (tricksim report)
 # ---------------------------------------------------------------------------
-def _md(df: pd.DataFrame) -> str:
-    cols = list(df.columns)
-    lines = ["| " + " | ".join(str(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(str(x) for x in row) + " |")
-    return "\n".join(lines)
-
-
 SWEEP_NOTES = {
     "players": "Every seat plays `basic`; the ante is 1 per player, so a bigger table starts with a bigger pot.",
     "pot_limit": "A limit L caps what a winner takes (the rest stays) and what a bourré pays (rule 15).",
@@ -1364,7 +1280,7 @@ SWEEP_NOTES = {
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """The pot-growth study (fan chart, tables) and sweeps of the player count and the pot
     limit, into ``out/bourre/``; returns the markdown section."""
-    from tricksim.analysis.output import write_table
+    from tricksim.analysis.output import markdown_table, write_table
     out = Path(out)
     d = out / "bourre"
     d.mkdir(parents=True, exist_ok=True)
@@ -1391,15 +1307,15 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               + ("Chips were conserved in every session (seat nets + pot = 0).\n" if not res["violations"] else
                  f"**Chip conservation failed in {res['violations']} sessions.**\n"))
     md.append("![fan chart](bourre/pot_growth.png)\n")
-    md.append("**Pot contested at deal k** (carry-over plus antes):\n\n" + _md(t["fan"]) + "\n")
-    md.append("**Largest pot of a session** (most chips in the middle at any moment):\n\n" + _md(t["max"]) + "\n")
+    md.append("**Pot contested at deal k** (carry-over plus antes):\n\n" + markdown_table(t["fan"]) + "\n")
+    md.append("**Largest pot of a session** (most chips in the middle at any moment):\n\n" + markdown_table(t["max"]) + "\n")
     md.append(f"**Chance the pot passes 10x / 100x / 1000x the ante within k deals** ({res['sessions']:,} sessions):\n\n"
-              + _md(t["pass"]) + "\n")
+              + markdown_table(t["pass"]) + "\n")
     m, half, nd = res["bourre_mean"]
     am, ahalf, _ = res["active_mean"]
     md.append(f"**Per deal** ({nd:,} deals): {am:.2f} ± {ahalf:.2f} players play, {m:.3f} ± {half:.3f} go bourré.\n\n"
-              + _md(t["bourre"]) + "\n\n" + _md(t["outcomes"]) + "\n")
-    md.append("**Each seat's net chips after the session:**\n\n" + _md(t["seats"]) + "\n")
+              + markdown_table(t["bourre"]) + "\n\n" + markdown_table(t["outcomes"]) + "\n")
+    md.append("**Each seat's net chips after the session:**\n\n" + markdown_table(t["seats"]) + "\n")
     # sweeps
     for name, values in (("players", [2, 3, 4, 5, 6, 7, 8]), ("pot_limit", [None, 100, 50, 20]),
                          ("looseness", [0.0, 0.5, 1.0, 1.5])):
@@ -1414,7 +1330,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                   f"--sweep {name}={vals}`\n")
         md.append(f"{n_sweep:,} sessions of {deals} deals per setting, the same seed for every setting. "
                   + SWEEP_NOTES[name] + "\n")
-        md.append(f"![sweep {name}](bourre/sweep_{name}.png)\n\n" + _md(tab) + "\n")
+        md.append(f"![sweep {name}](bourre/sweep_{name}.png)\n\n" + markdown_table(tab) + "\n")
     lay = agg_layout(-(-deals // fan_stride(deals)), deals)
     bs = pot_block_size(deals)
     md.append(f"Memory is bounded by the block size, not by the number of deals: the kernel aggregates each block of "
@@ -1424,3 +1340,22 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               "no row per deal is ever stored. The whole 100,000 x 200 run peaks at about 300 MB of resident memory "
               "(most of it the Python, NumPy, pandas and Numba runtime).\n")
     return "\n".join(md)
+
+
+# ---------------------------------------------------------------------------
+# the game record (analysis/game.py)
+# ---------------------------------------------------------------------------
+GAME = Game(
+    name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules_array=rules_array, kernel=K,
+    rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
+    seat_range=(MIN_PLAYERS, MAX_PLAYERS),
+    blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.duplicate": block_duplicate},
+    duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
+                        block=1 << 16, layout="rounds", max_entrants=6),
+    trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
+    heading="## Bourr", rules_section="3 (Bourre)")
+
+parse_seats = GAME.parse_seats
+heuristic_arrays = GAME.heuristic_arrays
+specs_from_json = GAME.specs_from_json
+check_players = GAME.check_players

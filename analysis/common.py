@@ -7,8 +7,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from tricksim.kernels.cards import RANKS, SUITS
 
 
@@ -326,26 +324,6 @@ def heuristics_table(registry: dict, aliases: dict):
 def spec_json(specs) -> list:
     """Heuristic specs as JSON: [[name, {param: value}, label], ...]."""
     return [[s.name, dict(s.values), s.label] for s in specs]
-
-
-def specs_from_json(js, registry: dict) -> list:
-    """The inverse of ``spec_json`` for a game's heuristic registry."""
-    out = []
-    for name, values, label in js:
-        hd = registry[name]
-        out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
-    return out
-
-
-def heuristic_arrays(specs, kernel) -> tuple:
-    """Per-seat heuristic codes and a (seats, kernel.N_PARAMS) parameter matrix, each named
-    parameter at the kernel's index ``P_<NAME>``."""
-    codes = np.array([s.code for s in specs], np.int64)
-    prm = np.zeros((len(specs), kernel.N_PARAMS), np.float64)
-    for i, s in enumerate(specs):
-        for name, v in s.values:
-            prm[i, getattr(kernel, "P_" + name.upper())] = v
-    return codes, prm
 
 
 def make_params(seed, rules, specs, **extra) -> dict:

@@ -13,12 +13,12 @@ four deals at a time, one per dealer).  Means are stratified by round (every rou
 weighs the same), so the design is exactly balanced for any number of deals.  Boomke
 Wies plays every ordered pair of entrants (a in seats 0 and 2, b in 1 and 3) on every deal.
 
-A game module provides the block function ``<module>.duplicate`` returning exact integer
-counts: per round the number of deals, and per metric of ``DUP_METRICS`` the sums
+A game's ``Game.duplicate`` (analysis/game.py) names its block function, returning exact
+integer counts: per round the number of deals, and per metric of ``Duplicate.metrics`` the sums
 S[h] = sum_d X_h(d), Q[a, b] = sum_d X_a(d) X_b(d) (X_h(d) = the metric summed over
 entrant h's seat appearances in deal d), the per-playout cross products P and sums M
-(what a design without replays would face); ``dup_appearances(k, params)`` gives each
-entrant's seats per deal.  All of it is exact integer counts, so any thread count,
+(what a design without replays would face); ``appearances`` gives each entrant's seats
+per deal.  All of it is exact integer counts, so any thread count,
 block size or backend gives the same numbers; and the entrants are put in a canonical
 order (sorted by label) before the run, so any order of the names gives the same run,
 and tables identical to the last digit.
@@ -26,7 +26,6 @@ and tables identical to the last digit.
 from __future__ import annotations
 
 import functools
-import importlib
 import itertools
 import math
 from pathlib import Path
@@ -35,22 +34,15 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError, parse_heuristic, rules_dict
+from tricksim.analysis.common import TricksimError, rules_dict
 from tricksim.analysis.stats import holm, t_crit, t_two_sided_p
 
-MODULES = {"boulmous": "tricksim.analysis.boulmous", "boomke-wies": "tricksim.analysis.boomke_wies", "bourre": "tricksim.analysis.bourre"}
-STUDY = {"boulmous": "boulmous.duplicate", "boomke-wies": "boomke_wies.duplicate", "bourre": "bourre.duplicate"}
-UNIT = {"boulmous": "points per deal", "boomke-wies": "points per deal (per partnership)", "bourre": "chips per deal"}
-DEFAULT_HANDS = {"boulmous": 1_000_000, "boomke-wies": 300_000, "bourre": 300_000}
-BLOCK = {"boulmous": 1 << 18, "boomke-wies": 1 << 16, "bourre": 1 << 16}
 MIN_DEALS = 30        # below this many deals (or 2 deals in some round) no interval, no p-value: "too few deals"
 
 
-def _module(game):
-    try:
-        return importlib.import_module(MODULES[game])
-    except ModuleNotFoundError:
-        raise TricksimError(f"the game {game!r} is not implemented yet") from None
+def _game(game):
+    from tricksim.analysis.registry import get
+    return game if not isinstance(game, str) else get(game)
 
 
 # ---------------------------------------------------------------------------
@@ -83,8 +75,36 @@ def design(k: int, n_seats: int):
     return np.array(rows, np.int64), nround
 
 
-def design_text(game: str, k: int, n_seats: int) -> str:
-    if game == "boomke-wies":
+def n_seats(game, params=None) -> int:
+    """The seats of a tournament's table (a variable table: ``params['players']``)."""
+    game = _game(game)
+    return game.check_players((params or {}).get("players")) if game.variable_table else game.seats
+
+
+def seating(game, k: int, params=None):
+    """The seating design of k entrants at this game's table (``design``), refusing more entrants
+    than the game takes."""
+    game = _game(game)
+    top = game.duplicate.max_entrants
+    if top is not None and not 2 <= k <= top:
+        raise TricksimError(f"compare takes 2 to {top} heuristics at a time for {game.title}, got {k}")
+    return design(k, n_seats(game, params))
+
+
+def appearances(game, k: int, params=None) -> np.ndarray:
+    """Each entrant's seat appearances per deal: ``rounds``, a round puts every entrant in every seat
+    once (the table's seats); ``pairs``, every ordered pair of entrants plays the deal (a in seats 0
+    and 2, b in 1 and 3): 4(k-1)."""
+    game = _game(game)
+    if game.duplicate.layout == "pairs":
+        return np.full(k, 4.0 * (k - 1))
+    seating(game, k, params)
+    return np.full(k, float(n_seats(game, params)))
+
+
+def design_text(game, k: int, n_seats: int) -> str:
+    game = _game(game)
+    if game.duplicate.layout == "pairs":
         return (f"every deal is played {k * (k - 1)} times on the same cards, once per ordered pair of entrants "
                 "(one partnership in seats 0 and 2, the other in 1 and 3): every entrant meets every other from both "
                 f"sides; {k * (k - 1)} playouts per deal")
@@ -93,14 +113,14 @@ def design_text(game: str, k: int, n_seats: int) -> str:
             f"assignments of the names to that pattern are played, in {nround} round{'s' if nround > 1 else ''} of {k} "
             "(a round shifts the names one place along the pattern: every entrant in every seat once); every deal is "
             f"replayed on the same cards once per seating of one round ({k} playouts per deal); the rounds take turns "
-            f"over the deals{' (four deals each, one per dealer)' if game == 'boulmous' else ''} and weigh the same "
+            f"over the deals{game.duplicate.dealer_note} and weigh the same "
             "(means stratified by round): every entrant meets every other in every relative seat equally often, "
             "whatever the order of the names")
 
 
 def entrant_specs(game, names, user_defs=None):
-    mod = _module(game)
-    specs = [parse_heuristic(h, mod.REGISTRY, mod.ALIASES, user_defs) for h in names]
+    game = _game(game)
+    specs = [game.parse_heuristic(h, user_defs) for h in names]
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
         raise TricksimError(f"each heuristic may be named once; got {', '.join(labels)}")
@@ -115,10 +135,10 @@ def canonical(specs):
 
 def default_extra(game, extra=None):
     """The game's run settings with the defaults filled in (one default for the CLI and the API)."""
+    game = _game(game)
     extra = dict(extra or {})
-    if game == "bourre":
-        from tricksim.analysis.bourre import check_players
-        extra["players"] = check_players(extra.get("players"))
+    if game.variable_table:
+        extra["players"] = game.check_players(extra.get("players"))
     return extra
 
 
@@ -319,27 +339,28 @@ def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=Non
     """Duplicate tournament of the heuristics ``names`` (or HeuristicSpecs).
     Returns {'leaderboard', 'pairs', 'verdict', 'n', 'seconds', 'design', ...}; the
     tables list the entrants in the order given (the run itself does not depend on it)."""
-    mod = _module(game)
+    game = _game(game)
+    dup = game.duplicate
     specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
     k = len(specs)
     if k < 2:
         raise TricksimError("compare needs at least two heuristics")
-    rules = rules or mod.RULES_CLASS()
-    hands = hands or DEFAULT_HANDS[game]
+    rules = rules or game.rules()
+    hands = hands or dup.hands
     if hands < 1:
         raise TricksimError(f"--hands must be at least 1, got {hands}")
     extra = default_extra(game, extra)
     params = duplicate_params(game, specs, seed, rules, extra)
     run_labels = [lab for _, _, lab in params["entrants"]]
     labels = [s.label for s in specs]
-    app = mod.dup_appearances(k, params)
-    n_seats = int(extra.get("players", getattr(mod, "N_SEATS", 4)))
-    if game == "boomke-wies":
+    app = appearances(game, k, params)
+    seats = n_seats(game, params)
+    if dup.layout == "pairs":
         kw = {"nround": 1, "playouts": k * (k - 1), "layout": "pairs"}
     else:
-        _, nround = mod.dup_design(k, params) if game == "bourre" else mod.dup_design(k)
+        _, nround = seating(game, k, params)
         kw = {"nround": nround, "playouts": k, "layout": "rounds"}
-    metrics = list(mod.DUP_METRICS)
+    metrics = list(dup.metrics)
     stop = None
     if until_precision:
         if until_precision <= 0:
@@ -351,16 +372,16 @@ def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=Non
             bd, pr = tables_from_counts(acc, n, k, app, run_labels, metrics, **kw)
             cis = list(bd.ci) + list(pr.ci if len(pr) else [])
             return bool(all(c == c for c in cis) and max(cis) <= until_precision)
-        if not hands or hands == DEFAULT_HANDS[game]:
+        if not hands or hands == dup.hands:
             hands = 10 ** 10  # the precision decides
-    run = engine.Run(STUDY[game], params, hands, block_size or BLOCK[game], unit="hands")
+    run = engine.Run(dup.study, params, hands, block_size or dup.block, unit="hands")
     r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop, force=force,
                        resume=resume)
     board, pairs = tables_from_counts(r.counts, r.n, k, app, run_labels, metrics, **kw)
     board, pairs = in_order(board, pairs, labels)
-    return {"leaderboard": board, "pairs": pairs, "verdict": full_verdict(board, pairs, metrics, UNIT[game]),
-            "n": r.n, "seconds": r.seconds, "metrics": metrics, "unit": UNIT[game], "labels": labels,
-            "stopped_early": r.stopped_early, "run": run, "out": out, "design": design_text(game, k, n_seats),
+    return {"leaderboard": board, "pairs": pairs, "verdict": full_verdict(board, pairs, metrics, dup.unit),
+            "n": r.n, "seconds": r.seconds, "metrics": metrics, "unit": dup.unit, "labels": labels,
+            "stopped_early": r.stopped_early, "run": run, "out": out, "design": design_text(game, k, seats),
             "playouts_per_deal": kw["playouts"]}
 
 
@@ -481,16 +502,16 @@ def zero_crossings(df):
 # CLI adapters
 # ---------------------------------------------------------------------------
 def _common(opts):
-    from tricksim.analysis.cliutil import positive, rules_from, user_defs
-    mod = _module(opts.game)
+    from tricksim.analysis.cliutil import positive, user_defs
+    game = _game(opts.game)
     positive(opts.hands, "--hands")
-    rules = rules_from(opts, mod.RULES_CLASS)
+    rules = game.rules_from(opts.rule)
     extra = {}
-    if opts.game == "bourre":
+    if game.variable_table:
         extra["players"] = opts.players       # None: the shared default (default_extra)
     elif opts.players is not None:
         raise TricksimError("--players applies to Bourre only")
-    return mod, rules, user_defs(opts), default_extra(opts.game, extra)
+    return game, rules, user_defs(opts), default_extra(game, extra)
 
 
 def _ci_text(m, c, digits=3):
@@ -555,13 +576,13 @@ def write_compare(res, out: Path, command: str):
 
 def cli_compare(opts):
     from tricksim.analysis.cliutil import engine_kw, out_dir
-    mod, rules, udefs, extra = _common(opts)
-    specs = entrant_specs(opts.game, opts.names, udefs)
-    params = duplicate_params(opts.game, specs, opts.seed, rules, extra)
-    hands = opts.hands or DEFAULT_HANDS[opts.game]
-    out = out_dir(opts, opts.game.replace("-", "_"), "compare",
-                  engine.Run(STUDY[opts.game], params, hands, BLOCK[opts.game]).run_id)
-    res = compare(opts.game, specs, hands=opts.hands, seed=opts.seed, rules=rules, extra=extra, out=out,
+    game, rules, udefs, extra = _common(opts)
+    specs = entrant_specs(game, opts.names, udefs)
+    params = duplicate_params(game, specs, opts.seed, rules, extra)
+    hands = opts.hands or game.duplicate.hands
+    out = out_dir(opts, game.key, "compare",
+                  engine.Run(game.duplicate.study, params, hands, game.duplicate.block).run_id)
+    res = compare(game, specs, hands=opts.hands, seed=opts.seed, rules=rules, extra=extra, out=out,
                   until_precision=opts.until_precision, **engine_kw(opts))
     print(render_compare(res))
     write_compare(res, out, res["run"].command)
@@ -572,37 +593,38 @@ def cli_sweep(opts):
     from tricksim.analysis.cliutil import engine_kw, out_dir
     from tricksim.analysis.output import write_table
     from tricksim.analysis.plots import sweep_edge_note, sweep_plot
-    mod, rules, udefs, extra = _common(opts)
+    game, rules, udefs, extra = _common(opts)
+    unit = game.duplicate.unit
     param, values = sweep_values(opts.param)
     # validate the heuristic and parameter up front
-    base = parse_heuristic(opts.name, mod.REGISTRY, mod.ALIASES, udefs)
+    base = game.parse_heuristic(opts.name, udefs)
     for v in values:
-        parse_heuristic(opts.name + ("," if ":" in opts.name else ":") + f"{param}={v:g}", mod.REGISTRY, mod.ALIASES, udefs)
-    parse_heuristic(opts.against, mod.REGISTRY, mod.ALIASES, udefs)
-    hands = opts.hands or DEFAULT_HANDS[opts.game] // 4
+        game.parse_heuristic(opts.name + ("," if ":" in opts.name else ":") + f"{param}={v:g}", udefs)
+    game.parse_heuristic(opts.against, udefs)
+    hands = opts.hands or game.duplicate.hands // 4
     import hashlib
     key = hashlib.sha256(repr((opts.game, base.label, opts.param, opts.against, opts.seed, hands)).encode()).hexdigest()
-    out = out_dir(opts, opts.game.replace("-", "_"), "sweep", key)
-    df = sweep(opts.game, opts.name, param, values, against=opts.against, hands=hands, seed=opts.seed, rules=rules,
+    out = out_dir(opts, game.key, "sweep", key)
+    df = sweep(game, opts.name, param, values, against=opts.against, hands=hands, seed=opts.seed, rules=rules,
                user_defs=udefs, extra=extra, out=out, **engine_kw(opts))
     write_table(df, out, "sweep")
     best = best_value(df)
     zc = zero_crossings(df)
     default = dict(base.values).get(param)   # the value the named heuristic plays without the sweep
-    sweep_plot(df, out / "sweep.png", f"{opts.name} vs {opts.against}: advantage by {param}", UNIT[opts.game],
+    sweep_plot(df, out / "sweep.png", f"{opts.name} vs {opts.against}: advantage by {param}", unit,
                best["value"], zc, default=default)
     print(f"Sweep of {param} for {opts.name} against {opts.against}, {hands:,} duplicate deals per value "
           f"(the same deals for every value)")
     print(pd.DataFrame({param: df.value, "advantage (unadjusted 95% CI)": [_ci_text(a, c) for a, c in zip(df.advantage, df.ci)],
                         "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}).to_string(index=False))
-    print(render_best(best, param, UNIT[opts.game]))
+    print(render_best(best, param, unit))
     print("zero crossings: " + (", ".join(f"{x:.3g}" for x in zc) if zc else "none"))
     if default is not None:
         print(f"{opts.name} plays {param} = {default:g} when not swept")
     edge = sweep_edge_note(df.value, best["value"])
     if edge:
         print(f"warning: {edge}")
-    print(f"('advantage' = mean {UNIT[opts.game]} of {opts.name} with {param} = value minus {opts.against}, on the "
+    print(f"('advantage' = mean {unit} of {opts.name} with {param} = value minus {opts.against}, on the "
           "same deals with the seats rotated; 'p Holm' and 'significant' are Holm-adjusted over the values)")
     print(f"\ntable and plot in {out}")
 

@@ -31,7 +31,6 @@ import numpy as np
 from tricksim.analysis import __version__
 from tricksim.analysis.common import TricksimError, check_out_path
 
-BLOCK_FUNCS: dict[str, Callable] = {}
 FORMAT = 1
 
 
@@ -57,30 +56,24 @@ def set_command(argv) -> None:
     CURRENT_COMMAND = "tricksim " + " ".join(shlex.quote(a) for a in argv)
 
 
-def block_function(name: str):
-    def deco(fn):
-        BLOCK_FUNCS[name] = fn
-        return fn
-    return deco
+BLOCK_FUNCS: dict[str, Callable] = {}
+"""Block functions registered here take precedence over the games' (tests replace one this way);
+the games' own come from the registry (``Game.blocks``)."""
 
 
-HAND_ROWS: dict[str, Callable] = {}
-
-
-def hand_rows_function(name: str):
-    """Register ``f(params, first, n) -> pandas.DataFrame`` (one row per hand) for ``--keep-hands``."""
-    def deco(fn):
-        HAND_ROWS[name] = fn
-        return fn
-    return deco
+def find_block(study: str) -> Callable:
+    """The block function of ``study``: one registered in ``BLOCK_FUNCS``, else its game's
+    (``analysis/registry.py``; on a Dask worker this import is what loads the games)."""
+    fn = BLOCK_FUNCS.get(study)
+    if fn is None:
+        from tricksim.analysis.registry import block_function
+        fn = block_function(study)
+    return fn
 
 
 def run_block(study: str, params_json: str, first: int, n: int) -> np.ndarray:
-    """Entry point of a worker: import the study's module, run one block."""
-    if study not in BLOCK_FUNCS:
-        import importlib
-        importlib.import_module("tricksim.analysis." + study.split(".")[0])
-    return np.asarray(BLOCK_FUNCS[study](json.loads(params_json), first, n), dtype=np.int64)
+    """Entry point of a worker: find the study's block function, run one block."""
+    return np.asarray(find_block(study)(json.loads(params_json), first, n), dtype=np.int64)
 
 
 @dataclass
@@ -365,9 +358,11 @@ def _store(run, out, b, first, n, v, results):
 
 
 def _write_hands(run, out, b, first, n):
-    if run.study not in HAND_ROWS:
+    from tricksim.analysis.registry import hand_rows_function
+    rows = hand_rows_function(run.study)
+    if rows is None:
         raise TricksimError(f"--keep-hands is not available for {run.study}")
-    df = HAND_ROWS[run.study](run.params, first, n)
+    df = rows(run.params, first, n)
     d = out / "hands"
     d.mkdir(exist_ok=True)
     name = block_file(run, b, n)

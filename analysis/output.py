@@ -114,3 +114,12 @@ def fit_text(text: str, width: int = WIDTH) -> str:
         out.append(textwrap.fill(line.strip(), width, initial_indent=lead, subsequent_indent=lead + "  ",
                                  break_long_words=False, break_on_hyphens=False))
     return "\n".join(out)
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A DataFrame as a markdown table (cells as they are: format them first)."""
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(str(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(str(x) for x in row) + " |")
+    return "\n".join(lines)

@@ -1,7 +1,6 @@
 """The main job: every game's headline studies on built-in defaults, into reports/."""
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import time
@@ -10,9 +9,7 @@ from pathlib import Path
 
 from tricksim.analysis import __version__
 from tricksim.analysis.common import TricksimError, check_out_path
-
-GAMES = [("boulmous", "tricksim.analysis.boulmous"), ("boomke-wies", "tricksim.analysis.boomke_wies"), ("bourre", "tricksim.analysis.bourre")]
-
+from tricksim.analysis.registry import GAMES, get
 
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     from tricksim.analysis import compare as cmp
@@ -35,9 +32,7 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     write_table(sw, d, "boulmous_sweep_margin")
     best = sw.loc[sw.advantage.idxmax()]
     zc = cmp.zero_crossings(sw)
-    from tricksim.analysis.boulmous import ALIASES, REGISTRY
-    from tricksim.analysis.common import parse_heuristic
-    default = parse_heuristic("cautious", REGISTRY, ALIASES).value("margin")
+    default = get("boulmous").parse_heuristic("cautious").value("margin")
     edge = sweep_edge_note(sw.value, best.value)
     sweep_plot(sw, d / "boulmous_sweep_margin.png", "cautious:margin=v against aggressive (Boulmous)", res["unit"],
                best.value, zc, default=default)
@@ -56,9 +51,9 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     return "\n".join(md)
 
 
-STUDIES = ["boulmous", "boomke-wies", "bourre", "compare"]
+STUDIES = [g.name for g in GAMES] + ["compare"]
 # how each study's section begins in reports/README.md (for READMEs written before the section markers)
-HEADINGS = {"boulmous": "## Boulmous", "boomke-wies": "## Boomke Wies", "bourre": "## Bourr", "compare": "## Comparing heuristics"}
+HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics"}
 _BEGIN = re.compile(r"^<!-- tricksim:section (\S+) seconds=(\S+) -->$")
 
 
@@ -123,8 +118,7 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
     """Run one headline study (a game's, or ``compare``) into ``out``; its markdown section."""
     if study == "compare":
         return _compare_section(out, quick, progress)
-    modname = dict(GAMES)[study]
-    return importlib.import_module(modname).headline(out, quick=quick, progress=progress)
+    return get(study).headline(out, quick=quick, progress=progress)
 
 
 def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True,

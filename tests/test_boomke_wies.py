@@ -132,7 +132,7 @@ def test_boom_stops_at_the_first_lost_trick():
     r = B.BoomkeRules()
     codes, prm = B.heuristic_arrays(B.parse_seats("default"))
     ra = B.rules_array(r)
-    kd, kc = B._keys(3)
+    kd, kc = B.GAME.keys(3)
     from tricksim.kernels.rng import seed_state, shuffle
     sd, st = np.zeros(1, np.uint64), np.zeros(1, np.uint64)
     deck, hands, h = np.zeros(52, np.int64), np.zeros(4, np.uint64), np.zeros(4, np.uint64)
@@ -165,7 +165,7 @@ def test_void_probability_exact():
     p = 0.051066   # RULES.md section 4: P(a given 13-card hand has a void)
     exact = sum((-1) ** (k + 1) * math.comb(4, k) * math.comb(52 - 13 * k, 13) for k in range(1, 5)) / math.comb(52, 13)
     assert abs(exact - p) < 1e-6
-    kd, kc, ra, codes, prm = B._kernel_args(B.make_params(21, B.BoomkeRules(), B.parse_seats("default")))
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(B.make_params(21, B.BoomkeRules(), B.parse_seats("default")))
     recs = K.trace_deals(kd, kc, 0, 40_000, ra, codes, prm)      # the deals every study plays
     n = 0
     voids = 0
@@ -271,7 +271,7 @@ def test_matches_against_referee(rules, heuristic):
     r = B.BoomkeRules(**rules)
     specs = B.parse_seats(heuristic)
     params = B.make_params(13, r, specs)
-    kd, kc, ra, codes, prm = B._kernel_args(params)
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(params)
     tot = np.zeros(K.AGG_MATCHES, np.int64)
     extras = 0
     for m in range(40):
@@ -302,7 +302,7 @@ def test_odds_hand_tables_are_consistent():
         assert all(a >= b for a, b in zip(p, p[1:]))                     # harder bids succeed less often
         assert (g.ci_low <= g.p_make).all() and (g.p_make <= g.ci_high).all() and (g.n == 3000).all()
     # the same deals replayed by odds_tricks (the double-dummy basis) give the same counts
-    kd, kc, ra, codes, prm = B._kernel_args(B.make_params(3, B.BoomkeRules(), B.parse_seats("default")))
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(B.make_params(3, B.BoomkeRules(), B.parse_seats("default")))
     hs, tk = K.odds_tricks(kd, kc, 0, 3000, np.uint64(B.mask_of(B.parse_hand(HAND))), ra, codes, prm)
     for s in range(4):
         want = np.bincount(tk[:, s], minlength=14)
@@ -323,7 +323,7 @@ def test_duplicate_symmetry_and_layout():
     v = B.block_duplicate(params, 0, 500)
     k = 3
     W = k + 2 * k * k
-    assert len(v) == len(B.DUP_METRICS) * W
+    assert len(v) == len(B.GAME.duplicate.metrics) * W
     S = v[:k]
     Q = v[k:k + k * k].reshape(k, k)
     assert S[0] == S[1] and Q[0, 0] == Q[1, 1]
@@ -332,7 +332,8 @@ def test_duplicate_symmetry_and_layout():
     T = v[W:W + k]
     # every pairing: 2 x 13 team tricks per deal, fewer only when a Boom stopped early
     assert 0.8 * 500 * 26 * k * (k - 1) < T.sum() <= 500 * 26 * k * (k - 1)
-    assert list(B.dup_appearances(3)) == [8.0, 8.0, 8.0]
+    from tricksim.analysis import compare
+    assert list(compare.appearances(B.GAME, 3)) == [8.0, 8.0, 8.0]
 
 
 def test_bench_cases_play_deals():
@@ -373,7 +374,7 @@ def test_double_dummy_bound_on_a_hand():
     t = res["table"]
     assert set(t.trump) == {"S", "H", "D", "C"} and (t.n == 12).all()
     # the heuristic column is the odds study's result on the same deals
-    kd, kc, ra, codes, prm = B._kernel_args(B.make_params(3, B.BoomkeRules(), B.parse_seats("default")))
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(B.make_params(3, B.BoomkeRules(), B.parse_seats("default")))
     _, tk = K.odds_tricks(kd, kc, 0, 12, np.uint64(B.mask_of(B.parse_hand(HAND))), ra, codes, prm)
     for s, su in enumerate("SHDC"):
         row = t[(t.trump == su) & (t.bid == "7")].iloc[0]

@@ -222,4 +222,4 @@ def test_block_size_does_not_change_the_result(study):
     assert small.blocks == 13 and large.blocks == 4
     assert np.array_equal(small.counts, large.counts)
     # and the same as one call of the block function over all the hands
-    assert np.array_equal(small.counts, engine.BLOCK_FUNCS[study](params, 0, n))
+    assert np.array_equal(small.counts, engine.find_block(study)(params, 0, n))

@@ -424,7 +424,7 @@ def test_exact_dealing_odds():
     n_players, sessions, deals = 5, 1000, 40
     spec = B.parse_seats("random:play_prob=0", n_players)
     codes, prm = B.heuristic_arrays(spec)
-    kd, kc = B._keys(SEED)
+    kd, kc = B.GAME.keys(SEED)
     recs, _ = K.trace_sessions(kd, kc, 0, sessions, n_players, deals, rules_arr(), codes, prm)
     recs = recs.reshape(-1, K.REC_LEN)
     n = len(recs)
@@ -469,7 +469,7 @@ def test_chips_conserved_over_thousands_of_sessions(flags):
 
 
 def _srows(params, first, ns):
-    kd, kc, ra, codes, prm, r = B._kernel_args(params)
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(params)
     d = params["deals"]
     srows = np.zeros((ns, K.S_LEN), np.int64)
     fans = np.zeros((ns, d), np.int64)
@@ -573,7 +573,7 @@ def test_duplicate_identical_entrants_tie_exactly():
     res = compare.compare("bourre", ["basic", "basic:threshold=2"], hands=400, seed=SEED, extra={"players": 5})
     board = res["leaderboard"]
     assert board["mean"].iloc[0] == board["mean"].iloc[1]
-    assert list(B.dup_appearances(3, {"players": 6})) == [6.0, 6.0, 6.0]
+    assert list(compare.appearances(B.GAME, 3, {"players": 6})) == [6.0, 6.0, 6.0]
     res = compare.compare("bourre", ["basic", "random"], hands=2000, seed=SEED, extra={"players": 5})
     assert res["n"] == 2000 and len(res["pairs"]) == 1
 

@@ -81,7 +81,7 @@ def test_bourre_compare_from_python_uses_the_cli_default_table():
     assert a["run"].params["players"] == B.DEFAULT_PLAYERS == 7
     assert a["run"].run_id == b["run"].run_id
     pd.testing.assert_frame_equal(a["pairs"], b["pairs"], check_exact=True)
-    assert list(B.dup_appearances(2)) == [7.0, 7.0]
+    assert list(C.appearances(B.GAME, 2)) == [7.0, 7.0]
 
 
 def test_tiny_samples_give_no_interval_and_say_so():

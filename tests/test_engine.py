@@ -136,11 +136,12 @@ def test_killed_run_resumes_bit_for_bit(tmp_path):
     script = textwrap.dedent(f"""
         import time
         from tricksim.analysis import boulmous as B, engine
-        real = engine.BLOCK_FUNCS["boulmous.deals"]
+        real = engine.find_block("boulmous.deals")
         def slow(params, first, n):
             time.sleep(0.4)
             return real(params, first, n)
         engine.BLOCK_FUNCS["boulmous.deals"] = slow
+        engine.CODE_HASH = {engine.CODE_HASH!r}   # this process's code, even if a file changes meanwhile
         p = B.make_params(9, B.BoulmousRules(), B.parse_seats("cautious"))
         engine.execute(engine.Run("boulmous.deals", p, 200_000, 10_000), {str(out)!r}, progress=False)
     """)
@@ -304,7 +305,7 @@ def test_manifest_counts_blocks_while_the_run_goes_on(tmp_path):
 
 
 def test_interrupted_run_says_so_in_its_manifest(tmp_path, monkeypatch):
-    real = engine.BLOCK_FUNCS["boulmous.deals"]
+    real = engine.find_block("boulmous.deals")
 
     def flaky(prm, first, n):
         if first >= 20_000:

@@ -32,7 +32,7 @@ def test_per_deal_intervals_use_the_variance_between_sessions():
     sessions, deals = 300, 60
     res = B.pot_study(7, deals, sessions, seed=5, rules=rules, progress=False)
     params = B.make_params(5, rules, B.parse_seats(None, 7), players=7, deals=deals)
-    kd, kc, ra, codes, prm, _ = B._kernel_args(params)
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(params)
     srows = np.zeros((sessions, B.K.S_LEN), np.int64)
     fans = np.zeros((sessions, -(-deals // B.fan_stride(deals))), np.int64)
     B.K.sim_sessions(kd, kc, 0, sessions, 7, deals, B.fan_stride(deals), ra, codes, prm, srows, fans)

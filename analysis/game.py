@@ -1,0 +1,171 @@
+"""The game interface: everything a game gives the rest of tricksim, in one record.
+
+Each game's package builds one ``Game`` (``analysis/<game>/__init__.py``: ``GAME = Game(...)``)
+and ``analysis/registry.py`` lists them once (``GAMES``).  The CLI, ``compare``, ``bench``, the
+report and the tests iterate that registry and read these members; nothing finds a game by
+importing a module by name or by probing its attributes.
+
+The generic helpers every game shares (seat heuristics, the kernel's heuristic arrays, the random
+keys, the kernel arguments of a run) are methods here, written once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Callable, Mapping
+
+import numpy as np
+
+from tricksim.analysis.common import HeuristicSpec, TricksimError, apply_rule_overrides, parse_heuristic
+from tricksim.kernels.rng import STREAM_DEAL, STREAM_DECIDE, derive_key
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """How ``tricksim compare`` plays a game (analysis/compare.py): a duplicate tournament whose
+    block function returns exact integer counts (see the compare module's docstring)."""
+
+    study: str
+    """The block function of the tournament (a key of ``Game.blocks``)."""
+    metrics: tuple
+    """The metrics the block counts, in its order; the first is the one the verdict ranks by."""
+    unit: str
+    """The first metric's unit, as the tables and plots say it ("points per deal")."""
+    hands: int
+    """Deals when none are given (CLI and Python alike)."""
+    block: int
+    """Deals per engine block."""
+    layout: str = "rounds"
+    """``rounds``: the balanced seating design of ``compare.design``, k playouts per deal;
+    ``pairs``: every ordered pair of entrants as the two partnerships (seats 0+2 and 1+3),
+    k(k-1) playouts per deal."""
+    max_entrants: int | None = None
+    """The most heuristics one tournament takes (None: no limit of the game's own)."""
+    dealer_note: str = ""
+    """How the rounds take turns over the deals, for the design text ("" when nothing to say)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One trick-taking game: its rules, heuristics, kernel, studies and reports."""
+
+    name: str
+    """The CLI's spelling, e.g. ``boomke-wies`` (``tricksim odds boomke-wies``)."""
+    key: str
+    """The identifier, e.g. ``boomke_wies``: the package (``analysis/boomke_wies/``), the prefix of
+    its block functions (``boomke_wies.deals``), the ``"game"`` of its traces, run-folder names."""
+    title: str
+    """The game's name in prose ("Boomke Wies")."""
+    rules: type
+    """The frozen rules dataclass: every variant flag of docs/RULES.md with its default (and
+    ``PREFIX``, accepted before a flag's name in ``--rule``)."""
+    rules_array: Callable
+    """``rules_array(rules) -> int64[kernel.N_RULES]``: the rules as the kernel reads them."""
+    kernel: ModuleType
+    """The game's kernel module (kernels/<game>.py): ``N_PARAMS`` and the ``P_<NAME>`` columns of
+    the heuristic parameter matrix are read from it."""
+    rng_id: int
+    """The game's id in the random keys (kernels/rng.py ``GAME_*``)."""
+    heuristics: Mapping
+    """The heuristic registry: name -> ``HeuristicDef`` (kernel code, parameters, help)."""
+    aliases: Mapping
+    """Other names of heuristics (``default`` at least): alias -> registry name."""
+    seats: int
+    """The number of seats when none is given (Bourre: its default table size)."""
+    seat_range: tuple
+    """The table sizes the game plays, (lowest, highest); a fixed table has lowest == highest."""
+    blocks: Mapping
+    """The block functions it registers with the engine: study name -> ``f(params, first, n)``
+    returning int64 counts (what a Dask worker runs, found by study name through the registry)."""
+    duplicate: Duplicate
+    """How ``tricksim compare`` and ``tricksim sweep`` play it."""
+    trace: Callable
+    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (TRACE.md)."""
+    bench_cases: Callable
+    """``bench_cases(seed) -> [(label, fn)]``, ``fn(first, n)`` playing n hands through a block
+    function and returning the hands played (``tricksim bench``)."""
+    bench_hands: int
+    """Hands per benchmark case when none are given."""
+    headline: Callable
+    """``headline(out, quick, progress) -> str``: the game's headline studies into ``out``; the
+    markdown section of reports/README.md (``tricksim report``)."""
+    heading: str
+    """How the game's section of reports/README.md begins (for READMEs without section markers)."""
+    rules_section: str
+    """The game's section of docs/RULES.md, e.g. ``2 (Boomke Wies)``."""
+    stakes: Callable | None = None
+    """``stakes(seed, games, rules, heuristics, ...) -> dict``: whole games with the money
+    settlement (``tricksim stakes``); None when the game has no such study."""
+    hand_rows: Mapping = field(default_factory=dict)
+    """Per-hand rows of a block for ``--keep-hands``: study name -> ``f(params, first, n) -> DataFrame``."""
+
+    # ---- the helpers every game shares ----------------------------------------------------------
+    def parse_heuristic(self, text: str, user_defs=None) -> HeuristicSpec:
+        """``NAME`` or ``NAME:param=value,...`` among this game's heuristics (or ``user_defs``)."""
+        return parse_heuristic(text, self.heuristics, self.aliases, user_defs)
+
+    def parse_seats(self, heuristic=None, seats: int | None = None, user_defs=None) -> list:
+        """The heuristic of each of ``seats`` seats (default ``self.seats``): one spec for every
+        seat, or one per seat; names or ``HeuristicSpec``s."""
+        seats = self.seats if seats is None else int(seats)
+        if heuristic is None:
+            heuristic = ["default"]
+        if isinstance(heuristic, (str, HeuristicSpec)):
+            heuristic = [heuristic]
+        specs = [h if isinstance(h, HeuristicSpec) else self.parse_heuristic(h, user_defs) for h in heuristic]
+        if len(specs) == 1:
+            specs = specs * seats
+        if len(specs) != seats:
+            raise TricksimError(f"give one heuristic for all seats or {seats} (one per seat), got {len(specs)}")
+        return specs
+
+    def specs_from_json(self, js) -> list:
+        """The heuristic specs of a run's parameters (``common.spec_json`` inverted)."""
+        out = []
+        for name, values, label in js:
+            hd = self.heuristics[name]
+            out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
+        return out
+
+    def heuristic_arrays(self, specs) -> tuple:
+        """Per-seat heuristic codes int64[seats] and parameters float64[seats, kernel.N_PARAMS],
+        each named parameter at the kernel's column ``P_<NAME>``."""
+        codes = np.array([s.code for s in specs], np.int64)
+        prm = np.zeros((len(specs), self.kernel.N_PARAMS), np.float64)
+        for i, s in enumerate(specs):
+            for name, v in s.values:
+                prm[i, getattr(self.kernel, "P_" + name.upper())] = v
+        return codes, prm
+
+    def keys(self, seed: int) -> tuple:
+        """The random keys of a seed: (deal stream, decision stream)."""
+        return derive_key(seed, self.rng_id, STREAM_DEAL), derive_key(seed, self.rng_id, STREAM_DECIDE)
+
+    def kernel_args(self, params: dict) -> tuple:
+        """The kernel's arguments of a run's parameters: (deal key, decision key, rules array,
+        heuristic codes, heuristic parameters)."""
+        kd, kc = self.keys(params["seed"])
+        codes, prm = self.heuristic_arrays(self.specs_from_json(params["heuristics"]))
+        return kd, kc, self.rules_array(self.rules(**params["rules"])), codes, prm
+
+    def rules_from(self, overrides=None):
+        """The default rules with ``overrides`` (``['name=value', ...]`` or a dict) applied."""
+        return apply_rule_overrides(self.rules(), overrides)
+
+    def rules_of(self, params: dict):
+        """The rules object of a run's parameters."""
+        return self.rules(**params["rules"])
+
+    def check_players(self, players=None) -> int:
+        """A table size this game plays (None: the default, ``seats``)."""
+        if players is None:
+            return self.seats
+        lo, hi = self.seat_range
+        if not lo <= players <= hi:
+            raise TricksimError(f"--players must be {lo}..{hi} for {self.title}, got {players}")
+        return int(players)
+
+    @property
+    def variable_table(self) -> bool:
+        """True when the number of players is a choice (Bourre: 2..8)."""
+        return self.seat_range[0] != self.seat_range[1]
