@@ -1,0 +1,91 @@
+"""A plain exhaustive minimax for Boulmous open-hand play: the oracle of kernels/solve_boulmous.py.
+
+Every legal card of every seat is tried at every turn (no pruning, no equivalent-card
+shortcuts); the taker maximises his tricks, the three defenders minimise them. Legality and trick
+winners come from the referee (tests/ref_boulmous.py: ``legal_cards``, ``trick_winner``), which
+is written from RULES.md independently of the kernels. Results are memoised on (cards still held,
+leader, trick so far), which changes nothing but the running time.
+
+Cards are TRACE.md strings ("JH"), trumps "S" "H" "D" "C" or "NT", rules a dict with the
+referee's keys ``left_bower_is_trump``, ``must_head``, ``trump_obligation``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import ref_boulmous as ref
+
+
+def taker_tricks(hands, leader: int, trump: str, rules: dict, taker: int, trick=()) -> int:
+    """Tricks the taker takes from this position on (the trick in progress included) when all
+    four seats see all cards and play perfectly. ``hands``: four lists of the cards still held;
+    ``trick``: the cards already played to the current trick, led by ``leader``."""
+    lbt = rules["left_bower_is_trump"]
+
+    @lru_cache(maxsize=None)
+    def value(hands: tuple, leader: int, trick: tuple) -> int:
+        if len(trick) == 4:
+            winner = (leader + ref.trick_winner(list(trick), trump, lbt)) % 4
+            return (winner == taker) + value(hands, winner, ())
+        seat = (leader + len(trick)) % 4
+        if not hands[seat]:
+            return 0
+        results = []
+        for c in ref.legal_cards(sorted(hands[seat]), list(trick), trump, rules):
+            after = list(hands)
+            after[seat] = hands[seat] - {c}
+            results.append(value(tuple(after), leader, trick + (c,)))
+        return max(results) if seat == taker else min(results)
+
+    return value(tuple(frozenset(h) for h in hands), leader, tuple(trick))
+
+
+def replay(hands, leader: int, trump: str, rules: dict, taker: int, cards, trick=()) -> tuple[int, list]:
+    """Plays ``cards`` in order from the position; returns (taker tricks, problems): every card
+    must be held by the seat to play and be legal for the referee."""
+    lbt = rules["left_bower_is_trump"]
+    hands = [set(h) for h in hands]
+    trick = list(trick)
+    won = 0
+    problems = []
+    for c in cards:
+        seat = (leader + len(trick)) % 4
+        if c not in hands[seat]:
+            problems.append(f"seat {seat} plays {c}, not in {sorted(hands[seat])}")
+            return won, problems
+        legal = ref.legal_cards(sorted(hands[seat]), trick, trump, rules)
+        if c not in legal:
+            problems.append(f"seat {seat} plays {c}, illegal (legal {sorted(legal)}, trick {trick}, trump {trump})")
+        hands[seat].discard(c)
+        trick.append(c)
+        if len(trick) == 4:
+            leader = (leader + ref.trick_winner(trick, trump, lbt)) % 4
+            won += leader == taker
+            trick = []
+    if any(hands) or trick:
+        problems.append(f"the line stops with cards left: {hands}, trick {trick}")
+    return won, problems
+
+
+def can_take(hands, leader: int, trump: str, rules: dict, taker: int, target: int, trick=()) -> bool:
+    """Can the taker take at least ``target`` of the remaining tricks? The same game tree as
+    ``taker_tricks``, searched as an AND/OR tree: ``any`` stops at the first card of the taker
+    that reaches the target, ``all`` at the first defender card that prevents it."""
+    lbt = rules["left_bower_is_trump"]
+
+    @lru_cache(maxsize=None)
+    def can(hands: tuple, leader: int, trick: tuple, target: int) -> bool:
+        if len(trick) == 4:
+            winner = (leader + ref.trick_winner(list(trick), trump, lbt)) % 4
+            return can(hands, winner, (), target - (winner == taker))
+        seat = (leader + len(trick)) % 4
+        if target <= 0:
+            return True
+        if target > len(hands[seat]):          # the seat to play holds one card per trick left
+            return False
+        children = (can(tuple(h - {c} if i == seat else h for i, h in enumerate(hands)), leader, trick + (c,), target)
+                    for c in sorted(ref.legal_cards(sorted(hands[seat]), list(trick), trump, rules)))
+        return any(children) if seat == taker else all(children)
+
+    start = tuple(frozenset(h) for h in hands)
+    return can(start, leader, tuple(trick), target)
