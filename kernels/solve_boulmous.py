@@ -40,6 +40,11 @@ target, the defenders' at the first that defeats it), depth first with an explic
 The exact value (``solve``) comes from successive null-window searches (bisection on the target)
 sharing the table.
 
+Entry points: ``solve``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
+(many, prange), ``random_deals``; the sampling player ``pimc_card`` (with ``sample_worlds``) and
+``pimc_play_batch`` (whole deals, four PIMC seats) are a design for issue 12 item 3, not yet
+used by analysis/.
+
 Numba caches a compiled function keyed on its own file only: the functions imported from
 kernels/boulmous.py (``legal_mask``, ``beats``, ``min_power_card``, the tables) are inlined into
 the cached code here, so an edit of kernels/boulmous.py does NOT invalidate this module's cache.
@@ -53,7 +58,7 @@ from numba import njit, prange
 from tricksim.kernels.cards import lowest, highest, popcount, U0, U1
 from tricksim.kernels.rng import seed_state, below
 from tricksim.kernels.boulmous import (
-    TABS, POWER, CSUIT, NT, N_RULES, R_LEFT_BOWER_TRUMP, legal_mask, beats, min_power_card, max_power_card, deal_random,
+    TABS, POWER, CSUIT, NT, N_RULES, R_LEFT_BOWER_TRUMP, DECK24, legal_mask, beats, min_power_card, max_power_card, deal_random,
 )
 
 TT_BITS = 14
@@ -625,3 +630,317 @@ def rules_probe(hand, n_in_trick, led, win_pow, t, rules, c):
     lb = rules[R_LEFT_BOWER_TRUMP]
     return legal_mask(hand, n_in_trick, led, win_pow, t, rules, lb), beats(c, led, win_pow, t, lb), \
         POWER[lb, t, c], CSUIT[lb, t, c], HIGHER[lb, t, c]
+
+
+# ============================================================================
+# the sampling player (PIMC): a design, not yet used by analysis/
+# ============================================================================
+GOAL_TRICKS, GOAL_CONTRACT = 0, 1
+
+
+@njit(cache=True, nogil=True)
+def _history(played, n_played, taker, t, lb, who, pos, led_of, wp_of):
+    """Replays the cards played so far (the taker leads the first trick, rule 10): fills, per
+    card, its seat, its place in its trick and the trick's led class and winning power before it.
+    Returns (leader of the current trick, cards in it, its led class, winning power, winning seat,
+    taker tricks so far)."""
+    leader = taker
+    n = 0
+    led = 0
+    wp = -1
+    wseat = taker
+    won = 0
+    for i in range(n_played):
+        c = played[i]
+        s = (leader + n) & 3
+        who[i] = s
+        pos[i] = n
+        led_of[i] = led
+        wp_of[i] = wp
+        if n == 0:
+            led = CSUIT[lb, t, c]
+            wp = POWER[lb, t, c]
+            wseat = s
+        elif beats(c, led, wp, t, lb):
+            wp = POWER[lb, t, c]
+            wseat = s
+        n += 1
+        if n == 4:
+            if wseat == taker:
+                won += 1
+            leader = wseat
+            n = 0
+            led = 0
+            wp = -1
+    return leader, n, led, wp, wseat, won
+
+
+@njit(cache=True, nogil=True)
+def _consistent(world, seat, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
+    """Would every card the other seats played have been legal with the hands of ``world``?"""
+    for i in range(n_played):
+        s = who[i]
+        if s == seat or pos[i] == 0:
+            continue
+        then = world[s]
+        for j in range(i, n_played):
+            if who[j] == s:
+                then |= U1 << np.uint64(played[j])
+        if legal_mask(then, pos[i], led_of[i], wp_of[i], t, rules, lb) & (U1 << np.uint64(played[i])) == U0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _sampler(seat, hand, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
+    """What the other seats may hold, seen from ``seat``: (others int64[3], their hand sizes
+    cap int64[3], elig uint64[3] the unseen cards each may hold, ucards int64[nu] the unseen
+    cards, ways int64[nu+1, cap0+1, cap1+1]). A card is ineligible for a seat when holding it
+    would have made one of that seat's plays illegal (with the cards known to be in its hand
+    then: that play and its later ones); legality only grows more restrictive with more cards,
+    so this is exact per card. ways[i, a, b] counts the layouts of ucards[i:] giving a cards to
+    others[0], b to others[1] and the rest to others[2], each card to a seat it is eligible for."""
+    pm = U0
+    for i in range(n_played):
+        pm |= U1 << np.uint64(played[i])
+    unseen = DECK24 & ~hand & ~pm
+    per_seat = np.zeros(4, np.int64)
+    for i in range(n_played):
+        per_seat[who[i]] += 1
+    start = popcount(hand) + per_seat[seat]
+    others = np.zeros(3, np.int64)
+    cap = np.zeros(3, np.int64)
+    elig = np.zeros(3, np.uint64)
+    j = 0
+    for s in range(4):
+        if s != seat:
+            others[j] = s
+            cap[j] = start - per_seat[s]
+            elig[j] = unseen
+            j += 1
+    for i in range(n_played):
+        s = who[i]
+        if s == seat or pos[i] == 0:
+            continue
+        known = U0
+        for k in range(i, n_played):
+            if who[k] == s:
+                known |= U1 << np.uint64(played[k])
+        jj = 0 if others[0] == s else (1 if others[1] == s else 2)
+        m = elig[jj]
+        while m != U0:
+            c = lowest(m)
+            m &= m - U1
+            b = U1 << np.uint64(c)
+            if legal_mask(known | b, pos[i], led_of[i], wp_of[i], t, rules, lb) \
+                    & (U1 << np.uint64(played[i])) == U0:
+                elig[jj] &= ~b
+    nu = popcount(unseen)
+    ucards = np.zeros(nu, np.int64)
+    m = unseen
+    for k in range(nu):
+        ucards[k] = lowest(m)
+        m &= m - U1
+    ways = np.zeros((nu + 1, cap[0] + 1, cap[1] + 1), np.int64)
+    ways[nu, 0, 0] = 1
+    for i in range(nu - 1, -1, -1):
+        b0 = U1 << np.uint64(ucards[i])
+        for a in range(cap[0] + 1):
+            for b in range(cap[1] + 1):
+                c3 = nu - i - a - b
+                if c3 < 0 or c3 > cap[2]:
+                    continue
+                w = 0
+                if a > 0 and elig[0] & b0:
+                    w += ways[i + 1, a - 1, b]
+                if b > 0 and elig[1] & b0:
+                    w += ways[i + 1, a, b - 1]
+                if c3 > 0 and elig[2] & b0:
+                    w += ways[i + 1, a, b]
+                ways[i, a, b] = w
+    return others, cap, elig, ucards, ways
+
+
+@njit(cache=True, nogil=True)
+def _draw(st, world, others, cap, elig, ucards, ways):
+    """One layout uniformly among those counted by ``ways[0, cap0, cap1]`` (> 0) into
+    ``world`` (the seats of ``others`` only)."""
+    for j in range(3):
+        world[others[j]] = U0
+    a = cap[0]
+    b = cap[1]
+    for i in range(ucards.shape[0]):
+        b0 = U1 << np.uint64(ucards[i])
+        r = below(st, ways[i, a, b])
+        w0 = ways[i + 1, a - 1, b] if a > 0 and elig[0] & b0 else 0
+        if r < w0:
+            world[others[0]] |= b0
+            a -= 1
+            continue
+        r -= w0
+        w1 = ways[i + 1, a, b - 1] if b > 0 and elig[1] & b0 else 0
+        if r < w1:
+            world[others[1]] |= b0
+            b -= 1
+        else:
+            world[others[2]] |= b0
+
+
+@njit(cache=True, nogil=True)
+def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index, out):
+    """``out.shape[0]`` worlds (uint64[n, 4]) as pimc_card samples them (the same stream):
+    uniform among the layouts consistent with what ``seat`` has seen. Returns the number of
+    consistent layouts (0: none, ``out`` untouched)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    who = np.zeros(24, np.int64)
+    pos = np.zeros(24, np.int64)
+    led_of = np.zeros(24, np.int64)
+    wp_of = np.zeros(24, np.int64)
+    _history(played, n_played, taker, t, lb, who, pos, led_of, wp_of)
+    others, cap, elig, ucards, ways = _sampler(seat, hand, played, n_played, who, pos, led_of, wp_of, t, rules, lb)
+    total = ways[0, cap[0], cap[1]]
+    if total == 0:
+        return 0
+    st = np.zeros(1, np.uint64)
+    seed_state(st, key, deal_index)
+    seed_state(st, st[0], n_played)
+    world = np.zeros(4, np.uint64)
+    for w in range(out.shape[0]):
+        for _try in range(100):     # a safety net: the per-card constraints are exact
+            _draw(st, world, others, cap, elig, ucards, ways)
+            if _consistent(world, seat, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
+                break
+        world[seat] = hand
+        for s in range(4):
+            out[w, s] = world[s]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws):
+    """The card a sampling (PIMC) player in ``seat`` plays, from what it sees: its ``hand``
+    (uint64), the cards ``played[:n_played]`` (int64) in play order since the first trick (led
+    by the taker), the contract (``taker``, trump ``t``, ``bid``) and the rules.
+
+    It samples ``worlds`` layouts of the unseen cards, uniformly among those consistent with all
+    it has seen: the hand sizes, and every card another seat played being legal with that seat's
+    hand at the time (which covers the voids shown, with the left bower's class, and what the
+    trumping and heading obligations reveal); see ``_sampler``, ``sample_worlds``. Each candidate
+    (one card per run of equivalent legal cards) is scored on the same worlds by the solver:
+    GOAL_TRICKS the taker's tricks, GOAL_CONTRACT first the number of worlds where the contract
+    is made, then the tricks. The taker maximises, a defender minimises; ties go to the
+    lowest-ranking card; a single candidate is played without sampling. Randomness: its own
+    stream ``seed_state(seed_state(key, deal_index), n_played)``, so a decision is a pure function
+    of the view and (key, deal_index). ``ws`` is a solver workspace (new_workspace())."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    who = np.zeros(24, np.int64)
+    pos = np.zeros(24, np.int64)
+    led_of = np.zeros(24, np.int64)
+    wp_of = np.zeros(24, np.int64)
+    leader, ntr, led, wp, wseat, won = _history(played, n_played, taker, t, lb, who, pos, led_of, wp_of)
+    cur = np.zeros(4, np.int64)
+    tmask = U0
+    for k in range(ntr):
+        cur[k] = played[n_played - ntr + k]
+        tmask |= U1 << np.uint64(cur[k])
+    pm = U0
+    for i in range(n_played):
+        pm |= U1 << np.uint64(played[i])
+    legal = legal_mask(hand, ntr, led, wp, t, rules, lb)
+    cand = _reps(legal, DECK24 & ~pm | tmask, t, lb)
+    ncand = popcount(cand)
+    if ncand == 1:
+        return lowest(cand)
+    cards = np.zeros(ncand, np.int64)
+    m = cand
+    for k in range(ncand):          # lowest-ranking first: ties go to the cheaper card
+        c = min_power_card(m, t, lb)
+        cards[k] = c
+        m &= ~(U1 << np.uint64(c))
+    others, cap, elig, ucards, ways = _sampler(seat, hand, played, n_played, who, pos, led_of, wp_of, t, rules, lb)
+    if ways[0, cap[0], cap[1]] == 0:
+        return cards[0]             # no layout fits (cannot happen in a legal game)
+    st = np.zeros(1, np.uint64)
+    seed_state(st, key, deal_index)
+    seed_state(st, st[0], n_played)
+    world = np.zeros(4, np.uint64)
+    h = np.zeros(4, np.uint64)
+    trick = np.zeros(4, np.int64)
+    tricks = np.zeros(ncand, np.int64)
+    makes = np.zeros(ncand, np.int64)
+    for _w in range(worlds):
+        for _try in range(100):     # a safety net: the per-card constraints are exact
+            _draw(st, world, others, cap, elig, ucards, ways)
+            if _consistent(world, seat, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
+                break
+        world[seat] = hand
+        for k in range(ncand):      # the same world for every candidate
+            for s in range(4):
+                h[s] = world[s]
+            for q in range(ntr):
+                trick[q] = cur[q]
+            c = cards[k]
+            h[seat] ^= U1 << np.uint64(c)
+            trick[ntr] = c
+            if ntr == 3:
+                l2, w2, ws2, tm2 = _trick_state(trick, 4, leader, t, lb)
+                v = (1 if ws2 == taker else 0) + solve(h, ws2, trick, np.int64(0), t, taker, rules, ws)
+            else:
+                v = solve(h, leader, trick, np.int64(ntr + 1), t, taker, rules, ws)
+            tricks[k] += v
+            if won + v >= bid:
+                makes[k] += 1
+    best = 0
+    for k in range(1, ncand):
+        if goal == GOAL_CONTRACT and makes[k] != makes[best]:
+            better = makes[k] > makes[best]
+        elif tricks[k] != tricks[best]:
+            better = tricks[k] > tricks[best]
+        else:
+            continue
+        if better == (seat == taker):
+            best = k
+    return cards[best]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first, out_cards, out_won):
+    """Whole deals with every seat a PIMC player: deal i (row of ``hands`` uint64[n, 4], taker
+    ``takers[i]`` on lead, trump ``trumps[i]``, ``bids[i]``) fills ``out_cards[i]`` (int64[24], play
+    order) and ``out_won[i]`` (the taker's tricks). Decisions of deal i use deal_index first + i."""
+    n = hands.shape[0]
+    for i in prange(n):
+        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
+        ws[W_BITS] = np.uint64(TT_BITS)
+        h = np.zeros(4, np.uint64)
+        for s in range(4):
+            h[s] = hands[i, s]
+        taker = takers[i]
+        t = trumps[i]
+        lb = rules[R_LEFT_BOWER_TRUMP]
+        played = out_cards[i]
+        leader = taker
+        nt = 0
+        led = 0
+        wp = -1
+        wseat = taker
+        won = 0
+        for k in range(24):
+            s = (leader + nt) & 3
+            c = pimc_card(s, h[s], played, k, taker, t, bids[i], rules, worlds, goal, key, first + i, ws)
+            played[k] = c
+            h[s] &= ~(U1 << np.uint64(c))
+            if nt == 0:
+                led = CSUIT[lb, t, c]
+                wp = POWER[lb, t, c]
+                wseat = s
+            elif beats(c, led, wp, t, lb):
+                wp = POWER[lb, t, c]
+                wseat = s
+            nt += 1
+            if nt == 4:
+                if wseat == taker:
+                    won += 1
+                leader = wseat
+                nt = 0
+        out_won[i] = won

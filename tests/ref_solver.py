@@ -71,12 +71,34 @@ def can_take(hands, leader: int, trump: str, rules: dict, taker: int, target: in
     """Can the taker take at least ``target`` of the remaining tricks? The same game tree as
     ``taker_tricks``, searched as an AND/OR tree: ``any`` stops at the first card of the taker
     that reaches the target, ``all`` at the first defender card that prevents it."""
+    return _searcher(trump, rules, taker)(tuple(frozenset(h) for h in hands), leader, tuple(trick), target)
+
+
+def taker_tricks_by_search(hands, leader: int, trump: str, rules: dict, taker: int, trick=()) -> int:
+    """``taker_tricks`` as the largest target that ``can_take`` reaches (one memo for all targets)."""
+    can = _searcher(trump, rules, taker)
+    start = tuple(frozenset(h) for h in hands)
+    value = 0
+    while value < len(hands[(leader + len(trick)) % 4]) and can(start, leader, tuple(trick), value + 1):
+        value += 1
+    return value
+
+
+def _searcher(trump: str, rules: dict, taker: int):
     lbt = rules["left_bower_is_trump"]
+
+    @lru_cache(maxsize=None)
+    def winner_index(trick: tuple) -> int:      # the referee's answers, remembered
+        return ref.trick_winner(list(trick), trump, lbt)
+
+    @lru_cache(maxsize=None)
+    def legal(hand: frozenset, trick: tuple) -> list:
+        return sorted(ref.legal_cards(sorted(hand), list(trick), trump, rules))
 
     @lru_cache(maxsize=None)
     def can(hands: tuple, leader: int, trick: tuple, target: int) -> bool:
         if len(trick) == 4:
-            winner = (leader + ref.trick_winner(list(trick), trump, lbt)) % 4
+            winner = (leader + winner_index(trick)) % 4
             return can(hands, winner, (), target - (winner == taker))
         seat = (leader + len(trick)) % 4
         if target <= 0:
@@ -84,8 +106,7 @@ def can_take(hands, leader: int, trump: str, rules: dict, taker: int, target: in
         if target > len(hands[seat]):          # the seat to play holds one card per trick left
             return False
         children = (can(tuple(h - {c} if i == seat else h for i, h in enumerate(hands)), leader, trick + (c,), target)
-                    for c in sorted(ref.legal_cards(sorted(hands[seat]), list(trick), trump, rules)))
+                    for c in legal(hands[seat], trick))
         return any(children) if seat == taker else all(children)
 
-    start = tuple(frozenset(h) for h in hands)
-    return can(start, leader, tuple(trick), target)
+    return can

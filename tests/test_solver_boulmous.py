@@ -10,7 +10,13 @@ Every trump and no-trump, and several settings of the play flags. The principal 
 replayed by the referee (legal, and it scores the value). The first test guards against a stale
 numba cache (see the docstring of kernels/solve_boulmous.py): the rules as compiled into the
 solver's cache must equal kernels/boulmous.py as it is now.
+
+The sampling player (PIMC): its worlds are exactly the layouts the referee finds consistent with
+the seat's view, drawn uniformly (chi-square against an enumeration); whole deals played by four
+PIMC seats are legal, scored as the referee scores them, and identical for 1 and 2 threads; a
+decision is a pure function of the view and the key.
 """
+import itertools
 import random
 
 import numba
@@ -120,6 +126,7 @@ def test_can_take_equals_exhaustive_minimax():
         v = ref_solver.taker_tricks(hands, leader, trump, r, taker, trick)
         for k in range(0, 4):
             assert ref_solver.can_take(hands, leader, trump, r, taker, k, trick) == (v >= k)
+        assert ref_solver.taker_tricks_by_search(hands, leader, trump, r, taker, trick) == v
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
@@ -187,13 +194,11 @@ def test_full_deals_equal_minimax_and_pv_is_legal():
     tt = S.new_workspace()
     out = np.zeros(24, np.int64)
     trick = np.zeros(4, np.int64)
-    for h, hands, leader, trump, taker, r in _full_deals(160, 2026):
+    for h, hands, leader, trump, taker, r in _full_deals(150, 2026):
         ra = rules_array(r)
         t = TRUMPS.index(trump)
         got = S.solve(h.copy(), leader, trick, 0, t, taker, ra, tt)
-        want = 0
-        while want < 6 and ref_solver.can_take(hands, leader, trump, r, taker, want + 1):
-            want += 1
+        want = ref_solver.taker_tricks_by_search(hands, leader, trump, r, taker)
         assert got == want, (hands, leader, trump, taker, r)
         v, n = S.principal_variation(h, leader, trick, 0, t, taker, ra, tt, np.zeros(4, np.int64), out)
         assert v == got and n == 24
@@ -240,3 +245,154 @@ def test_solve_batch_matches_solve_for_any_thread_count():
             assert np.array_equal(got, want)
     finally:
         numba.set_num_threads(before)
+
+
+# ---------------------------------------------------------------------------
+# the sampling player (PIMC)
+# ---------------------------------------------------------------------------
+def _random_history(rng, hands, taker, trump, rules, ncards):
+    """Random legal play (referee) of ``ncards`` cards from a whole deal, the taker leading."""
+    hands = [list(h) for h in hands]
+    leader, trick, seq = taker, [], []
+    for _ in range(ncards):
+        s = (leader + len(trick)) % 4
+        c = rng.choice(sorted(ref.legal_cards(sorted(hands[s]), trick, trump, rules)))
+        hands[s].remove(c)
+        trick.append(c)
+        seq.append(c)
+        if len(trick) == 4:
+            leader = (leader + ref.trick_winner(trick, trump, rules["left_bower_is_trump"])) % 4
+            trick = []
+    return hands, seq
+
+
+def _consistent_layouts(seat, hands_now, seq, taker, trump, rules):
+    """Every layout of the cards ``seat`` has not seen that agrees with all it saw: the other
+    seats' hand sizes and every card played being legal (referee) with the hands then."""
+    unseen = sorted(set(ref.DECK) - set(hands_now[seat]) - set(seq))
+    others = [s for s in range(4) if s != seat]
+    sizes = [len(hands_now[s]) for s in others]
+    out = []
+    for a in itertools.combinations(unseen, sizes[0]):
+        rest = [c for c in unseen if c not in a]
+        for b in itertools.combinations(rest, sizes[1]):
+            world = {others[0]: set(a), others[1]: set(b), others[2]: set(rest) - set(b), seat: set(hands_now[seat])}
+            # replay: the hand of each seat at the start is its world hand plus what it played
+            hands = {s: set(world[s]) for s in range(4)}
+            leader, trick, who = taker, [], []
+            for c in seq:
+                who.append((leader + len(trick)) % 4)
+                trick.append(c)
+                if len(trick) == 4:
+                    leader = (leader + ref.trick_winner(trick, trump, rules["left_bower_is_trump"])) % 4
+                    trick = []
+            for c, s in zip(seq, who):
+                hands[s].add(c)
+            ok = True
+            leader, trick = taker, []
+            for c, s in zip(seq, who):
+                if c not in ref.legal_cards(sorted(hands[s]), trick, trump, rules):
+                    ok = False
+                    break
+                hands[s].discard(c)
+                trick.append(c)
+                if len(trick) == 4:
+                    leader = (leader + ref.trick_winner(trick, trump, rules["left_bower_is_trump"])) % 4
+                    trick = []
+            if ok:
+                out.append(tuple(frozenset(world[s]) for s in range(4)))
+    return out
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
+def test_sampled_worlds_are_uniform_among_consistent_layouts(rules):
+    """sample_worlds counts exactly the layouts the referee finds consistent with the seat's view
+    (voids, trumping and heading obligations), and draws them uniformly (chi-square)."""
+    rng = random.Random(300 + RULE_SETS.index(rules))
+    ra = rules_array(rules)
+    deals = _full_deals(5, 4000 + RULE_SETS.index(rules))
+    for case, (h, hands, _leader, _trump, taker, _r) in enumerate(deals):
+        trump = TRUMPS[case]
+        ncards = rng.randint(12, 18)
+        now, seq = _random_history(rng, hands, taker, trump, rules, ncards)
+        seat = rng.randrange(4)
+        layouts = _consistent_layouts(seat, now, seq, taker, trump, rules)
+        played = np.zeros(24, np.int64)
+        for i, c in enumerate(seq):
+            played[i] = cid(c)
+        n = 20 * len(layouts)
+        out = np.zeros((n, 4), np.uint64)
+        total = S.sample_worlds(seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), ra,
+                                np.uint64(17), case, out)
+        assert total == len(layouts)
+        index = {w: i for i, w in enumerate(layouts)}
+        counts = np.zeros(len(layouts))
+        for row in out:
+            w = tuple(frozenset(cstr(c) for c in range(64) if (int(row[s]) >> c) & 1) for s in range(4))
+            assert w in index, "a sampled world is inconsistent with the seat's view"
+            counts[index[w]] += 1
+        if len(layouts) > 1:
+            expect = n / len(layouts)
+            chi2 = float(((counts - expect) ** 2 / expect).sum())
+            dof = len(layouts) - 1
+            assert chi2 < dof + 6 * (2 * dof) ** 0.5, (chi2, dof)
+
+
+def test_pimc_plays_legal_deterministic_deals():
+    """Whole deals with four PIMC seats: every card legal for the referee, the taker's tricks as
+    the referee counts them, and the same cards for the same key with 1 or 2 threads."""
+    trick = []
+    for k, r in enumerate(RULE_SETS):
+        deals = _full_deals(3, 500 + k)
+        n = len(deals)
+        hands = np.array([d[0] for d in deals], np.uint64)
+        takers = np.array([d[4] for d in deals], np.int64)
+        trumps = np.array([TRUMPS.index(TRUMPS[(k + i) % 5]) for i in range(n)], np.int64)
+        bids = np.array([3 + i % 4 for i in range(n)], np.int64)
+        runs = []
+        before = numba.get_num_threads()
+        try:
+            for th in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+                numba.set_num_threads(th)
+                cards = np.zeros((n, 24), np.int64)
+                won = np.zeros(n, np.int64)
+                S.pimc_play_batch(hands, takers, trumps, bids, rules_array(r), 6, k % 2, np.uint64(k), 0, cards, won)
+                runs.append((cards, won))
+        finally:
+            numba.set_num_threads(before)
+        for cards, won in runs[1:]:
+            assert np.array_equal(cards, runs[0][0]) and np.array_equal(won, runs[0][1])
+        cards, won = runs[0]
+        for i, d in enumerate(deals):
+            got, problems = ref_solver.replay(d[1], takers[i], TRUMPS[trumps[i]], r, takers[i],
+                                              [cstr(c) for c in cards[i]], trick)
+            assert problems == [] and got == won[i], problems
+
+
+def test_pimc_card_is_a_pure_function_of_view_and_key():
+    r = RULE_SETS[0]
+    ra = rules_array(r)
+    rng = random.Random(8)
+    for h, hands, _leader, trump, taker, _r in _full_deals(12, 77):
+        now, seq = _random_history(rng, hands, taker, trump, r, rng.randint(0, 20))
+        leader_seat = None
+        played = np.zeros(24, np.int64)
+        for i, c in enumerate(seq):
+            played[i] = cid(c)
+        # the seat to play: replay the tricks
+        leader, trick = taker, []
+        for c in seq:
+            trick.append(c)
+            if len(trick) == 4:
+                leader = (leader + ref.trick_winner(trick, trump, True)) % 4
+                trick = []
+        seat = (leader + len(trick)) % 4
+        args = (seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), 4, ra, 16, 1,
+                np.uint64(3), 11)
+        a = S.pimc_card(*args, S.new_workspace())
+        b = S.pimc_card(*args, S.new_workspace())
+        ws = S.new_workspace()
+        S.solve(h.copy(), taker, np.zeros(4, np.int64), 0, 1, taker, ra, ws)      # a used workspace
+        c = S.pimc_card(*args, ws)
+        assert a == b == c
+        assert cstr(a) in ref.legal_cards(sorted(now[seat]), trick, trump, r)
