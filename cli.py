@@ -1,21 +1,26 @@
-"""The ``tricksim`` command: a thin Typer layer over the study functions of ``analysis/``.
+"""The ``tricksim`` command: a thin Typer layer over the studies of ``analysis/``.
 
-Every user error raises ``tricksim.analysis.common.TricksimError`` (or a typer usage
-error) and is printed as one line on stderr with exit code 2, never a traceback.
+It parses the command line, builds the rules, heuristics and run options, and prints what the
+analysis commands yield; ``analysis/`` never prints.  Every game comes from the registry
+(``analysis/registry.py``, ``GAMES``): a command that takes the same options in every game takes
+the game as an argument; ``odds``, ``trace``, ``compare`` and ``sweep`` are groups with one
+sub-command per game, each with only the options that apply to it, so typer itself refuses the
+others.  Every user error raises ``tricksim.analysis.common.TricksimError`` (or a typer usage error)
+and is printed as one line on stderr with exit code 2, never a traceback.
 """
 from __future__ import annotations
 
-import importlib
 import math
 import sys
 from enum import Enum
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Annotated, List, Optional
+from typing import Annotated, Iterable, List, Optional
 
 import typer
 
+from tricksim.analysis import boomke_wies, boulmous, bourre
 from tricksim.analysis.common import TricksimError, check_out_path, check_seed, load_heuristic_file
+from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES
 from tricksim.analysis.registry import get as get_game
 
@@ -24,16 +29,23 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Monte Carlo strategy analyser for Boulmous, Boomke Wies and Bourre.")
 
 
-# the games, from the registry (analysis/registry.py): a choice of every command that takes a game
+def _group(name: str, help: str) -> typer.Typer:
+    """A command with one sub-command per game (``tricksim NAME GAME ...``)."""
+    group = typer.Typer(no_args_is_help=True, rich_markup_mode="rich", help=help)
+    app.add_typer(group, name=name)
+    return group
+
+
+odds_app = _group("odds", "Bid (play) success odds: of one hand with --hand, else by hand class over random deals.")
+trace_app = _group("trace", "Print simulated hands as JSON Lines (TRACE.md; the only format, so --jsonl is optional), "
+                            "from the same kernel as the studies.")
+compare_app = _group("compare", "Duplicate tournament: every heuristic in every seat over the same deals.")
+sweep_app = _group("sweep", "Vary one parameter against a fixed opponent and plot the advantage with its band.")
+
+# the games, from the registry: the choice of every command that takes a game as an argument
 Game = Enum("Game", {g.key: g.name for g in GAMES}, type=str)
 # the games with whole games and a money settlement (Bourre's sessions: tricksim pot)
 StakesGame = Enum("StakesGame", {g.key: g.name for g in GAMES if g.stakes is not None}, type=str)
-GAME_NAMES = {g.name: g.title for g in GAMES}
-
-
-def game_module(game):
-    """The game's package (its CLI adapters ``cli_*``)."""
-    return importlib.import_module("tricksim.analysis." + get_game(game).key)
 
 
 # ---- checks run while the command line is parsed: before anything is simulated ----------
@@ -74,9 +86,15 @@ def _version(value: bool):
         raise typer.Exit()
 
 
+def _needs(what: str, **given):
+    """Refuse options given without ``what`` (e.g. ``--seat`` without ``--hand``)."""
+    for name, value in given.items():
+        if value not in (None, False, [], ()):
+            raise TricksimError(f"--{name.replace('_', '-')} needs {what}")
+
+
 # ---- the options every simulating command shares ---------------------------
 RUN = "Run folder and execution"
-BOULMOUS, BOOMKE, BOURRE = "Boulmous only", "Boomke Wies only", "Bourre only"
 Seed = Annotated[int, typer.Option("--seed", callback=_check_seed,
                                    help="one seed (0 to 2^64-1) fixes the whole run")]
 Heur = Annotated[Optional[List[str]], typer.Option("--heuristic", "-H", help="NAME or NAME:p=v,... ; once for every seat or once per seat")]
@@ -85,7 +103,7 @@ HeurFile = Annotated[Optional[Path], typer.Option("--heuristics", callback=_chec
 Rule = Annotated[Optional[List[str]], typer.Option("--rule", "-r", help="rule variant flag name=value (see 'tricksim rules GAME')")]
 Out = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, rich_help_panel=RUN,
                                              help="run folder (default: reports/runs/<game>-<study>-<id>)")]
-Threads = Annotated[Optional[int], typer.Option("--threads", rich_help_panel=RUN, help="limit local threads (default: all cores)")]
+Threads = Annotated[Optional[int], typer.Option("--threads", min=1, rich_help_panel=RUN, help="limit local threads (default: all cores)")]
 Sched = Annotated[Optional[str], typer.Option("--scheduler", rich_help_panel=RUN, help="Dask scheduler address, e.g. tcp://host:8786")]
 Resume = Annotated[bool, typer.Option("--resume/--no-resume", rich_help_panel=RUN,
                                       help="reuse finished blocks of the same run in the run folder")]
@@ -94,21 +112,36 @@ Force = Annotated[bool, typer.Option("--force", rich_help_panel=RUN,
 Prec = Annotated[Optional[float], typer.Option("--until-precision", callback=_check_precision, rich_help_panel=RUN,
                                                help="stop when every 95% interval half-width is at most this (> 0)")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", rich_help_panel=RUN, help="no progress bar")]
-KeepHands = Annotated[bool, typer.Option("--keep-hands", rich_help_panel=BOULMOUS,
-                                         help="without --hand: also keep one row per hand (large)")]
-
+Hand = Annotated[Optional[str], typer.Option("--hand", callback=_check_hand,
+                                             help="the hand to study, e.g. 'JH JD AH KH 9S TC'")]
+Seat4 = Annotated[Optional[int], typer.Option("--seat", min=0, max=3, help="seat of the hand: 0 = dealer's left .. 3 = dealer (default: 0)")]
+First = Annotated[int, typer.Option("--first", min=0, help="index of the first hand")]
+Jsonl = Annotated[bool, typer.Option("--jsonl", hidden=True, help="accepted for older scripts: JSON Lines is the only format")]
+Players = Annotated[Optional[int], typer.Option("--players", min=2, max=8, help="players at the table (2-8)", show_default="7")]
 
 
 def _hands(default: str, help: str = "hands (deals) to simulate"):
-    return Annotated[Optional[int], typer.Option("--hands", help=help, show_default=default)]
+    return Annotated[Optional[int], typer.Option("--hands", min=1, help=help, show_default=default)]
 
 
-OddsHands = _hands("200,000 with --hand (Bourre: 100,000); 2,000,000 without")
-TraceHands = _hands("10", "hands (deals) to print (Bourre: --sessions and --deals)")
-CompareHands = _hands("Boulmous 1,000,000; Boomke Wies and Bourre 300,000", "deals, each replayed in every rotation")
-SweepHands = _hands("Boulmous 250,000; Boomke Wies and Bourre 75,000", "deals per value (the same deals for every value)")
+OddsHands = _hands("200,000 with --hand; 2,000,000 without")
+TraceHands = Annotated[int, typer.Option("--hands", min=1, help="hands (deals) to print")]
 BenchHands = _hands("Boulmous 4,000,000; Boomke Wies and Bourre 2,000,000; --engine 10,000,000; --dask 20,000,000",
                     "hands per case")
+
+
+def _opts(out, threads, scheduler, quiet, force, resume) -> RunOptions:
+    return RunOptions(out=out, threads=threads, scheduler=scheduler, progress=not quiet, force=force, resume=resume)
+
+
+def _user_defs(path):
+    return load_heuristic_file(path) if path else None
+
+
+def _echo(lines: Iterable[str]):
+    """Print what an analysis command yields, as it comes."""
+    for text in lines:
+        typer.echo(text)
 
 
 @app.callback()
@@ -117,83 +150,105 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
     """Monte Carlo strategy analyser for Boulmous, Boomke Wies and Bourre."""
 
 
-def _opts(**kw):
-    return SimpleNamespace(**kw)
-
-
-# which game each game-specific option of ``odds`` belongs to (anything else is refused before running)
-ODDS_OPTIONS = {"exact": ("--exact", ("boulmous",)), "keep_hands": ("--keep-hands", ("boulmous",)),
-                "trump": ("--trump", ("boulmous", "boomke-wies")), "call": ("--call", ("boomke-wies",)),
-                "double_dummy": ("--double-dummy", ("boomke-wies",)), "dd_deals": ("--dd-deals", ("boomke-wies",)),
-                "up_card": ("--up-card", ("bourre",)), "players": ("--players", ("bourre",)),
-                "pot": ("--pot", ("bourre",))}
-NEEDS_HAND = {"seat": "--seat", "trump": "--trump", "call": "--call", "until_precision": "--until-precision",
-              "exact": "--exact"}
-
-
-def _check_odds_options(game: str, given: dict):
-    for key, (flag, games) in ODDS_OPTIONS.items():
-        if given.get(key) not in (None, False, [], ()) and game not in games:
-            owners = " and ".join(GAME_NAMES[g] for g in games)
-            raise TricksimError(f"{flag} does not apply to {GAME_NAMES[game]} (it is for {owners})")
-    if given.get("hand") is None and game != "bourre":
-        for key, flag in NEEDS_HAND.items():
-            if given.get(key) not in (None, False, [], ()):
-                raise TricksimError(f"{flag} needs --hand")
-    if given.get("keep_hands") and given.get("hand") is not None:
+# ---- odds: one sub-command per game ------------------------------------------------------------
+@odds_app.command("boulmous")
+def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
+                  exact: Annotated[bool, typer.Option("--exact", help="with --hand: also enumerate every layout of the other hands")] = False,
+                  trump: Annotated[Optional[List[str]], typer.Option("--trump", help="with --hand: only these trumps (S H D C NT)")] = None,
+                  keep_hands: Annotated[bool, typer.Option("--keep-hands", help="without --hand: also keep one row per hand (large)")] = False,
+                  hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                  rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                  resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
+    """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout), else success by hand class and how auctions end over random deals."""
+    if hand is None:
+        _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact)
+    elif keep_hands:
         raise TricksimError("--keep-hands applies to the odds by hand class (without --hand)")
+    g = boulmous.GAME
+    _echo(boulmous.odds_command(hand, seat, exact, trump, keep_hands, hands, seed,
+                                g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
+                                until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
 
 
-@app.command()
-def odds(game: Game,
-         hand: Annotated[Optional[str], typer.Option("--hand", callback=_check_hand,
-                                                     help="the hand to study, e.g. 'JH JD AH KH 9S TC'")] = None,
-         seat: Annotated[Optional[int], typer.Option("--seat", help="seat of the hand: Boulmous/Boomke 0 = dealer's left .. 3 = dealer; Bourre 0..players-1 from the dealer's left")] = None,
-         exact: Annotated[bool, typer.Option("--exact", rich_help_panel=BOULMOUS,
-                                             help="enumerate every layout of the other hands")] = False,
-         trump: Annotated[Optional[List[str]], typer.Option("--trump", rich_help_panel="Boulmous and Boomke Wies",
-                                                            help="only these trumps (S H D C; Boulmous also NT)")] = None,
-         call: Annotated[Optional[List[str]], typer.Option("--call", rich_help_panel=BOOMKE,
-                                                           help="only these calls (7..13, boom, meetje)")] = None,
-         double_dummy: Annotated[bool, typer.Option("--double-dummy", rich_help_panel=BOOMKE,
-                                                    help="add the perfect-play bound")] = False,
-         dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", rich_help_panel=BOOMKE,
-                                                         help="deals for the double-dummy bound", show_default="1,000 with --hand, 2,000 without")] = None,
-         up_card: Annotated[Optional[str], typer.Option("--up-card", rich_help_panel=BOURRE, help="the dealer's face-up card")] = None,
-         players: Annotated[Optional[int], typer.Option("--players", rich_help_panel=BOURRE, help="players at the table (2-8)", show_default="7")] = None,
-         pot: Annotated[Optional[int], typer.Option("--pot", rich_help_panel=BOURRE, help="pot size before the deal", show_default="0")] = None,
-         hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
-         out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True, force: Force = False,
-         until_precision: Prec = None, quiet: Quiet = False, keep_hands: KeepHands = False):
-    """Bid (play) success odds: of one hand with --hand, else by hand class over random deals."""
-    opts = _opts(hand=hand, seat=seat, exact=exact, trump=trump, call=call, up_card=up_card, players=players, pot=pot,
-                 double_dummy=double_dummy, dd_deals=dd_deals, hands=hands, seed=seed, heuristic=heuristic,
-                 heuristics=heuristics, rule=rule, out=out, threads=threads, scheduler=scheduler,
-                 resume=resume, force=force, until_precision=until_precision, progress=not quiet,
-                 keep_hands=keep_hands)
-    _check_odds_options(game.value, vars(opts))
-    game_module(game).cli_odds(opts)
+@odds_app.command("boomke-wies")
+def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Option(
+                         "--seat", min=0, max=3, help="seat of the hand: 0 = dealer's left .. 3 = dealer (default: all four)")] = None,
+                     trump: Annotated[Optional[List[str]], typer.Option("--trump", help="with --hand: only these trumps (S H D C)")] = None,
+                     call: Annotated[Optional[List[str]], typer.Option("--call", help="with --hand: only these calls (7..13, boom, meetje)")] = None,
+                     double_dummy: Annotated[bool, typer.Option("--double-dummy", help="add the perfect-play bound (the dd extra)")] = False,
+                     dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", min=1, help="deals for the double-dummy bound",
+                                                                     show_default="1,000 with --hand, 2,000 without")] = None,
+                     hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                     rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                     resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
+    """Boomke Wies: the odds of one hand per trump and call in each seat (--hand), else how auctions end and success by hand class over random deals; --double-dummy adds the perfect-play bound."""
+    if hand is None:
+        _needs("--hand", seat=seat, trump=trump, call=call, until_precision=until_precision)
+    if not double_dummy:
+        _needs("--double-dummy", dd_deals=dd_deals)
+    g = boomke_wies.GAME
+    _echo(boomke_wies.odds_command(hand, seat, trump, call, double_dummy, dd_deals, hands, seed,
+                                   g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
+                                   until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
 
 
-@app.command()
-def trace(game: Game, hands: TraceHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
-          rule: Rule = None,
-          jsonl: Annotated[bool, typer.Option("--jsonl", hidden=True,
-                                              help="accepted for older scripts: JSON Lines is the only format")] = False,
-          first: Annotated[int, typer.Option("--first", help="index of the first hand (Bourre: of the first session)")] = 0,
-          players: Annotated[Optional[int], typer.Option("--players", rich_help_panel=BOURRE, help="players (2-8)", show_default="7")] = None,
-          sessions: Annotated[Optional[int], typer.Option("--sessions", rich_help_panel=BOURRE, help="sessions", show_default="1")] = None,
-          deals: Annotated[Optional[int], typer.Option("--deals", rich_help_panel=BOURRE, help="deals per session", show_default="10")] = None):
-    """Print simulated hands as JSON Lines (TRACE.md; the only format, so --jsonl is optional),
-    from the same kernel as the studies."""
+@odds_app.command("bourre")
+def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand, help="the hand's 5 cards, e.g. 'AH KH 7C 4D 2S'")],
+                up_card: Annotated[str, typer.Option("--up-card", help="the dealer's face-up card, which fixes trumps")],
+                players: Annotated[int, typer.Option("--players", min=2, max=8, help="players at the table (2-8)")] = bourre.DEFAULT_PLAYERS,
+                seat: Annotated[int, typer.Option("--seat", min=0, help="seat of the hand: 0 = dealer's left .. players-1 = dealer")] = 0,
+                pot: Annotated[int, typer.Option("--pot", min=0, help="chips in the pot before the deal's antes")] = 0,
+                hands: Annotated[Optional[int], typer.Option("--hands", min=1, help="random deals of the unseen cards",
+                                                             show_default="100,000")] = None,
+                seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
+                out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
+                force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
+    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals."""
+    g = bourre.GAME
+    _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
+                              g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
+                              until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+
+
+# ---- trace: one sub-command per game -------------------------------------------------------------
+def _jsonl(records):
     import json
-
-    mod = game_module(game)
-    for d in mod.cli_trace(_opts(hands=hands, seed=seed, heuristic=heuristic, heuristics=heuristics, rule=rule,
-                                 first=first, players=players, sessions=sessions, deals=deals)):
+    for d in records:
         sys.stdout.write(json.dumps(d, separators=(",", ":")) + "\n")
 
 
+@trace_app.command("boulmous")
+def trace_boulmous(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0):
+    """Boulmous: hands first..first+hands-1, one JSON line each."""
+    g = boulmous.GAME
+    _jsonl(g.trace(seed, hands, g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
+                   first=first))
+
+
+@trace_app.command("boomke-wies")
+def trace_boomke_wies(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                      rule: Rule = None, jsonl: Jsonl = False, first: First = 0):
+    """Boomke Wies: deals first..first+hands-1, one JSON line each."""
+    g = boomke_wies.GAME
+    _jsonl(g.trace(seed, hands, g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
+                   first=first))
+
+
+@trace_app.command("bourre")
+def trace_bourre(players: Annotated[int, typer.Option("--players", min=2, max=8, help="players (2-8)")] = bourre.DEFAULT_PLAYERS,
+                 sessions: Annotated[int, typer.Option("--sessions", min=1, help="sessions")] = 1,
+                 deals: Annotated[int, typer.Option("--deals", min=1, help="deals per session")] = 10,
+                 seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
+                 jsonl: Jsonl = False,
+                 first: Annotated[int, typer.Option("--first", min=0, help="index of the first session")] = 0):
+    """Bourre: the deals of sessions first..first+sessions-1 exactly as ``pot`` plays them, one JSON line each."""
+    g = bourre.GAME
+    _jsonl(g.trace(seed, players, sessions, deals, g.rules_from(rule),
+                   g.parse_seats(heuristic, players, _user_defs(heuristics)), first=first))
+
+
+# ---- commands that take the game as an argument ----------------------------------------------
 @app.command("heuristics")
 def heuristics_cmd(game: Game):
     """List the heuristics of a game with their parameters, defaults and ranges."""
@@ -201,54 +256,36 @@ def heuristics_cmd(game: Game):
     from tricksim.analysis.output import show
 
     g = get_game(game)
-    df = heuristics_table(g.heuristics, g.aliases)
-    typer.echo(show(df, wrap=("meaning",)))
+    typer.echo(show(heuristics_table(g.heuristics, g.aliases), wrap=("meaning",)))
     typer.echo("\nUse NAME or NAME:param=value,... e.g. --heuristic 'cautious:margin=0.2'")
 
 
 @app.command()
 def rules(game: Game):
     """List the rule variant flags of a game (docs/RULES.md) with their defaults."""
-    import dataclasses
-    import textwrap
+    from tricksim.analysis.common import rules_text
 
     g = get_game(game)
-    cls = g.rules
-    for f in dataclasses.fields(cls):
-        ch = f.metadata.get("choices")
-        rng = f.metadata.get("range")
-        if ch:
-            kind = " | ".join(ch)
-        elif isinstance(f.default, bool):
-            kind = "true | false"
-        elif rng:
-            kind = f"{rng[0]}..{rng[1]}"
-        elif isinstance(f.default, str):
-            kind = "text"
-        else:
-            kind = "int"
-        typer.echo(f"{cls.PREFIX}.{f.name} = {f.default}    [{kind}]")
-        if f.metadata.get("help"):
-            typer.echo(textwrap.fill(f.metadata["help"], width=118, initial_indent="    ", subsequent_indent="    "))
+    typer.echo(rules_text(g.rules))
     typer.echo(f"\nSee docs/RULES.md in the tricksim repository, section {g.rules_section}, for the full rules.")
 
 
 @app.command()
 def stakes(game: Annotated[StakesGame, typer.Argument(help="boulmous or boomke-wies (Bourre's sessions: tricksim pot)")],
-           games: Annotated[Optional[int], typer.Option("--games", "--hands", help="whole games (Boomke Wies: matches) to play; --hands is the same option",
+           games: Annotated[Optional[int], typer.Option("--games", "--hands", min=1, help="whole games (Boomke Wies: matches) to play; --hands is the same option",
                                                         show_default="100,000")] = None,
            seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
            out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
            force: Force = False, quiet: Quiet = False):
     """Whole games with the money settlement: expected stakes per seat."""
-    mod = game_module(game)
-    mod.cli_stakes(_opts(games=100_000 if games is None else games, seed=seed, heuristic=heuristic,
-                         heuristics=heuristics, rule=rule, out=out, threads=threads, scheduler=scheduler,
-                         resume=resume, force=force, progress=not quiet))
+    g = get_game(game)
+    _echo(g.stakes(100_000 if games is None else games, seed,
+                   g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
+                   _opts(out, threads, scheduler, quiet, force, resume)))
 
 
 @app.command()
-def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (default: all implemented)")] = None,
+def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (default: all)")] = None,
           hands: BenchHands = None, seed: Seed = 0,
           threads: Annotated[Optional[List[int]], typer.Option("--threads", help="thread counts to time (default 1 and all)")] = None,
           engine: Annotated[bool, typer.Option("--engine", help="instead: the run engine's overhead on a Boulmous run")] = False,
@@ -259,65 +296,82 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
     from tricksim.analysis import bench as bench_mod
     from tricksim.analysis.output import show
 
-    if hands is not None and hands < 1:
-        raise TricksimError(f"--hands must be at least 1, got {hands}")
+    names = [get_game(g).name for g in games] if games else None
     if compile_:
-        df = bench_mod.compile_times([g.value for g in games] if games else None)
+        df = bench_mod.compile_times(names)
     elif engine:
         df = bench_mod.engine_overhead(hands or 10_000_000, seed)
     elif dask:
         df = bench_mod.dask_throughput(hands or 20_000_000, seed)
     else:
-        df = bench_mod.run(games=[g.value for g in games] if games else None, hands=hands, seed=seed, threads=threads,
-                           repeats=repeats)
+        df = bench_mod.run(games=names, hands=hands, seed=seed, threads=threads, repeats=repeats)
     typer.echo(show(df))
 
 
-@app.command()
-def compare(game: Game,
-            names: Annotated[List[str], typer.Argument(help="heuristics to compare (NAME or NAME:p=v,...)")],
-            hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None, rule: Rule = None,
-            players: Annotated[Optional[int], typer.Option("--players", rich_help_panel=BOURRE, help="table size", show_default="7")] = None,
-            out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
-            force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
-    """Duplicate tournament: every heuristic in every seat over the same deals."""
+# ---- compare and sweep: one sub-command per game, --players where the table size is a choice --------
+CompareHands = Annotated[Optional[int], typer.Option("--hands", min=1, help="deals, each replayed in every rotation")]
+SweepHands = Annotated[Optional[int], typer.Option("--hands", min=1, help="deals per value (the same deals for every value)")]
+Names = Annotated[List[str], typer.Argument(help="heuristics to compare (NAME or NAME:p=v,...)")]
+SweepName = Annotated[str, typer.Argument(help="the heuristic whose parameter varies")]
+Param = Annotated[str, typer.Option("--param", help="NAME=start:stop:step")]
+Against = Annotated[str, typer.Option("--against", help="the fixed opponent heuristic")]
+
+
+def _compare_commands(g):
+    """``tricksim compare GAME`` and ``tricksim sweep GAME`` for one game of the registry."""
     from tricksim.analysis import compare as cmp
 
-    cmp.cli_compare(_opts(game=game.value, names=names, hands=hands, seed=seed, heuristics=heuristics, rule=rule,
-                          players=players, out=out, threads=threads, scheduler=scheduler, resume=resume, force=force,
-                          until_precision=until_precision, progress=not quiet))
+    hands_default = f"{g.duplicate.hands:,}"
+    sweep_default = f"{g.duplicate.hands // 4:,}"
+    if g.variable_table:
+        def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
+                        rule: Rule = None, players: Players = None, out: Out = None, threads: Threads = None,
+                        scheduler: Sched = None, resume: Resume = True, force: Force = False,
+                        until_precision: Prec = None, quiet: Quiet = False):
+            _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), players,
+                                      until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+
+        def sweep_cmd(name: SweepName, param: Param, against: Against = "default", hands: SweepHands = None,
+                      seed: Seed = 0, heuristics: HeurFile = None, rule: Rule = None, players: Players = None,
+                      out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
+                      force: Force = False, quiet: Quiet = False):
+            _echo(cmp.sweep_command(g, name, param, against, hands, seed, g.rules_from(rule), _user_defs(heuristics),
+                                    players, _opts(out, threads, scheduler, quiet, force, resume)))
+    else:
+        def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
+                        rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                        resume: Resume = True, force: Force = False, until_precision: Prec = None,
+                        quiet: Quiet = False):
+            _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
+                                      until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+
+        def sweep_cmd(name: SweepName, param: Param, against: Against = "default", hands: SweepHands = None,
+                      seed: Seed = 0, heuristics: HeurFile = None, rule: Rule = None, out: Out = None,
+                      threads: Threads = None, scheduler: Sched = None, resume: Resume = True, force: Force = False,
+                      quiet: Quiet = False):
+            _echo(cmp.sweep_command(g, name, param, against, hands, seed, g.rules_from(rule), _user_defs(heuristics),
+                                    None, _opts(out, threads, scheduler, quiet, force, resume)))
+    compare_app.command(g.name, help=f"{g.title}: a duplicate tournament of the heuristics NAMES "
+                                     f"({hands_default} deals unless --hands).")(compare_cmd)
+    sweep_app.command(g.name, help=f"{g.title}: the advantage of NAME with --param's values over --against "
+                                   f"({sweep_default} deals per value unless --hands).")(sweep_cmd)
+
+
+for _g in GAMES:
+    _compare_commands(_g)
 
 
 @app.command()
-def sweep(game: Game,
-          name: Annotated[str, typer.Argument(help="the heuristic whose parameter varies")],
-          param: Annotated[str, typer.Option("--param", help="NAME=start:stop:step")],
-          against: Annotated[str, typer.Option("--against", help="the fixed opponent heuristic")] = "default",
-          hands: SweepHands = None, seed: Seed = 0, heuristics: HeurFile = None, rule: Rule = None,
-          players: Annotated[Optional[int], typer.Option("--players", rich_help_panel=BOURRE, help="table size", show_default="7")] = None,
-          out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
-          force: Force = False, quiet: Quiet = False):
-    """Vary one parameter against a fixed opponent and plot the advantage with its band."""
-    from tricksim.analysis import compare as cmp
-
-    cmp.cli_sweep(_opts(game=game.value, name=name, param=param, against=against, hands=hands, seed=seed,
-                        heuristics=heuristics, rule=rule, players=players, out=out, threads=threads,
-                        scheduler=scheduler, resume=resume, force=force, progress=not quiet))
-
-
-@app.command()
-def pot(players: Annotated[int, typer.Option("--players", help="players at the table (2-8)")] = 7,
-        deals: Annotated[int, typer.Option("--deals", help="deals per session")] = 200,
-        sessions: Annotated[int, typer.Option("--sessions", help="independent sessions")] = 100_000,
+def pot(players: Annotated[int, typer.Option("--players", min=2, max=8, help="players at the table (2-8)")] = bourre.DEFAULT_PLAYERS,
+        deals: Annotated[int, typer.Option("--deals", min=1, help="deals per session")] = 200,
+        sessions: Annotated[int, typer.Option("--sessions", min=1, help="independent sessions")] = 100_000,
         seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
         sweep: Annotated[Optional[str], typer.Option("--sweep", help="players | pot_limit | double_ante | tie | max_discard | looseness, optionally =v1,v2,...")] = None,
         out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
         force: Force = False, quiet: Quiet = False):
     """Bourre: how the pot grows over sessions of consecutive deals."""
-    mod = game_module("bourre")
-    mod.cli_pot(_opts(players=players, deals=deals, sessions=sessions, seed=seed, heuristic=heuristic,
-                      heuristics=heuristics, rule=rule, sweep=sweep, out=out, threads=threads, scheduler=scheduler,
-                      resume=resume, force=force, progress=not quiet))
+    _echo(bourre.pot_command(players, deals, sessions, seed, heuristic, _user_defs(heuristics),
+                             bourre.GAME.rules_from(rule), sweep, _opts(out, threads, scheduler, quiet, force, resume)))
 
 
 @app.command()
@@ -325,7 +379,7 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, updating their sections of README.md and keeping the others: "
-                              "boulmous, boomke-wies, bourre, compare (repeat the option or separate with commas)")] = None,
+                              f"{', '.join([g.name for g in GAMES] + ['compare'])} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies

@@ -147,7 +147,7 @@ t0 = time.perf_counter()
 from tricksim.analysis.studies import headline_step
 with tempfile.TemporaryDirectory() as tmp:
     headline_step(sys.argv[1], Path(tmp), quick=True)
-print(json.dumps({"wall": time.perf_counter() - t0, "entry": times}))
+sys.stdout.write(json.dumps({"wall": time.perf_counter() - t0, "entry": times}) + "\n")
 """
 
 

@@ -18,15 +18,18 @@ the studies play.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.common import make_params
+from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag, parse_cards,
                              parse_heuristic, rules_dict)
@@ -41,6 +44,9 @@ BIDS = list(range(7, 14))
 CONTRACT_NAMES = ["7", "8", "9", "10", "11", "12", "Boom", "Meetje"]   # contract class 0..7
 POSITIONS = ["1st (dealer's left)", "2nd", "3rd", "dealer"]
 HCP_BUCKETS = [(0, 7), (8, 10), (11, 13), (14, 16), (17, 19), (20, 37)]
+ODDS_BLOCK = 1 << 16      # deals per engine block: the odds of one hand
+DEALS_BLOCK = 1 << 20     # random deals (auctions, hand classes)
+MATCHES_BLOCK = 1 << 13   # whole matches
 
 
 # ---------------------------------------------------------------------------
@@ -243,10 +249,9 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
     """Hands ``first..first+hands-1`` of the deal studies with this seed, as TRACE.md dicts."""
     rules = rules or BoomkeRules()
     specs = parse_seats(heuristics)
-    if hands < 1:
-        raise TricksimError(f"--hands must be at least 1, got {hands}")
+    check_hands(hands)
     if first < 0:
-        raise TricksimError(f"--first must be at least 0, got {first}")
+        raise TricksimError(f"the first deal's index must be at least 0, got {first}")
     kd, kc, ra, codes, prm = GAME.kernel_args(make_params(seed, rules, specs))
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
@@ -345,13 +350,27 @@ def _positions(seat):
     if seat is None:
         return [0, 1, 2, 3]
     if not 0 <= int(seat) <= 3:
-        raise TricksimError(f"--seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
+        raise TricksimError(f"the seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
     return [int(seat)]
 
 
+def check_hands(hands: int) -> int:
+    if hands < 1:
+        raise TricksimError(f"the number of deals must be at least 1, got {hands}")
+    return hands
+
+
+def odds_run(cards, seat=None, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
+             block_size: int = ODDS_BLOCK) -> engine.Run:
+    """The run of ``odds_hand``: what names its folder and what it executes."""
+    params = make_params(seed, rules or BoomkeRules(), parse_seats(heuristics), hand_mask=mask_of(cards),
+                         positions=_positions(seat))
+    return engine.Run("boomke_wies.odds", params, check_hands(hands), block_size, unit="deals")
+
+
 def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: BoomkeRules | None = None, heuristics=None,
-              trumps=None, calls=None, out=None, threads=None, scheduler=None, progress=False, force=False,
-              resume=True, until_precision: float | None = None, block_size: int = 1 << 16):
+              trumps=None, calls=None, opts: RunOptions = RunOptions(), until_precision: float | None = None,
+              block_size: int = ODDS_BLOCK):
     """Bid odds of one Boomke Wies hand over ``hands`` random deals of the other 39 cards.
 
     ``seat``: position from the dealer (0 = dealer's left .. 3 = dealer) or None for all
@@ -367,20 +386,16 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     positions = _positions(seat)
     specs = parse_seats(heuristics)
-    if hands < 1:
-        raise TricksimError(f"--hands must be at least 1, got {hands}")
     tsel = [_trump(t) for t in trumps] if trumps else None
     csel = [call_name(parse_call(c)) for c in calls] if calls else None
-    params = make_params(seed, rules, specs, hand_mask=mask_of(cards), positions=positions)
-    run = engine.Run("boomke_wies.odds", params, hands, block_size, unit="deals")
+    run = odds_run(cards, seat, seed, hands, rules, specs, block_size)
     if until_precision is not None and until_precision <= 0:
-        raise TricksimError(f"--until-precision must be positive, got {until_precision}")
+        raise TricksimError(f"the precision must be a positive half-width, got {until_precision}")
 
     def precise(acc, n):
         t = _odds_tables(acc, cards, positions, rules, n)["calls"]
         return bool(((t.ci_high - t.ci_low) / 2).max() <= until_precision)
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress,
-                       stop=precise if until_precision else None, force=force, resume=resume)
+    r = opts.execute(run, precise if until_precision else None)
     res = _odds_tables(r.counts, cards, positions, rules, r.n)
     if tsel is not None:
         keep = [SUITS[t] for t in tsel]
@@ -448,16 +463,20 @@ def _bucket_name(i):
     return f"{lo}-{hi}" if hi < 37 else f"{lo}+"
 
 
-def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                  scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20):
+def deals_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+              block_size: int = DEALS_BLOCK) -> engine.Run:
+    """The run of ``auction_stats``."""
+    return engine.Run("boomke_wies.deals", make_params(seed, rules or BoomkeRules(), parse_seats(heuristics)),
+                      check_hands(hands), block_size, unit="deals")
+
+
+def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+                  opts: RunOptions = RunOptions(), block_size: int = DEALS_BLOCK):
     """How auctions end over random deals (dealer = deal index mod 4): each contract, Meetje
     and Boom with their frequency and success rate, by the declarer's position and hand
     class; mean points per seat position. No-auction variant: team tricks."""
     rules = rules or BoomkeRules()
-    specs = parse_seats(heuristics)
-    run = engine.Run("boomke_wies.deals", make_params(seed, rules, specs), hands, block_size, unit="deals")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
-                       resume=resume)
+    r = opts.execute(deals_run(seed, hands, rules, heuristics, block_size))
     return decode_deals(r.counts, r.n, rules) | {"seconds": r.seconds}
 
 
@@ -509,8 +528,8 @@ def decode_deals(agg, n, rules):
     return res
 
 
-def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                 scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 20):
+def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+                 opts: RunOptions = RunOptions(), block_size: int = DEALS_BLOCK):
     """Random deals; the first to speak declares (no auction) and opens the suit its
     heuristic prefers: the chance its team takes at least b tricks (b = 7..13) by its
     longest suit and its high-card points (4-3-2-1)."""
@@ -518,9 +537,9 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     if rules.variant == "no_auction":
         raise TricksimError("success by hand class needs the bidding game (the no-auction variant has no declarer)")
     specs = parse_seats(heuristics)
-    run = engine.Run("boomke_wies.classes", make_params(seed, rules, specs), hands, block_size, unit="deals")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
-                       resume=resume)
+    run = engine.Run("boomke_wies.classes", make_params(seed, rules, specs), check_hands(hands), block_size,
+                     unit="deals")
+    r = opts.execute(run)
     return decode_classes(r.counts, r.n) | {"seconds": r.seconds}
 
 
@@ -549,15 +568,21 @@ def decode_classes(agg, n):
 # ---------------------------------------------------------------------------
 # matches (rule 12)
 # ---------------------------------------------------------------------------
-def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=None, out=None, threads=None,
-                scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 13):
+def matches_run(seed: int = 0, matches: int = 100_000, rules=None, heuristics=None,
+                block_size: int = MATCHES_BLOCK) -> engine.Run:
+    """The run of ``match_stats``."""
+    if matches < 1:
+        raise TricksimError(f"the number of matches must be at least 1, got {matches}")
+    return engine.Run("boomke_wies.matches", make_params(seed, rules or BoomkeRules(), parse_seats(heuristics)),
+                      matches, block_size, unit="matches")
+
+
+def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+                block_size: int = MATCHES_BLOCK):
     """Whole matches (``match_deals`` deals, or to ``target_score``): team points per match,
     wins, draws, deals per match."""
-    rules = rules or BoomkeRules()
     specs = parse_seats(heuristics)
-    run = engine.Run("boomke_wies.matches", make_params(seed, rules, specs), matches, block_size, unit="matches")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
-                       resume=resume)
+    r = opts.execute(matches_run(seed, matches, rules, specs, block_size))
     a = r.counts
     n = r.n
     m, half = mean_ci(a[0:2], a[2:4], n)
@@ -709,14 +734,16 @@ def _gap_rows(joint, key: dict, bids):
     return rows
 
 
-def _dd_run(study, params, n, block, out, progress, force, resume, scheduler, threads):
-    if threads is not None and threads < 1:
-        raise TricksimError(f"--threads must be at least 1, got {threads}")
+def _dd_run(study, params, n, block, opts: RunOptions):
+    """Run a double-dummy study: ``opts.threads`` are the solver's threads (a block solves its deals in
+    batches), not the engine's."""
+    if opts.threads is not None and opts.threads < 1:
+        raise TricksimError(f"the number of threads must be at least 1, got {opts.threads}")
     _endplay()
-    _DD_THREADS["n"] = threads or 0
+    _DD_THREADS["n"] = opts.threads or 0
     run = engine.Run(study, params, n, block, unit="deals")
     try:
-        r = engine.execute(run, out, scheduler=scheduler, progress=progress, force=force, resume=resume)
+        r = dataclasses.replace(opts, threads=None).execute(run)
     finally:
         _DD_THREADS["n"] = 0
     fresh = r.n - r.reused * block
@@ -724,21 +751,20 @@ def _dd_run(study, params, n, block, out, progress, force, resume, scheduler, th
     return r, rate
 
 
-def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None, out=None, threads=None,
-            scheduler=None, progress=False, force=False, resume=True, block_size: int = 25):
+def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+            block_size: int = 25):
     """The double-dummy bound for one hand: on the first ``deals`` deals of its odds study,
     per opening suit and bid, the heuristic's success beside the double-dummy success
     (the hand's holder on lead, obliged to open the suit that becomes trumps)."""
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
-        raise TricksimError("--double-dummy applies to the bidding game, not to the no-auction variant")
+        raise TricksimError("the double-dummy bound applies to the bidding game, not to the no-auction variant")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     specs = parse_seats(heuristics)
     if deals < 1:
-        raise TricksimError(f"--dd-deals must be at least 1, got {deals}")
+        raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs, hand_mask=mask_of(cards))
-    r, rate = _dd_run("boomke_wies.dd_hand", params, deals, block_size, out, progress, force, resume, scheduler,
-                      threads)
+    r, rate = _dd_run("boomke_wies.dd_hand", params, deals, block_size, opts)
     joint = r.counts.reshape(4, 14, 14)
     rows = []
     for s in range(4):
@@ -749,20 +775,19 @@ def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None,
             "hand": " ".join(card_str(c) for c in cards), "joint": joint}
 
 
-def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, out=None, threads=None, scheduler=None,
-             progress=False, force=False, resume=True, block_size: int = 50):
+def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+             block_size: int = 50):
     """The double-dummy bound over random deals with the auction: on the first ``deals``
     deals of the auction study, the declaring team's heuristic result beside the
     double-dummy result of the same declarer, trumps and opening-lead suit."""
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
-        raise TricksimError("--double-dummy applies to the bidding game, not to the no-auction variant")
+        raise TricksimError("the double-dummy bound applies to the bidding game, not to the no-auction variant")
     specs = parse_seats(heuristics)
     if deals < 1:
-        raise TricksimError(f"--dd-deals must be at least 1, got {deals}")
+        raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs)
-    r, rate = _dd_run("boomke_wies.dd_deals", params, deals, block_size, out, progress, force, resume, scheduler,
-                      threads)
+    r, rate = _dd_run("boomke_wies.dd_deals", params, deals, block_size, opts)
     joint = r.counts.reshape(K.N_CC, 14, 14)
     by_contract = []
     for cc in range(K.N_CC):
@@ -932,13 +957,6 @@ def plot_dd(by_bid: pd.DataFrame, path: Path, n: int, title: str):
 # ---------------------------------------------------------------------------
 # CLI adapters (cli.py calls these)
 # ---------------------------------------------------------------------------
-def _reject(opts, names):
-    for attr, flagname in names:
-        v = getattr(opts, attr, None)
-        if v not in (None, False, [], ()):
-            raise TricksimError(f"{flagname} does not apply to Boomke Wies")
-
-
 def render_deals(res) -> str:
     from tricksim.analysis.output import pct, pm
     rows = []
@@ -967,125 +985,97 @@ def render_classes(res) -> str:
     return "\n".join(out)
 
 
-def cli_odds(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from tricksim.analysis.output import write_table
+def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, calls=None,
+                 double_dummy: bool = False, n_dd: int | None = None, hands: int | None = None, seed: int = 0,
+                 heuristics=None, rules=None, until_precision: float | None = None,
+                 opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim odds boomke-wies``: the odds of one hand (``hand``), else how auctions end and
+    success by hand class over random deals; ``double_dummy`` adds the perfect-play bound on the
+    first ``n_dd`` deals.  Writes the run folder and yields the text to print."""
+    from tricksim.analysis.output import with_folder, write_table
 
-    rules = rules_from(opts, BoomkeRules)
-    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
-    _reject(opts, [("up_card", "--up-card"), ("players", "--players"), ("pot", "--pot")])
-    if opts.exact:
-        raise TricksimError("--exact is for Boulmous; a Boomke Wies hand has C(39,13)*C(26,13) layouts of the "
-                            "unseen cards: use --hands (and --until-precision)")
-    positive(opts.hands, "--hands")
-    positive(opts.dd_deals, "--dd-deals")
-    if opts.dd_deals is not None and not opts.double_dummy:
-        raise TricksimError("--dd-deals needs --double-dummy")
-    kw = engine_kw(opts)
-    if opts.hand:
-        cards = parse_hand(opts.hand)
-        positions = _positions(opts.seat)
-        if opts.trump:
-            [_trump(t) for t in opts.trump]
+    rules = rules or BoomkeRules()
+    specs = parse_seats(heuristics)
+    if hand is not None:
+        cards = parse_hand(hand)
+        _positions(seat)
+        for t in trumps or ():
+            _trump(t)
         if rules.variant == "no_auction":
             raise TricksimError("the odds of a hand need the bidding game: the no-auction variant has no calls")
-        if opts.double_dummy:
+        if double_dummy:
             _endplay()
-        hands = opts.hands or 200_000
-        params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), positions=positions)
-        out = out_dir(opts, KEY, "odds", engine.Run("boomke_wies.odds", params, hands, 1 << 16).run_id)
-        res = odds_hand(cards, opts.seat, opts.seed, hands, rules, specs, trumps=opts.trump,
-                        calls=getattr(opts, 'call', None) or None, out=out,
-                        until_precision=opts.until_precision, **kw)
-        write_table(res["tricks"], out, "tricks")
-        write_table(res["calls"], out, "calls")
-        write_table(res["positions"], out, "positions")
-        write_table(res["best"], out, "best")
-        plot_tricks(res, out / "tricks.png")
-        print(render_odds(res))
-        if opts.double_dummy:
-            dd = dd_hand(cards, opts.seed, opts.dd_deals or 1000, rules, specs, out=out / "double_dummy",
-                         threads=kw["threads"], scheduler=kw["scheduler"], progress=kw["progress"],
-                         force=kw["force"], resume=kw["resume"])
-            if opts.trump:
-                dd["table"] = dd["table"][dd["table"].trump.isin([t.strip().upper() for t in opts.trump])]
-            write_table(dd["table"], out, "double_dummy")
-            print()
-            print(render_dd(dd, "hand"))
-        print(f"\nresults in {out}")
-        return res
-    if opts.seat is not None:
-        raise TricksimError("--seat needs --hand")
-    if opts.trump:
-        raise TricksimError("--trump needs --hand")
-    hands = opts.hands or 2_000_000
-    params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, KEY, "deals", engine.Run("boomke_wies.deals", params, hands, 1 << 20).run_id)
-    if opts.double_dummy and rules.variant == "no_auction":
-        raise TricksimError("--double-dummy applies to the bidding game, not to the no-auction variant")
-    if opts.double_dummy:
+        hands = hands or 200_000
+        opts = with_folder(opts, KEY, "odds", odds_run(cards, seat, seed, hands, rules, specs))
+        res = odds_hand(cards, seat, seed, hands, rules, specs, trumps=trumps, calls=calls or None, opts=opts,
+                        until_precision=until_precision)
+        for k in ("tricks", "calls", "positions", "best"):
+            write_table(res[k], opts.out, k)
+        plot_tricks(res, opts.out / "tricks.png")
+        yield render_odds(res)
+        if double_dummy:
+            dd = dd_hand(cards, seed, n_dd or 1000, rules, specs, opts=opts.sub("double_dummy"))
+            if trumps:
+                dd["table"] = dd["table"][dd["table"].trump.isin([t.strip().upper() for t in trumps])]
+            write_table(dd["table"], opts.out, "double_dummy")
+            yield ""
+            yield render_dd(dd, "hand")
+        yield f"\nresults in {opts.out}"
+        return
+    hands = hands or 2_000_000
+    opts = with_folder(opts, KEY, "deals", deals_run(seed, hands, rules, specs))
+    if double_dummy and rules.variant == "no_auction":
+        raise TricksimError("the double-dummy bound applies to the bidding game, not to the no-auction variant")
+    if double_dummy:
         _endplay()
-    res = auction_stats(opts.seed, hands, rules, specs, out=out / "auction", **kw)
+    res = auction_stats(seed, hands, rules, specs, opts.sub("auction"))
     for k in ("contracts", "declarer_positions", "points", "by_class"):
-        write_table(res[k], out, k)
+        write_table(res[k], opts.out, k)
     if rules.variant == "no_auction":
         m, half = res["no_auction_mean"]
-        write_table(res["no_auction"], out, "team_tricks")
-        print(f"No-auction Boomke Wies (classic whist, trumps turned up), {res['n']:,} random deals: seats 0+2 take "
-              f"{m:.3f} ± {half:.3f} tricks per deal.")
-        print(f"\nresults in {out}")
-        return res
-    plot_contracts(res["contracts"], out / "contracts.png", res["n"])
-    cls = odds_classes(opts.seed, hands, rules, specs, out=out / "classes", **kw)
+        write_table(res["no_auction"], opts.out, "team_tricks")
+        yield (f"No-auction Boomke Wies (classic whist, trumps turned up), {res['n']:,} random deals: seats 0+2 take "
+               f"{m:.3f} ± {half:.3f} tricks per deal.")
+        yield f"\nresults in {opts.out}"
+        return
+    plot_contracts(res["contracts"], opts.out / "contracts.png", res["n"])
+    cls = odds_classes(seed, hands, rules, specs, opts.sub("classes"))
     for k in ("by_longest", "by_hcp", "grid"):
-        write_table(cls[k], out, f"classes_{k}")
-    plot_classes(cls["grid"], out / "classes.png", cls["n"])
-    print(render_deals(res))
-    print()
-    print(render_classes(cls))
-    if opts.double_dummy:
-        dd = dd_deals(opts.seed, opts.dd_deals or 2000, rules, specs, out=out / "double_dummy",
-                      threads=kw["threads"], scheduler=kw["scheduler"], progress=kw["progress"], force=kw["force"],
-                      resume=kw["resume"])
-        write_table(dd["by_contract"], out, "double_dummy_by_contract")
-        write_table(dd["by_bid"], out, "double_dummy_by_bid")
-        plot_dd(dd["by_bid"], out / "double_dummy.png", dd["deals"], "Boomke Wies declarers: heuristic vs double dummy")
-        print()
-        print(render_dd(dd, "deals"))
-    print(f"\ntables and plots in {out}")
-    return res
+        write_table(cls[k], opts.out, f"classes_{k}")
+    plot_classes(cls["grid"], opts.out / "classes.png", cls["n"])
+    yield render_deals(res)
+    yield ""
+    yield render_classes(cls)
+    if double_dummy:
+        dd = dd_deals(seed, n_dd or 2000, rules, specs, opts=opts.sub("double_dummy"))
+        write_table(dd["by_contract"], opts.out, "double_dummy_by_contract")
+        write_table(dd["by_bid"], opts.out, "double_dummy_by_bid")
+        plot_dd(dd["by_bid"], opts.out / "double_dummy.png", dd["deals"],
+                "Boomke Wies declarers: heuristic vs double dummy")
+        yield ""
+        yield render_dd(dd, "deals")
+    yield f"\ntables and plots in {opts.out}"
 
 
-def cli_trace(opts):
-    from tricksim.analysis.cliutil import positive, rules_from, user_defs
-    rules = rules_from(opts, BoomkeRules)
-    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
-    _reject(opts, [("players", "--players"), ("sessions", "--sessions"), ("deals", "--deals")])
-    n = positive(opts.hands if opts.hands is not None else 10, "--hands")
-    return trace(opts.seed, n, rules, specs, first=opts.first)
-
-
-def cli_stakes(opts):
-    """``tricksim stakes boomke-wies --games N``: whole matches (rule 12), team points."""
-    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from tricksim.analysis.output import pct, pm, write_table
-    rules = rules_from(opts, BoomkeRules)
-    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
-    positive(opts.games, "--games")
-    params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, KEY, "matches", engine.Run("boomke_wies.matches", params, opts.games, 1 << 13).run_id)
-    res = match_stats(opts.seed, opts.games, rules, specs, out=out, **engine_kw(opts))
-    write_table(res["teams"], out, "matches")
+def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=None,
+                   opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim stakes boomke-wies``: whole matches (rule 12), team points; writes the run folder
+    and yields the text to print."""
+    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    rules = rules or BoomkeRules()
+    specs = parse_seats(heuristics)
+    opts = with_folder(opts, KEY, "matches", matches_run(seed, games, rules, specs))
+    res = match_stats(seed, games, rules, specs, opts)
+    write_table(res["teams"], opts.out, "matches")
     length = (f"to {rules.target_score} points" if rules.target_score else f"of {rules.match_deals} deals")
-    print(f"Boomke Wies matches {length}, {res['matches']:,} matches ({res['mean_deals']:.2f} deals per match, "
-          f"{res['extra_deals']:,} tie-break deals; {res['booms_per_match']:.3f} Booms and "
-          f"{res['meetjes_per_match']:.3f} Meetjes per match); seat 0 deals first")
+    yield (f"Boomke Wies matches {length}, {res['matches']:,} matches ({res['mean_deals']:.2f} deals per match, "
+           f"{res['extra_deals']:,} tie-break deals; {res['booms_per_match']:.3f} Booms and "
+           f"{res['meetjes_per_match']:.3f} Meetjes per match); seat 0 deals first")
     df = res["teams"]
-    print(pd.DataFrame({"team": df.team, "heuristics": df.heuristics,
+    yield pd.DataFrame({"team": df.team, "heuristics": df.heuristics,
                         "points per match": [pm(a, b, 3) if a == a else "-" for a, b in zip(df.mean_points, df.points_ci)],
-                        "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p, df.p_lo, df.p_hi)]}).to_string(index=False))
-    print(f"\nresults in {out}")
-    return res
+                        "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p, df.p_lo, df.p_hi)]}).to_string(index=False)
+    yield f"\nresults in {opts.out}"
 
 
 # ---------------------------------------------------------------------------
@@ -1127,7 +1117,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
           "Default rules (RULES.md 2.1), every seat playing the default heuristic `partner`, seed "
           f"{seed}. Every rate has its 95% Wilson interval and sample size.\n"]
     # 1. auctions
-    res = auction_stats(seed, n_deals, out=runs / "boomke_wies-headline-deals", progress=progress, force=True)
+    res = auction_stats(seed, n_deals, opts=RunOptions(runs / "boomke_wies-headline-deals", progress=progress, force=True))
     write_table(res["contracts"], d, "contracts")
     write_table(res["by_class"], d, "contracts_by_class")
     write_table(res["points"], d, "points_by_position")
@@ -1143,7 +1133,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         f"{r.position} {pm(r.mean_points, r.ci, 3)}" for r in res["points"].itertuples()) + ".\n")
     md.append("![contracts](boomke_wies/contracts.png)\n")
     # 2. classes
-    cls = odds_classes(seed, n_deals, out=runs / "boomke_wies-headline-classes", progress=progress, force=True)
+    cls = odds_classes(seed, n_deals, opts=RunOptions(runs / "boomke_wies-headline-classes", progress=progress, force=True))
     for k in ("by_longest", "by_hcp", "grid"):
         write_table(cls[k], d, f"classes_{k}")
     plot_classes(cls["grid"], d / "classes.png", cls["n"])
@@ -1159,8 +1149,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         md.append(markdown_table(tb) + "\n")
     md.append("![classes](boomke_wies/classes.png)\n")
     # 3. the example hand
-    oh = odds_hand(EXAMPLE_HAND, None, seed, n_hand, out=runs / "boomke_wies-headline-hand", progress=progress,
-                   force=True)
+    oh = odds_hand(EXAMPLE_HAND, None, seed, n_hand, opts=RunOptions(runs / "boomke_wies-headline-hand", progress=progress, force=True))
     for k in ("tricks", "calls", "positions", "best"):
         write_table(oh[k], d, f"hand_{k}")
     plot_tricks(oh, d / "hand_tricks.png")
@@ -1186,7 +1175,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         have_dd = False
         md.append(f"Skipped: {e}.\n")
     if have_dd:
-        dd = dd_deals(seed, n_dd, out=runs / "boomke_wies-headline-dd", progress=progress, force=True)
+        dd = dd_deals(seed, n_dd, opts=RunOptions(runs / "boomke_wies-headline-dd", progress=progress, force=True))
         write_table(dd["by_contract"], d, "double_dummy_by_contract")
         write_table(dd["by_bid"], d, "double_dummy_by_bid")
         plot_dd(dd["by_bid"], d / "double_dummy.png", dd["deals"], "Declaring team: heuristic vs double dummy")
@@ -1229,7 +1218,7 @@ GAME = Game(
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate},
     duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
                         unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
-    trace=trace, stakes=match_stats, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
+    trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
     heading="## Boomke Wies", rules_section="2 (Boomke Wies)")
 
 parse_seats = GAME.parse_seats

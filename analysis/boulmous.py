@@ -4,12 +4,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from math import comb
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.common import make_params
+from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.analysis.common import (HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic,
                              rules_dict)
@@ -23,6 +25,14 @@ DECK_RANKS = "9TJQKA"
 TRUMP_NAMES = ["S", "H", "D", "C", "NT"]
 N_LAYOUTS = comb(18, 6) * comb(12, 6)  # 17,153,136
 BLOCK_DEALS = 1 << 22  # hands per engine block for the random-deal studies (about 1-2 s of work)
+ODDS_BLOCK = 1 << 18   # hands per block of the odds of one hand
+GAMES_BLOCK = 1 << 14  # whole games per block
+
+
+def check_hands(hands: int) -> int:
+    if hands < 1:
+        raise TricksimError(f"the number of hands must be at least 1, got {hands}")
+    return hands
 
 
 @dataclass(frozen=True)
@@ -165,8 +175,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     """Hands ``first..first+hands-1`` of the run with this seed, as TRACE.md dicts."""
     rules = rules or BoulmousRules()
     specs = parse_seats(heuristics)
-    if hands < 1:
-        raise TricksimError(f"--hands must be at least 1, got {hands}")
+    check_hands(hands)
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
@@ -223,26 +232,38 @@ def best_call(df: pd.DataFrame, pas: pd.DataFrame, by="exp_points"):
     return f"{int(best['bid'])} {best['trump']}", float(best[by])
 
 
+def odds_run(cards, seat: int = 0, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
+             block_size: int = ODDS_BLOCK) -> engine.Run:
+    """The run of ``odds_hand`` (Monte Carlo): what names its folder and what it executes."""
+    specs = parse_seats(heuristics)
+    params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat)
+    return engine.Run("boulmous.odds", params, hands, block_size)
+
+
+def check_seat(seat: int) -> int:
+    if not 0 <= seat <= 3:
+        raise TricksimError(f"the seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
+    return seat
+
+
 def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 200_000,
               rules: BoulmousRules | None = None, heuristics=None, exact: bool = False,
-              trumps: list[str] | None = None, out=None, threads=None, scheduler=None, progress=False,
-              force=False, resume=True, until_precision: float | None = None, block_size: int = 1 << 18,
-              with_pass: bool = True):
+              trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
+              until_precision: float | None = None, block_size: int = ODDS_BLOCK, with_pass: bool = True):
     """Bid odds of one Boulmous hand: ``seat`` is the position from the dealer's left
     (0 = first to bid, 3 = dealer). Returns a dict of DataFrames:
     ``calls`` (trump x bid), ``pass`` (expected points/stakes of passing) and
     ``best`` (one row)."""
     rules = rules or BoulmousRules()
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
-    if not 0 <= seat <= 3:
-        raise TricksimError(f"--seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
+    check_seat(seat)
     specs = parse_seats(heuristics)
     tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
     hand_mask = mask_of(cards)
     if exact:
         for s in specs:
             if not s.deterministic:
-                raise TricksimError(f"--exact needs deterministic heuristics; {s.name!r} plays at random")
+                raise TricksimError(f"exact odds need deterministic heuristics; {s.name!r} plays at random")
         import time
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
@@ -252,17 +273,14 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         df, pas = _odds_tables(agg, seat, True, rules)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
     else:
-        if hands < 1:
-            raise TricksimError(f"--hands must be at least 1, got {hands}")
-        params = make_params(seed, rules, specs, hand_mask=hand_mask, seat=seat)
-        run = engine.Run("boulmous.odds", params, hands, block_size)
+        check_hands(hands)
+        run = odds_run(cards, seat, seed, hands, rules, specs, block_size)
         stop = None
         if until_precision:
             def stop(acc, n):
                 df, _ = _odds_tables(acc, seat, False, rules)
                 return bool(((df.ci_high - df.ci_low) / 2).max() <= until_precision)
-        r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop,
-                           force=force, resume=resume)
+        r = opts.execute(run, stop)
         df, pas = _odds_tables(r.counts, seat, False, rules)
         res = {"calls": df[df.trump.isin([TRUMP_NAMES[t] for t in tlist])].reset_index(drop=True), "pass": pas,
                "seconds": r.seconds, "n": r.n, "exact": False}
@@ -304,18 +322,19 @@ def inside_text(cmp: pd.DataFrame) -> str:
 # ---------------------------------------------------------------------------
 # random deals: success by hand class, and the auction
 # ---------------------------------------------------------------------------
-def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                 scheduler=None, progress=False, force=False, resume=True, block_size: int = BLOCK_DEALS,
-                 until_precision=None):
+def classes_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+                block_size: int = BLOCK_DEALS) -> engine.Run:
+    """The run of ``odds_classes``."""
+    return engine.Run("boulmous.classes", make_params(seed, rules or BoulmousRules(), parse_seats(heuristics)),
+                      hands, block_size)
+
+
+def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+                 block_size: int = BLOCK_DEALS):
     """Success rate of each bid by hand class when the first to speak takes the
     contract in its preferred trump suit (no-trump choices are left out).
     Returns {'classes': long table, 'by_trumps_bowers': summary table}."""
-    rules = rules or BoulmousRules()
-    specs = parse_seats(heuristics)
-    params = make_params(seed, rules, specs)
-    run = engine.Run("boulmous.classes", params, hands, block_size)
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
-                       resume=resume)
+    r = opts.execute(classes_run(seed, check_hands(hands), rules, heuristics, block_size))
     agg = r.counts.reshape(8, 3, 5, 7)
     rows = []
     for ntr in range(8):
@@ -352,17 +371,17 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     return {"classes": classes, "by_trumps_bowers": pd.DataFrame(summ), "n": r.n, "seconds": r.seconds}
 
 
-def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, out=None, threads=None,
-                  scheduler=None, progress=False, force=False, resume=True, block_size: int = BLOCK_DEALS,
-                  keep_hands: bool = False):
-    """How auctions end over random deals: contract level, trump, success rate."""
+def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+                  opts: RunOptions = RunOptions(), block_size: int = BLOCK_DEALS, keep_hands: bool = False):
+    """How auctions end over random deals: contract level, trump, success rate.  ``keep_hands``: also
+    one row per hand in the run folder's ``hands/`` (needs ``opts.out``)."""
     rules = rules or BoulmousRules()
     specs = parse_seats(heuristics)
-    run = engine.Run("boulmous.deals", make_params(seed, rules, specs), hands, block_size, keep_hands=keep_hands)
-    if keep_hands and out is None:
-        raise TricksimError("--keep-hands needs a run folder (--out)")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
-                       resume=resume)
+    run = engine.Run("boulmous.deals", make_params(seed, rules, specs), check_hands(hands), block_size,
+                     keep_hands=keep_hands)
+    if keep_hands and opts.out is None:
+        raise TricksimError("keeping one row per hand needs a run folder")
+    r = opts.execute(run)
     agg = r.counts
     h = agg[:560].reshape(4, 4, 5, 7)
     n = r.n
@@ -385,14 +404,20 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     return {"contracts": pd.DataFrame(rows), "positions": pos, "n": n, "seconds": r.seconds}
 
 
-def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, out=None, threads=None,
-                scheduler=None, progress=False, force=False, resume=True, block_size: int = 1 << 14):
+def stakes_run(seed: int = 0, games: int = 100_000, rules=None, heuristics=None,
+               block_size: int = GAMES_BLOCK) -> engine.Run:
+    """The run of ``game_stakes``."""
+    if games < 1:
+        raise TricksimError(f"the number of games must be at least 1, got {games}")
+    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), parse_seats(heuristics)), games,
+                      block_size, unit="games")
+
+
+def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+                block_size: int = GAMES_BLOCK):
     """Whole games to the target with the money settlement: stakes per seat."""
-    rules = rules or BoulmousRules()
     specs = parse_seats(heuristics)
-    run = engine.Run("boulmous.games", make_params(seed, rules, specs), games, block_size, unit="games")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force,
-                       resume=resume)
+    r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
     a = r.counts
     done = r.n - int(a[13])
     from tricksim.analysis.stats import mean_ci
@@ -406,11 +431,8 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
 
 
 # ---------------------------------------------------------------------------
-# CLI adapters (cli.py calls these; they print and write the run folder)
+# views and commands (cli.py prints what the commands yield; they write the run folder)
 # ---------------------------------------------------------------------------
-RULES_CLASS = BoulmousRules
-
-
 def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
     from tricksim.analysis.output import pct, pm
     rows = []
@@ -439,66 +461,60 @@ def render_odds(res) -> str:
     return "\n".join(lines)
 
 
-def cli_odds(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
+def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
+                 keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
+                 until_precision: float | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim odds boulmous``: the odds of one hand (``hand``; ``exact`` also enumerates every
+    layout), else by hand class and how auctions end over random deals.  Writes the run folder
+    (``opts.out``, else a default one) and yields the text to print."""
+    from tricksim.analysis.output import pct, with_folder, write_table
     from tricksim.analysis.plots import heatmap_classes
 
-    rules = rules_from(opts, BoulmousRules)
-    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
-    positive(opts.hands, "--hands")
-    for bad, name in ((opts.up_card, "--up-card"), (opts.players, "--players"), (opts.pot, "--pot")):
-        if bad is not None:
-            raise TricksimError(f"{name} does not apply to Boulmous")
-    kw = engine_kw(opts)
-    if opts.hand:
-        cards = parse_hand(opts.hand)
-        seat = 0 if opts.seat is None else opts.seat
-        hands = opts.hands or 200_000
-        params = make_params(opts.seed, rules, specs, hand_mask=mask_of(cards), seat=seat)
-        run = engine.Run("boulmous.odds", params, hands, 1 << 18)
-        out = out_dir(opts, KEY, "odds", run.run_id)
-        engine.check_folder(run, out, opts.force)   # before the enumeration, not after it
-        if opts.exact:
+    rules = rules or BoulmousRules()
+    specs = parse_seats(heuristics)
+    if hand is not None:
+        cards = parse_hand(hand)
+        seat = check_seat(0 if seat is None else seat)
+        hands = hands or 200_000
+        run = odds_run(cards, seat, seed, hands, rules, specs)
+        opts = with_folder(opts, KEY, "odds", run)
+        engine.check_folder(run, opts.out, opts.force)   # before the enumeration, not after it
+        if exact:
             if opts.scheduler:
-                raise TricksimError("--exact runs locally; drop --scheduler")
-            ex = odds_hand(cards, seat, opts.seed, rules=rules, heuristics=specs, exact=True, trumps=opts.trump)
-        mc = odds_hand(cards, seat, opts.seed, hands, rules, specs, trumps=opts.trump, out=out,
-                       until_precision=opts.until_precision, **kw)
-        from tricksim.analysis.output import write_table
-        write_table(mc["calls"], out, "odds_calls")
-        write_table(mc["pass"], out, "odds_pass")
-        if opts.exact:
-            print(render_odds(ex))
-            print(f"(exact enumeration: {ex['seconds']:.1f} s)\n")
+                raise TricksimError("the exact enumeration runs locally: drop the Dask scheduler")
+            ex = odds_hand(cards, seat, seed, rules=rules, heuristics=specs, exact=True, trumps=trumps)
+        mc = odds_hand(cards, seat, seed, hands, rules, specs, trumps=trumps, opts=opts,
+                       until_precision=until_precision)
+        write_table(mc["calls"], opts.out, "odds_calls")
+        write_table(mc["pass"], opts.out, "odds_pass")
+        if exact:
+            yield render_odds(ex)
+            yield f"(exact enumeration: {ex['seconds']:.1f} s)\n"
             cmp = compare_exact(mc, ex)
-            write_table(ex["calls"], out, "odds_calls_exact")
-            write_table(cmp, out, "mc_vs_exact")
-            print(f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside_text(cmp)}")
-            from tricksim.analysis.output import pct
-            print(pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
+            write_table(ex["calls"], opts.out, "odds_calls_exact")
+            write_table(cmp, opts.out, "mc_vs_exact")
+            yield f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside_text(cmp)}"
+            yield pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
                                 "MC [95% CI]": [pct(a, b, c) for a, b, c in zip(cmp.p_make_mc, cmp.ci_low, cmp.ci_high)],
                                 "exact": [pct(x, digits=2) for x in cmp.p_make_exact],
-                                "inside": cmp.inside_ci}).to_string(index=False))
+                                "inside": cmp.inside_ci}).to_string(index=False)
         else:
-            print(render_odds(mc))
-        print(f"\nresults in {out}")
+            yield render_odds(mc)
+        yield f"\nresults in {opts.out}"
         return
-    if opts.exact:
-        raise TricksimError("--exact needs --hand")
-    hands = opts.hands or 2_000_000
-    params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, KEY, "classes", engine.Run("boulmous.classes", params, hands, BLOCK_DEALS).run_id)
-    res = odds_classes(opts.seed, hands, rules, specs, out=out, **kw)
-    from tricksim.analysis.output import write_table
-    write_table(res["classes"], out, "classes")
-    write_table(res["by_trumps_bowers"], out, "by_trumps_bowers")
-    heatmap_classes(res["by_trumps_bowers"], out / "classes_heatmap.png", res["n"])
-    print(render_classes(res))
-    au = auction_stats(opts.seed, hands, rules, specs, out=out / "auction", keep_hands=opts.keep_hands, **kw)
-    write_table(au["contracts"], out, "auction_contracts")
-    write_table(au["positions"], out, "auction_positions")
-    print("\n" + render_auction(au))
-    print(f"\ntables and heatmap in {out}" + (f"; one row per hand in {out / 'auction' / 'hands'}" if opts.keep_hands else ""))
+    hands = hands or 2_000_000
+    opts = with_folder(opts, KEY, "classes", classes_run(seed, hands, rules, specs))
+    res = odds_classes(seed, hands, rules, specs, opts)
+    write_table(res["classes"], opts.out, "classes")
+    write_table(res["by_trumps_bowers"], opts.out, "by_trumps_bowers")
+    heatmap_classes(res["by_trumps_bowers"], opts.out / "classes_heatmap.png", res["n"])
+    yield render_classes(res)
+    au = auction_stats(seed, hands, rules, specs, opts.sub("auction"), keep_hands=keep_hands)
+    write_table(au["contracts"], opts.out, "auction_contracts")
+    write_table(au["positions"], opts.out, "auction_positions")
+    yield "\n" + render_auction(au)
+    yield (f"\ntables and heatmap in {opts.out}"
+           + (f"; one row per hand in {opts.out / 'auction' / 'hands'}" if keep_hands else ""))
 
 
 def render_auction(au) -> str:
@@ -526,35 +542,24 @@ def render_classes(res) -> str:
             f"(no-trump choices left out)\n" + pd.DataFrame(rows).to_string(index=False))
 
 
-def cli_trace(opts):
-    from tricksim.analysis.cliutil import positive, rules_from, user_defs
-    rules = rules_from(opts, BoulmousRules)
-    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
-    for bad, name in ((opts.players, "--players"), (opts.sessions, "--sessions"), (opts.deals, "--deals")):
-        if bad is not None:
-            raise TricksimError(f"{name} does not apply to Boulmous")
-    n = positive(opts.hands if opts.hands is not None else 10, "--hands")
-    return trace(opts.seed, n, rules, specs, first=opts.first)
-
-
-def cli_stakes(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from tricksim.analysis.output import pct, pm, write_table
-    rules = rules_from(opts, BoulmousRules)
-    specs = parse_seats(opts.heuristic, user_defs=user_defs(opts))
-    positive(opts.games, "--games")
-    params = make_params(opts.seed, rules, specs)
-    out = out_dir(opts, KEY, "stakes", engine.Run("boulmous.games", params, opts.games, 1 << 14, "games").run_id)
-    res = game_stakes(opts.seed, opts.games, rules, specs, out=out, **engine_kw(opts))
-    write_table(res["seats"], out, "stakes")
+def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=None,
+                   opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim stakes boulmous``: whole games with the money settlement; writes the run folder
+    and yields the text to print."""
+    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    rules = rules or BoulmousRules()
+    specs = parse_seats(heuristics)
+    opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
+    res = game_stakes(seed, games, rules, specs, opts)
+    write_table(res["seats"], opts.out, "stakes")
     df = res["seats"]
-    print(f"Boulmous games to {rules.target} with the money settlement, {res['games']:,} games "
-          f"({res['mean_deals']:.1f} deals per game on average, {res['abandoned']} abandoned); seat 0 deals first")
-    print(pd.DataFrame({"seat": df.seat, "heuristic": df.heuristic,
+    yield (f"Boulmous games to {rules.target} with the money settlement, {res['games']:,} games "
+           f"({res['mean_deals']:.1f} deals per game on average, {res['abandoned']} abandoned); seat 0 deals first")
+    yield pd.DataFrame({"seat": df.seat, "heuristic": df.heuristic,
                         "stakes per game": [pm(a, b) for a, b in zip(df.mean_stakes, df.stakes_ci)],
                         "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
-                        "boxes per game": df.boxes_per_game.round(3)}).to_string(index=False))
-    print(f"\nresults in {out}")
+                        "boxes per game": df.boxes_per_game.round(3)}).to_string(index=False)
+    yield f"\nresults in {opts.out}"
 
 
 def bench_cases(seed=0):
@@ -615,7 +620,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
 
     # 1. one hand, exact and Monte Carlo
     trumps = ["H", "NT"] if quick else None
-    mc = odds_hand(HEADLINE_HAND, 0, seed, n_odds, trumps=trumps, out=runs / "boulmous-headline-odds", progress=progress, force=True)
+    mc = odds_hand(HEADLINE_HAND, 0, seed, n_odds, trumps=trumps, opts=RunOptions(runs / "boulmous-headline-odds", progress=progress, force=True))
     ex = None if quick else odds_hand(HEADLINE_HAND, 0, seed, exact=True)
     write_table(mc["calls"], d, "hand_odds_mc")
     cmd = f'tricksim odds boulmous --hand "{HEADLINE_HAND}" --hands {n_odds} --seed {seed}' + ("" if quick else " --exact")
@@ -643,7 +648,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         md.append("\n```\n" + render_odds(mc) + "\n```\n")
 
     # 2. random deals by hand class
-    res = odds_classes(seed, n_cls, out=runs / "boulmous-headline-classes", progress=progress, force=True)
+    res = odds_classes(seed, n_cls, opts=RunOptions(runs / "boulmous-headline-classes", progress=progress, force=True))
     write_table(res["classes"], d, "classes")
     write_table(res["by_trumps_bowers"], d, "by_trumps_bowers")
     heatmap_classes(res["by_trumps_bowers"], d / "classes_heatmap.png", res["n"])
@@ -664,7 +669,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               "trump can do better than two.)\n")
 
     # 3. auctions
-    au = auction_stats(seed, n_cls, out=runs / "boulmous-headline-auction", progress=progress, force=True)
+    au = auction_stats(seed, n_cls, opts=RunOptions(runs / "boulmous-headline-auction", progress=progress, force=True))
     write_table(au["contracts"], d, "auction_contracts")
     write_table(au["positions"], d, "auction_positions")
     md.append("### How auctions end (all seats `cautious`)\n")
@@ -677,7 +682,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append(markdown_table(pd.DataFrame({"position": pos.position, "mean points per deal": [pm(a, b) for a, b in zip(pos.mean_points, pos.ci)]})) + "\n")
 
     # 4. whole games with money
-    gs = game_stakes(seed, n_games, out=runs / "boulmous-headline-stakes", progress=progress, force=True)
+    gs = game_stakes(seed, n_games, opts=RunOptions(runs / "boulmous-headline-stakes", progress=progress, force=True))
     write_table(gs["seats"], d, "game_stakes")
     s = gs["seats"]
     md.append("### Whole games to 21 with the money settlement\n")
@@ -729,7 +734,7 @@ GAME = Game(
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
                         dealer_note=" (four deals each, one per dealer)"),
-    trace=trace, stakes=game_stakes, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
+    trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
     heading="## Boulmous", rules_section="1 (Boulmous)")
 
 parse_seats = GAME.parse_seats

@@ -20,12 +20,14 @@ import math
 import resource
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.common import make_params
+from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.analysis.common import (HeuristicDef, HeuristicSpec, Param, TricksimError, flag,
                              parse_card, parse_cards, parse_heuristic, rules_dict)
@@ -38,6 +40,11 @@ from tricksim.kernels.rng import GAME_BOURRE
 KEY = "bourre"
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_FAN = 200                      # at most this many fan-chart points per session (deals are strided beyond)
+ODDS_BLOCK = 1 << 14               # deals per engine block of the odds of one hand
+
+
+def parse_hand(text: str) -> list[int]:
+    return parse_cards(text, 5, RANKS, "Bourre hand")
 
 
 # ---------------------------------------------------------------------------
@@ -487,21 +494,30 @@ def decode_pot(counts, players, deals, ante, specs, rules):
     return res
 
 
+def check_sessions(sessions: int, deals: int):
+    if sessions < 1 or deals < 1:
+        raise TricksimError(f"the numbers of sessions and of deals per session must be at least 1, got {sessions} "
+                            f"and {deals}")
+
+
+def pot_run(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, rules=None,
+            heuristics=None, block_size: int | None = None) -> engine.Run:
+    """The run of ``pot_study``: what names its folder and what it executes."""
+    players = check_players(players)
+    check_sessions(sessions, deals)
+    params = make_params(seed, rules or BourreRules(), parse_seats(heuristics, players), players=players, deals=deals)
+    return engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")
+
+
 def pot_study(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, rules=None,
-              heuristics=None, out=None, threads=None, scheduler=None, progress=False, force=False, resume=True,
-              block_size: int | None = None):
+              heuristics=None, opts: RunOptions = RunOptions(), block_size: int | None = None):
     """Sessions of ``deals`` consecutive deals at a table of ``players``; returns a dict of
     DataFrames (fan, max_quantiles, pass, bourre, outcomes, seats) and counts."""
     players = check_players(players)
-    if deals < 1:
-        raise TricksimError(f"--deals must be at least 1, got {deals}")
-    if sessions < 1:
-        raise TricksimError(f"--sessions must be at least 1, got {sessions}")
     rules = rules or BourreRules()
     specs = parse_seats(heuristics, players)
-    params = make_params(seed, rules, specs, players=players, deals=deals)
-    run = engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, force=force, resume=resume)
+    run = pot_run(players, deals, sessions, seed, rules, specs, block_size)
+    r = opts.execute(run)
     res = decode_pot(r.counts, players, deals, rules.ante, specs, rules)
     # a resumed run reuses finished blocks: count only the sessions computed now in the speed
     bs = block_size or pot_block_size(deals)
@@ -806,14 +822,14 @@ def _setting(name, v, players, rules, heuristic, user_defs):
 
 
 def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules=None, heuristic=None, user_defs=None,
-              out=None, **kw):
-    """One pot study per value of the swept setting (same seed: common random numbers)."""
+              opts: RunOptions = RunOptions()):
+    """One pot study per value of the swept setting (same seed: common random numbers); each in its
+    own sub-folder of ``opts.out``."""
     rules = rules or BourreRules()
     results = []
     for v in values:
         p, r, specs = _setting(name, v, players, rules, heuristic, user_defs)
-        sub = None if out is None else Path(out) / ("sweep-" + sweep_label(name, v).replace(" ", "_"))
-        res = pot_study(p, deals, sessions, seed, r, specs, out=sub, **kw)
+        res = pot_study(p, deals, sessions, seed, r, specs, opts.sub("sweep-" + sweep_label(name, v).replace(" ", "_")))
         res["label"] = sweep_label(name, v)
         results.append(res)
     rows = []
@@ -941,10 +957,9 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     a session stops after an overflowed deal)."""
     players = check_players(players)
     rules = rules or BourreRules()
-    if sessions < 1 or deals < 1:
-        raise TricksimError(f"--sessions and --deals must be at least 1, got {sessions} and {deals}")
+    check_sessions(sessions, deals)
     if first < 0:
-        raise TricksimError(f"--first must be at least 0, got {first}")
+        raise TricksimError(f"the first session's index must be at least 0, got {first}")
     specs = parse_seats(heuristics, players)
     kd, kc = GAME.keys(seed)
     codes, prm = heuristic_arrays(specs)
@@ -1060,9 +1075,9 @@ def validate_odds(cards, up, players, seat, pot, rules):
     if len(set(cards)) != 5:
         raise TricksimError("duplicate card in Bourre hand")
     if seat is None or not 0 <= seat < players:
-        raise TricksimError(f"--seat must be 0..{players - 1} (0 = dealer's left, {players - 1} = dealer), got {seat}")
+        raise TricksimError(f"the seat must be 0..{players - 1} (0 = dealer's left, {players - 1} = dealer), got {seat}")
     if pot is None or pot < 0:
-        raise TricksimError(f"--pot must be at least 0 chips, got {pot}")
+        raise TricksimError(f"the pot must be at least 0 chips, got {pot}")
     is_dealer = seat == players - 1
     if rules.trump_card == "dealer_fifth":
         if is_dealer and up not in cards:
@@ -1075,9 +1090,24 @@ def validate_odds(cards, up, players, seat, pot, rules):
                             "it cannot be in the hand")
 
 
+def odds_run(cards, up, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = 100_000,
+             rules=None, heuristics=None, block_size: int = ODDS_BLOCK):
+    """The run of ``odds_hand`` and its choices: what names its folder and what it executes."""
+    rules = rules or BourreRules()
+    players = check_players(players)
+    validate_odds(cards, up, players, seat, pot, rules)
+    if hands < 1:
+        raise TricksimError(f"the number of deals must be at least 1, got {hands}")
+    ace_up = rules.trump_card == "dealer_fifth" and up % 16 == 12
+    choices = odds_choices(cards, up // 16, discard_limit(rules, players), seat == players - 1, ace_up)
+    params = make_params(seed, rules, parse_seats(heuristics, players), players=players, seat=seat,
+                         hand_mask=mask_of(cards), upcard=up, pot=pot, choices=[list(c) for c in choices])
+    return engine.Run("bourre.odds", params, hands, block_size, unit="hands"), choices
+
+
 def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = 100_000,
-              rules=None, heuristics=None, out=None, threads=None, scheduler=None, progress=False, force=False,
-              resume=True, until_precision: float | None = None, block_size: int = 1 << 14):
+              rules=None, heuristics=None, opts: RunOptions = RunOptions(), until_precision: float | None = None,
+              block_size: int = ODDS_BLOCK):
     """Chances of one hand before the draw. ``seat`` = position from the dealer's left
     (0 = first to speak, players-1 = the dealer); ``pot`` = chips carried over before
     this deal's antes (everyone antes).  Every choice (pass, play with 0..limit discards,
@@ -1085,30 +1115,20 @@ def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     cards.  Returns {'choices': DataFrame, 'best': ..., 'n', ...}."""
     rules = rules or BourreRules()
     players = check_players(players)
-    cards = parse_cards(hand, 5, RANKS, "Bourre hand") if isinstance(hand, str) else list(hand)
+    cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     up = parse_card(upcard) if isinstance(upcard, str) else int(upcard)
-    validate_odds(cards, up, players, seat, pot, rules)
-    is_dealer = seat == players - 1
     specs = parse_seats(heuristics, players)
-    if hands < 1:
-        raise TricksimError(f"--hands must be at least 1, got {hands}")
-    trump = up // 16
-    ace_up = rules.trump_card == "dealer_fifth" and up % 16 == 12
-    choices = odds_choices(cards, trump, discard_limit(rules, players), is_dealer, ace_up)
-    params = make_params(seed, rules, specs, players=players, seat=seat, hand_mask=mask_of(cards), upcard=up, pot=pot,
-                         choices=[list(c) for c in choices])
-    run = engine.Run("bourre.odds", params, hands, block_size, unit="hands")
+    run, choices = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs, block_size)
     stop = None
     if until_precision:
         if until_precision <= 0:
-            raise TricksimError(f"--until-precision must be positive, got {until_precision}")
+            raise TricksimError(f"the precision must be a positive half-width, got {until_precision}")
 
         def stop(acc, n):
             df = odds_table(acc, choices, rules, players, pot)
             hw = pd.concat([(df[f"{x}_hi"] - df[f"{x}_lo"]) / 2 for x in ("win", "tie", "bourre")])
             return bool(hw.max() <= until_precision)
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop, force=force,
-                       resume=resume)
+    r = opts.execute(run, stop)
     df = odds_table(r.counts, choices, rules, players, pot)
     cand = df[df["mode"] >= 0]
     best = cand.sort_values(["exp_chips", "mode"], ascending=[False, True]).iloc[0]
@@ -1159,87 +1179,57 @@ def block_duplicate(params, first, n):
 # ---------------------------------------------------------------------------
 # CLI adapters
 # ---------------------------------------------------------------------------
-def _reject(opts, names):
-    for attr, flagname in names:
-        v = getattr(opts, attr, None)
-        if v not in (None, False, [], ()):
-            raise TricksimError(f"{flagname} does not apply to Bourre")
-
-
-def cli_pot(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir, rules_from, user_defs
-    from tricksim.analysis.output import show, write_table
-    rules = rules_from(opts, BourreRules)
-    players = check_players(opts.players)
-    udefs = user_defs(opts)
-    if opts.deals < 1:
-        raise TricksimError(f"--deals must be at least 1, got {opts.deals}")
-    if opts.sessions < 1:
-        raise TricksimError(f"--sessions must be at least 1, got {opts.sessions}")
-    kw = engine_kw(opts)
-    if opts.sweep:
-        name, values = parse_sweep(opts.sweep)
+def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, heuristic=None,
+                user_defs=None, rules=None, sweep: str | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim pot``: the pot-growth study, or with ``sweep`` (``NAME`` or ``NAME=v1,v2,...``) one
+    study per value of a setting.  ``heuristic``: names (with ``user_defs``), resolved per setting.
+    Writes the run folder and yields the text to print."""
+    from tricksim.analysis.output import show, with_folder, write_table
+    rules = rules or BourreRules()
+    players = check_players(players)
+    check_sessions(sessions, deals)
+    if sweep:
+        name, values = parse_sweep(sweep)
         for v in values:             # validate every setting before running any
-            _setting(name, v, players, rules, opts.heuristic, udefs)
+            _setting(name, v, players, rules, heuristic, user_defs)
         import hashlib
-        key = hashlib.sha256(repr((name, values, players, opts.deals, opts.sessions, opts.seed, rules_dict(rules),
-                                   opts.heuristic)).encode()).hexdigest()
-        out = out_dir(opts, KEY, "pot-sweep", key)
-        sw = pot_sweep(name, values, players, opts.deals, opts.sessions, opts.seed, rules, opts.heuristic, udefs,
-                       out=out, **kw)
-        write_table(sw["table"], out, f"sweep_{name}")
-        plot_sweep(sw, out / f"sweep_{name}.png")
-        print(f"Bourre pot growth, sweep of {name}: {opts.sessions:,} sessions of {opts.deals} deals per setting, seed {opts.seed}")
-        print(show(sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()])))
-        print(f"\ntables and plots in {out}")
-        return sw
-    specs = parse_seats(opts.heuristic, players, udefs)
-    params = make_params(opts.seed, rules, specs, players=players, deals=opts.deals)
-    out = out_dir(opts, KEY, "pot", engine.Run("bourre.pot", params, opts.sessions, pot_block_size(opts.deals)).run_id)
-    res = pot_study(players, opts.deals, opts.sessions, opts.seed, rules, specs, out=out, **kw)
-    write_pot(res, out)
-    print(render_pot(res))
-    print(f"\npeak memory (RSS) of this process: {res['peak_rss_mb']:,.0f} MB; tables and plots in {out}")
-    return res
+        key = hashlib.sha256(repr((name, values, players, deals, sessions, seed, rules_dict(rules),
+                                   heuristic)).encode()).hexdigest()
+        opts = with_folder(opts, KEY, "pot-sweep", key)
+        sw = pot_sweep(name, values, players, deals, sessions, seed, rules, heuristic, user_defs, opts)
+        write_table(sw["table"], opts.out, f"sweep_{name}")
+        plot_sweep(sw, opts.out / f"sweep_{name}.png")
+        yield f"Bourre pot growth, sweep of {name}: {sessions:,} sessions of {deals} deals per setting, seed {seed}"
+        yield show(sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()]))
+        yield f"\ntables and plots in {opts.out}"
+        return
+    specs = parse_seats(heuristic, players, user_defs)
+    opts = with_folder(opts, KEY, "pot", pot_run(players, deals, sessions, seed, rules, specs))
+    res = pot_study(players, deals, sessions, seed, rules, specs, opts)
+    write_pot(res, opts.out)
+    yield render_pot(res)
+    yield f"\npeak memory (RSS) of this process: {res['peak_rss_mb']:,.0f} MB; tables and plots in {opts.out}"
 
 
-def cli_odds(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir, positive, rules_from, user_defs
-    from tricksim.analysis.output import write_table
-    rules = rules_from(opts, BourreRules)
-    _reject(opts, [("exact", "--exact"), ("trump", "--trump"), ("double_dummy", "--double-dummy"), ("dd_deals", "--dd-deals")])
-    players = check_players(opts.players)
-    if not opts.hand:
-        raise TricksimError("odds bourre needs --hand (5 cards) and --up-card, e.g. --hand 'AH KH 7C 4D 2S' --up-card 9H")
-    if not opts.up_card:
-        raise TricksimError("odds bourre needs --up-card (the dealer's face-up card, which fixes trumps)")
-    cards = parse_cards(opts.hand, 5, RANKS, "Bourre hand")
-    up = parse_card(opts.up_card)
-    specs = parse_seats(opts.heuristic, players, user_defs(opts))
-    hands = positive(opts.hands, "--hands") or 100_000
-    seat = 0 if opts.seat is None else opts.seat
-    pot = 0 if opts.pot is None else opts.pot
-    validate_odds(cards, up, players, seat, pot, rules)
-    probe = make_params(opts.seed, rules, specs, players=players, seat=seat, hand_mask=mask_of(cards), upcard=up, pot=pot)
-    out = out_dir(opts, KEY, "odds", engine.Run("bourre.odds", probe, hands, 1 << 14).run_id)
-    res = odds_hand(cards, up, players, seat, pot, opts.seed, hands, rules, specs, out=out,
-                    until_precision=opts.until_precision, **engine_kw(opts))
-    write_table(res["choices"], out, "odds_choices")
-    print(render_odds(res))
-    print(f"\nresults in {out}")
-    return res
-
-
-def cli_trace(opts):
-    from tricksim.analysis.cliutil import rules_from, user_defs
-    rules = rules_from(opts, BourreRules)
-    if opts.hands is not None:
-        raise TricksimError("--hands does not apply to Bourre: use --sessions K --deals D (one line per deal)")
-    players = check_players(opts.players)
-    specs = parse_seats(opts.heuristic, players, user_defs(opts))
-    sessions = 1 if opts.sessions is None else opts.sessions
-    deals = 10 if opts.deals is None else opts.deals
-    return trace(opts.seed, players, sessions, deals, rules, specs, first=opts.first)
+def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: int = 0, pot: int = 0,
+                 hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
+                 until_precision: float | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim odds bourre``: the chances of one hand before the draw, every choice played on the same
+    deals; writes the run folder and yields the text to print."""
+    from tricksim.analysis.output import with_folder, write_table
+    rules = rules or BourreRules()
+    players = check_players(players)
+    cards = parse_hand(hand)
+    up = parse_card(up_card)
+    specs = parse_seats(heuristics, players)
+    hands = hands or 100_000
+    run, _ = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs)
+    opts = with_folder(opts, KEY, "odds", run)
+    res = odds_hand(cards, up, players, seat, pot, seed, hands, rules, specs, opts=opts,
+                    until_precision=until_precision)
+    write_table(res["choices"], opts.out, "odds_choices")
+    yield render_odds(res)
+    yield f"\nresults in {opts.out}"
 
 
 # ---------------------------------------------------------------------------
@@ -1290,7 +1280,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     n_main = 500 if quick else 100_000
     n_sweep = 200 if quick else 5_000
     md = ["## Bourré: how the pot grows\n"]
-    res = pot_study(7, deals, n_main, seed, out=runs / "bourre-headline-pot", progress=progress, force=True)
+    res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True))
     write_pot(res, d)
     t = pot_tables(res)
     md.append(f"Regenerate: `tricksim pot --players 7 --deals {deals} --sessions {n_main} --seed {seed}`\n")
@@ -1319,8 +1309,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     # sweeps
     for name, values in (("players", [2, 3, 4, 5, 6, 7, 8]), ("pot_limit", [None, 100, 50, 20]),
                          ("looseness", [0.0, 0.5, 1.0, 1.5])):
-        sw = pot_sweep(name, values, 7, deals, n_sweep, seed, out=runs / f"bourre-headline-sweep-{name}",
-                       progress=progress, force=True)
+        sw = pot_sweep(name, values, 7, deals, n_sweep, seed,
+                       opts=RunOptions(runs / f"bourre-headline-sweep-{name}", progress=progress, force=True))
         tab = sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()])
         write_table(tab, d, f"sweep_{name}")
         plot_sweep(sw, d / f"sweep_{name}.png")

@@ -154,6 +154,30 @@ def rules_dict(rules) -> dict:
     return dataclasses.asdict(rules)
 
 
+def rules_text(cls) -> str:
+    """Every flag of a rules class: ``PREFIX.name = default    [values]`` and its help, for ``tricksim rules``."""
+    import textwrap
+
+    lines = []
+    for f in dataclasses.fields(cls):
+        ch = f.metadata.get("choices")
+        rng = f.metadata.get("range")
+        if ch:
+            kind = " | ".join(ch)
+        elif isinstance(f.default, bool):
+            kind = "true | false"
+        elif rng:
+            kind = f"{rng[0]}..{rng[1]}"
+        elif isinstance(f.default, str):
+            kind = "text"
+        else:
+            kind = "int"
+        lines.append(f"{cls.PREFIX}.{f.name} = {f.default}    [{kind}]")
+        if f.metadata.get("help"):
+            lines.append(textwrap.fill(f.metadata["help"], width=118, initial_indent="    ", subsequent_indent="    "))
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------
 # heuristics: NAME or NAME:param=value,...
 # ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import functools
 import itertools
 import math
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
@@ -333,9 +334,30 @@ def full_verdict(board: pd.DataFrame, pairs: pd.DataFrame, metrics, unit: str) -
     return out
 
 
-def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,
-            out=None, threads=None, scheduler=None, progress=False, force=False, resume=True,
-            until_precision: float | None = None, block_size: int | None = None):
+def compare_run(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,
+                until_precision: float | None = None, block_size: int | None = None):
+    """The run of ``compare``: what names its folder and what it executes.  ``hands``: the game's
+    default when None; with ``until_precision`` and the default, the precision decides (the run
+    asks for 10^10 deals and stops)."""
+    game = _game(game)
+    dup = game.duplicate
+    specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
+    if len(specs) < 2:
+        raise TricksimError("compare needs at least two heuristics")
+    hands = hands or dup.hands
+    if hands < 1:
+        raise TricksimError(f"the number of deals must be at least 1, got {hands}")
+    if until_precision is not None and until_precision <= 0:
+        raise TricksimError(f"the precision must be a positive half-width, got {until_precision}")
+    if until_precision and hands == dup.hands:
+        hands = 10 ** 10
+    params = duplicate_params(game, specs, seed, rules or game.rules(), extra)
+    return engine.Run(dup.study, params, hands, block_size or dup.block, unit="hands")
+
+
+def compare(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,
+            opts: engine.RunOptions = engine.RunOptions(), until_precision: float | None = None,
+            block_size: int | None = None):
     """Duplicate tournament of the heuristics ``names`` (or HeuristicSpecs).
     Returns {'leaderboard', 'pairs', 'verdict', 'n', 'seconds', 'design', ...}; the
     tables list the entrants in the order given (the run itself does not depend on it)."""
@@ -343,14 +365,11 @@ def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=Non
     dup = game.duplicate
     specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
     k = len(specs)
-    if k < 2:
-        raise TricksimError("compare needs at least two heuristics")
     rules = rules or game.rules()
-    hands = hands or dup.hands
-    if hands < 1:
-        raise TricksimError(f"--hands must be at least 1, got {hands}")
     extra = default_extra(game, extra)
-    params = duplicate_params(game, specs, seed, rules, extra)
+    run = compare_run(game, specs, hands, seed, rules, extra=extra, until_precision=until_precision,
+                      block_size=block_size)
+    params = run.params
     run_labels = [lab for _, _, lab in params["entrants"]]
     labels = [s.label for s in specs]
     app = appearances(game, k, params)
@@ -361,27 +380,18 @@ def compare(game: str, names, hands: int | None = None, seed: int = 0, rules=Non
         _, nround = seating(game, k, params)
         kw = {"nround": nround, "playouts": k, "layout": "rounds"}
     metrics = list(dup.metrics)
-    stop = None
-    if until_precision:
-        if until_precision <= 0:
-            raise TricksimError(f"--until-precision must be positive, got {until_precision}")
-
-        def stop(acc, n):
-            if n < 1000:
-                return False
-            bd, pr = tables_from_counts(acc, n, k, app, run_labels, metrics, **kw)
-            cis = list(bd.ci) + list(pr.ci if len(pr) else [])
-            return bool(all(c == c for c in cis) and max(cis) <= until_precision)
-        if not hands or hands == dup.hands:
-            hands = 10 ** 10  # the precision decides
-    run = engine.Run(dup.study, params, hands, block_size or dup.block, unit="hands")
-    r = engine.execute(run, out, threads=threads, scheduler=scheduler, progress=progress, stop=stop, force=force,
-                       resume=resume)
+    def precise(acc, n):
+        if n < 1000:
+            return False
+        bd, pr = tables_from_counts(acc, n, k, app, run_labels, metrics, **kw)
+        cis = list(bd.ci) + list(pr.ci if len(pr) else [])
+        return bool(all(c == c for c in cis) and max(cis) <= until_precision)
+    r = opts.execute(run, precise if until_precision else None)
     board, pairs = tables_from_counts(r.counts, r.n, k, app, run_labels, metrics, **kw)
     board, pairs = in_order(board, pairs, labels)
     return {"leaderboard": board, "pairs": pairs, "verdict": full_verdict(board, pairs, metrics, dup.unit),
             "n": r.n, "seconds": r.seconds, "metrics": metrics, "unit": dup.unit, "labels": labels,
-            "stopped_early": r.stopped_early, "run": run, "out": out, "design": design_text(game, k, seats),
+            "stopped_early": r.stopped_early, "run": run, "out": opts.out, "design": design_text(game, k, seats),
             "playouts_per_deal": kw["playouts"]}
 
 
@@ -407,14 +417,15 @@ def sweep_values(text: str):
 
 
 def sweep(game, name, param, values, against="default", hands=None, seed=0, rules=None, user_defs=None, extra=None,
-          out=None, progress=False, **kw):
-    """Advantage of ``name:param=v`` over ``against`` for each v (same deals for every v)."""
+          opts: engine.RunOptions = engine.RunOptions()):
+    """Advantage of ``name:param=v`` over ``against`` for each v (same deals for every v; each value's
+    tournament in its own sub-folder of ``opts.out``)."""
     rows = []
     base = name if ":" in name else name + ":"
     for v in values:
         spec = f"{base}{',' if not base.endswith(':') else ''}{param}={v:g}"
         res = compare(game, [spec, against], hands=hands, seed=seed, rules=rules, user_defs=user_defs, extra=extra,
-                      out=(Path(out) / f"{param}={v:g}") if out else None, progress=progress, **kw)
+                      opts=opts.sub(f"{param}={v:g}"))
         pr = res["pairs"]
         p0 = pr[pr.metric == res["metrics"][0]].iloc[0]
         rows.append({"param": param, "value": v, "advantage": p0["diff"], "ci": p0["ci"], "df": p0["df"], "p": p0["p"],
@@ -499,21 +510,8 @@ def zero_crossings(df):
 
 
 # ---------------------------------------------------------------------------
-# CLI adapters
+# views and commands (cli.py prints what the commands yield; they write the run folder)
 # ---------------------------------------------------------------------------
-def _common(opts):
-    from tricksim.analysis.cliutil import positive, user_defs
-    game = _game(opts.game)
-    positive(opts.hands, "--hands")
-    rules = game.rules_from(opts.rule)
-    extra = {}
-    if game.variable_table:
-        extra["players"] = opts.players       # None: the shared default (default_extra)
-    elif opts.players is not None:
-        raise TricksimError("--players applies to Bourre only")
-    return game, rules, user_defs(opts), default_extra(game, extra)
-
-
 def _ci_text(m, c, digits=3):
     if m != m:
         return "-"
@@ -574,59 +572,70 @@ def write_compare(res, out: Path, command: str):
     (Path(out) / "report.md").write_text("\n".join(md))
 
 
-def cli_compare(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir
-    game, rules, udefs, extra = _common(opts)
-    specs = entrant_specs(game, opts.names, udefs)
-    params = duplicate_params(game, specs, opts.seed, rules, extra)
-    hands = opts.hands or game.duplicate.hands
-    out = out_dir(opts, game.key, "compare",
-                  engine.Run(game.duplicate.study, params, hands, game.duplicate.block).run_id)
-    res = compare(game, specs, hands=opts.hands, seed=opts.seed, rules=rules, extra=extra, out=out,
-                  until_precision=opts.until_precision, **engine_kw(opts))
-    print(render_compare(res))
-    write_compare(res, out, res["run"].command)
-    print(f"\ntables, plot and report in {out}")
+def compare_command(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None,
+                    players: int | None = None, until_precision: float | None = None,
+                    opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
+    """``tricksim compare GAME NAMES...``: writes the run folder (tables, plot, report.md) and yields
+    the text to print."""
+    from tricksim.analysis.output import with_folder
+    game = _game(game)
+    rules = rules or game.rules()
+    extra = default_extra(game, {"players": players} if game.variable_table else None)
+    specs = entrant_specs(game, names, user_defs)
+    opts = with_folder(opts, game.key, "compare", compare_run(game, specs, hands, seed, rules, extra=extra,
+                                                              until_precision=until_precision))
+    res = compare(game, specs, hands=hands, seed=seed, rules=rules, extra=extra, opts=opts,
+                  until_precision=until_precision)
+    yield render_compare(res)
+    write_compare(res, opts.out, res["run"].command)
+    yield f"\ntables, plot and report in {opts.out}"
 
 
-def cli_sweep(opts):
-    from tricksim.analysis.cliutil import engine_kw, out_dir
-    from tricksim.analysis.output import write_table
+def sweep_command(game, name: str, param: str, against: str = "default", hands: int | None = None, seed: int = 0,
+                  rules=None, user_defs=None, players: int | None = None,
+                  opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
+    """``tricksim sweep GAME NAME --param P=a:b:s``: writes the run folder (table, plot) and yields the
+    text to print."""
+    from tricksim.analysis.output import with_folder, write_table
     from tricksim.analysis.plots import sweep_edge_note, sweep_plot
-    game, rules, udefs, extra = _common(opts)
+    game = _game(game)
+    rules = rules or game.rules()
+    extra = default_extra(game, {"players": players} if game.variable_table else None)
     unit = game.duplicate.unit
-    param, values = sweep_values(opts.param)
+    param_name, values = sweep_values(param)
     # validate the heuristic and parameter up front
-    base = game.parse_heuristic(opts.name, udefs)
+    base = game.parse_heuristic(name, user_defs)
     for v in values:
-        game.parse_heuristic(opts.name + ("," if ":" in opts.name else ":") + f"{param}={v:g}", udefs)
-    game.parse_heuristic(opts.against, udefs)
-    hands = opts.hands or game.duplicate.hands // 4
+        game.parse_heuristic(name + ("," if ":" in name else ":") + f"{param_name}={v:g}", user_defs)
+    game.parse_heuristic(against, user_defs)
+    hands = hands or game.duplicate.hands // 4
     import hashlib
-    key = hashlib.sha256(repr((opts.game, base.label, opts.param, opts.against, opts.seed, hands)).encode()).hexdigest()
-    out = out_dir(opts, game.key, "sweep", key)
-    df = sweep(game, opts.name, param, values, against=opts.against, hands=hands, seed=opts.seed, rules=rules,
-               user_defs=udefs, extra=extra, out=out, **engine_kw(opts))
-    write_table(df, out, "sweep")
+    key = hashlib.sha256(repr((game.name, base.label, param, against, seed, hands)).encode()).hexdigest()
+    opts = with_folder(opts, game.key, "sweep", key)
+    df = sweep(game, name, param_name, values, against=against, hands=hands, seed=seed, rules=rules,
+               user_defs=user_defs, extra=extra, opts=opts)
+    write_table(df, opts.out, "sweep")
     best = best_value(df)
     zc = zero_crossings(df)
-    default = dict(base.values).get(param)   # the value the named heuristic plays without the sweep
-    sweep_plot(df, out / "sweep.png", f"{opts.name} vs {opts.against}: advantage by {param}", unit,
+    default = dict(base.values).get(param_name)   # the value the named heuristic plays without the sweep
+    sweep_plot(df, opts.out / "sweep.png", f"{name} vs {against}: advantage by {param_name}", unit,
                best["value"], zc, default=default)
-    print(f"Sweep of {param} for {opts.name} against {opts.against}, {hands:,} duplicate deals per value "
-          f"(the same deals for every value)")
-    print(pd.DataFrame({param: df.value, "advantage (unadjusted 95% CI)": [_ci_text(a, c) for a, c in zip(df.advantage, df.ci)],
-                        "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}).to_string(index=False))
-    print(render_best(best, param, unit))
-    print("zero crossings: " + (", ".join(f"{x:.3g}" for x in zc) if zc else "none"))
+    yield (f"Sweep of {param_name} for {name} against {against}, {hands:,} duplicate deals per value "
+           f"(the same deals for every value)")
+    yield pd.DataFrame({param_name: df.value,
+                        "advantage (unadjusted 95% CI)": [_ci_text(a, c) for a, c in zip(df.advantage, df.ci)],
+                        "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}
+                       ).to_string(index=False)
+    yield render_best(best, param_name, unit)
+    yield "zero crossings: " + (", ".join(f"{x:.3g}" for x in zc) if zc else "none")
     if default is not None:
-        print(f"{opts.name} plays {param} = {default:g} when not swept")
+        yield f"{name} plays {param_name} = {default:g} when not swept"
     edge = sweep_edge_note(df.value, best["value"])
     if edge:
-        print(f"warning: {edge}")
-    print(f"('advantage' = mean {unit} of {opts.name} with {param} = value minus {opts.against}, on the "
-          "same deals with the seats rotated; 'p Holm' and 'significant' are Holm-adjusted over the values)")
-    print(f"\ntable and plot in {out}")
+        yield f"warning: {edge}"
+    yield (f"('advantage' = mean {unit} of {name} with {param_name} = value minus {against}, on the "
+           "same deals with the seats rotated; 'p Holm' and 'significant' are Holm-adjusted over the values)")
+    yield f"\ntable and plot in {opts.out}"
 
 
 def _pfmt(p):

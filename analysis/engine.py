@@ -13,6 +13,7 @@ Dask worker runs.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -94,6 +95,38 @@ class Run:
     def run_id(self) -> str:
         key = json.dumps([FORMAT, CODE_HASH, self.study, self.params, self.block_size], sort_keys=True)
         return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a study's runs execute: none of it changes a result.  A study takes one (``opts``) in
+    place of these six keyword arguments and hands it to ``execute``."""
+
+    out: Path | None = None
+    """The run folder (blocks, manifest); None: nothing is persisted."""
+    threads: int | None = None
+    """Local threads (None: all cores)."""
+    scheduler: str | None = None
+    """A Dask scheduler address (or Client): the blocks run there."""
+    progress: bool = False
+    """A progress bar (a terminal) or one line per run (a log) on stderr."""
+    force: bool = False
+    """Replace a run folder holding a different run (or the tables of a larger one)."""
+    resume: bool = True
+    """Reuse the finished blocks of the same run in the folder."""
+
+    def at(self, out) -> "RunOptions":
+        """The same options with another run folder (None: nothing persisted)."""
+        return dataclasses.replace(self, out=None if out is None else Path(out))
+
+    def sub(self, name: str) -> "RunOptions":
+        """The same options with a sub-folder of this run folder (none if there is none)."""
+        return self.at(None if self.out is None else Path(self.out) / name)
+
+    def execute(self, run: "Run", stop=None, min_blocks: int = 1) -> "Result":
+        """``execute(run)`` with these options."""
+        return execute(run, self.out, threads=self.threads, scheduler=self.scheduler, progress=self.progress,
+                       stop=stop, force=self.force, resume=self.resume, min_blocks=min_blocks)
 
 
 @dataclass

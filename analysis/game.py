@@ -162,7 +162,7 @@ class Game:
             return self.seats
         lo, hi = self.seat_range
         if not lo <= players <= hi:
-            raise TricksimError(f"--players must be {lo}..{hi} for {self.title}, got {players}")
+            raise TricksimError(f"a {self.title} table has {lo} to {hi} players, got {players}")
         return int(players)
 
     @property

@@ -12,6 +12,16 @@ def default_out(game: str, study: str, run_id: str) -> Path:
     return RUNS_DIR / f"{game}-{study}-{run_id[:10]}"
 
 
+def with_folder(opts, game: str, study: str, run):
+    """``opts`` (engine.RunOptions) with its run folder: the one it names, else the default one
+    named after the run (``run``: an engine.Run, or a run id); refused at once if it cannot be written."""
+    from tricksim.analysis.common import check_out_path
+    run_id = run if isinstance(run, str) else run.run_id
+    out = Path(opts.out) if opts.out is not None else default_out(game, study, run_id)
+    check_out_path(out, "--out" if opts.out is not None else "run folder")
+    return opts.at(out)
+
+
 def write_table(df: pd.DataFrame, out: Path | None, name: str, parquet: bool = True):
     if out is None:
         return

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tricksim.analysis import __version__
 from tricksim.analysis.common import TricksimError, check_out_path
+from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES, get
 
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
@@ -20,15 +21,15 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     d.mkdir(parents=True, exist_ok=True)
     n = 20_000 if quick else 1_000_000
     names = ["cautious", "aggressive", "random"]
-    res = cmp.compare("boulmous", names, hands=n, seed=2026, out=out / "runs" / "boulmous-headline-compare",
-                      progress=progress, force=True)
+    res = cmp.compare("boulmous", names, hands=n, seed=2026,
+                      opts=RunOptions(out / "runs" / "boulmous-headline-compare", progress=progress, force=True))
     write_table(res["leaderboard"], d, "boulmous_leaderboard")
     write_table(res["pairs"], d, "boulmous_pairs")
     leaderboard_plot(res["leaderboard"], "points", res["unit"], d / "boulmous_leaderboard.png", res["n"])
     vals = [-1.0, -0.5, 0.0, 0.5, 1.0, 1.5] if quick else [round(-1.0 + 0.25 * i, 2) for i in range(11)]
     ns = 10_000 if quick else 200_000
     sw = cmp.sweep("boulmous", "cautious", "margin", vals, against="aggressive", hands=ns, seed=2026,
-                   out=out / "runs" / "boulmous-headline-sweep", progress=progress, force=True)
+                   opts=RunOptions(out / "runs" / "boulmous-headline-sweep", progress=progress, force=True))
     write_table(sw, d, "boulmous_sweep_margin")
     best = sw.loc[sw.advantage.idxmax()]
     zc = cmp.zero_crossings(sw)

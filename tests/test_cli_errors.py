@@ -62,9 +62,10 @@ BAD_INPUT = {
         # accepted and misread before issue 14: now refused
         ("empty-hand", ODDS + ["--hand", ""], "--hand is empty"),
         ("blank-hand", ODDS + ["--hand", "   "], "--hand is empty"),
-        ("double-dummy", ODDS + ["--hand", HAND, "--double-dummy"], "--double-dummy does not apply to boulmous"),
-        ("dd-deals", ODDS + ["--dd-deals", "10"], "--dd-deals does not apply to boulmous"),
-        ("call", ODDS + ["--hand", HAND, "--call", "7"], "--call does not apply to boulmous"),
+        # options of another game: typer refuses them (odds has one sub-command per game)
+        ("double-dummy", ODDS + ["--hand", HAND, "--double-dummy"], "no such option: --double-dummy"),
+        ("dd-deals", ODDS + ["--dd-deals", "10"], "no such option: --dd-deals"),
+        ("call", ODDS + ["--hand", HAND, "--call", "7"], "no such option: --call"),
         ("until-precision-negative", ODDS + ["--hand", HAND, "--until-precision", "-1"], "--until-precision"),
         ("until-precision-zero", ODDS + ["--hand", HAND, "--until-precision", "0"], "--until-precision"),
         ("until-precision-nan", ODDS + ["--hand", HAND, "--until-precision", "nan"], "--until-precision"),
@@ -74,7 +75,7 @@ BAD_INPUT = {
         ("compare-until-precision", ["compare", "boulmous", "cautious", "random", "--until-precision", "-1"],
          "--until-precision"),
         ("stakes-bourre", ["stakes", "bourre", "--games", "10", "--quiet"], "bourre"),
-        ("stakes-hands-0", ["stakes", "boulmous", "--hands", "0", "--quiet"], "at least 1"),
+        ("stakes-hands-0", ["stakes", "boulmous", "--hands", "0", "--quiet"], "'--hands': input should be greater"),
         *[(f"{argv[0]}-seed-{tag}", argv + ["--seed", seed], "--seed must be an integer in 0..18446744073709551615")
           for argv in (ODDS, TRACE, ["stakes", "boulmous", "--games", "10", "--quiet"],
                        ["compare", "boulmous", "cautious", "random", "--hands", "100", "--quiet"],
@@ -322,12 +323,23 @@ def test_help_groups_options_and_shows_defaults(capsys):
     code, out, _ = run_cli(["stakes", "--help"], capsys)
     assert code == 0 and "boulmous|boomke-wies>" in out and "|bourre" not in out
     assert "--hands" in out and "100,000" in out
-    code, out, _ = run_cli(["odds", "--help"], capsys)
-    for panel in ("Boulmous only", "Boomke Wies only", "Bourre only", "Run folder and execution"):
-        assert panel in out, panel
-    assert "2,000,000" in out
-    code, out, _ = run_cli(["trace", "--help"], capsys)
-    assert "│ --jsonl" not in out and "[default: (10)]" in out   # a hidden, accepted alias
+    code, out, _ = run_cli(["odds", "--help"], capsys)     # one sub-command per game
+    assert code == 0 and all(g in out for g in ("boulmous", "boomke-wies", "bourre"))
+    options = {}
+    for game in ("boulmous", "boomke-wies", "bourre"):
+        code, out, _ = run_cli(["odds", game, "--help"], capsys)
+        assert code == 0 and "Run folder and execution" in out
+        options[game] = out
+    assert "2,000,000" in options["boulmous"] and "--exact" in options["boulmous"]
+    assert "--double-dummy" in options["boomke-wies"] and "--exact" not in options["boomke-wies"]
+    assert "--up-card" in options["bourre"] and "--trump" not in options["bourre"]
+    assert "--up-card" not in options["boulmous"] and "--double-dummy" not in options["boulmous"]
+    code, out, _ = run_cli(["trace", "boulmous", "--help"], capsys)
+    assert "│ --jsonl" not in out and "[default: 10]" in out   # a hidden, accepted alias
+    code, out, _ = run_cli(["compare", "bourre", "--help"], capsys)
+    assert "--players" in out
+    code, out, _ = run_cli(["compare", "boulmous", "--help"], capsys)
+    assert "--players" not in out
     code, out, _ = run_cli(["report", "--help"], capsys)
     assert all(s in out for s in ("boulmous", "boomke-wies", "bourre", "compare"))
 

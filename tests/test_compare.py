@@ -74,7 +74,6 @@ def test_any_order_of_the_names_gives_identical_tables(game, names, extra, hands
 
 def test_bourre_compare_from_python_uses_the_cli_default_table():
     from tricksim.analysis import bourre as B
-    from tricksim.analysis.cliutil import rules_from  # noqa: F401  (the CLI's own path below)
     assert C.default_extra("bourre") == {"players": B.DEFAULT_PLAYERS}
     a = C.compare("bourre", ["basic", "random"], hands=600, seed=3)
     b = C.compare("bourre", ["basic", "random"], hands=600, seed=3, extra={"players": B.DEFAULT_PLAYERS})
