@@ -169,3 +169,20 @@ class Game:
     def variable_table(self) -> bool:
         """True when the number of players is a choice (Bourre: 2..8)."""
         return self.seat_range[0] != self.seat_range[1]
+
+
+class GameRef:
+    """A game's record as its own modules see it: every attribute is read from the registry's
+    ``Game`` on use.  A game's package builds its record from its modules' functions, so those
+    modules cannot import the record itself; ``GAME = GameRef("boulmous")`` in ``config.py`` lets
+    them call ``GAME.parse_seats(...)``, ``GAME.kernel_args(params)``, ... all the same."""
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def __getattr__(self, name):
+        from tricksim.analysis.registry import get
+        return getattr(get(self.key), name)
+
+    def __repr__(self):
+        return f"GameRef({self.key!r})"

@@ -1,0 +1,52 @@
+"""Boomke Wies (docs/RULES.md section 2): Belgian partnership whist, bids 7-13, Boom and Meetje.
+
+- ``config``: the rules dataclass and its kernel array, the heuristics registry, calls and scoring;
+- ``studies``: the block functions and the studies (odds of one hand, auctions and hand classes over
+  random deals, whole matches); ``dd``: the double-dummy bound beside them (the ``dd`` extra);
+- ``trace``: deals as the kernels played them (TRACE.md);
+- ``views``: text tables, plots and the CLI's commands; ``report``: the headline section.
+
+``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
+"""
+from tricksim.analysis.boomke_wies.config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY,
+                                                  BoomkeRules, call_name, parse_call, parse_hand, rules_array, score)
+from tricksim.analysis.boomke_wies.dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
+from tricksim.analysis.boomke_wies.report import EXAMPLE_HAND, headline
+from tricksim.analysis.boomke_wies.studies import (_odds_tables, auction_stats, bench_cases, block_classes,
+                                                   block_deals, block_duplicate, block_matches, block_odds,
+                                                   decode_classes, decode_deals, deals_run, heuristic_open_suit,
+                                                   match_stats, matches_run, odds_classes, odds_hand, odds_run)
+from tricksim.analysis.boomke_wies.trace import record_to_dict, trace
+from tricksim.analysis.boomke_wies.views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks,
+                                                 render_classes, render_dd, render_deals, render_odds, stakes_command)
+from tricksim.analysis.common import make_params, parse_cards, parse_heuristic, rules_dict
+from tricksim.analysis.game import Duplicate, Game
+from tricksim.kernels import boomke_wies as K
+from tricksim.kernels.cards import mask_of
+from tricksim.kernels.rng import GAME_BOOMKE
+
+GAME = Game(
+    name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array, kernel=K,
+    rng_id=GAME_BOOMKE, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
+    blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
+            "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
+            "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate},
+    duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
+                        unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
+    trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
+    heading="## Boomke Wies", rules_section="2 (Boomke Wies)")
+
+# the generic helpers under the names the game's callers know
+parse_seats = GAME.parse_seats
+heuristic_arrays = GAME.heuristic_arrays
+specs_from_json = GAME.specs_from_json
+
+__all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "BIDS", "block_classes", "block_dd_deals",
+           "block_dd_hand", "block_deals", "block_duplicate", "block_matches", "block_odds", "BoomkeRules",
+           "call_name", "CONTRACT_NAMES", "dd_deals", "dd_hand", "dd_solve", "deals_run", "decode_classes",
+           "decode_deals", "EXAMPLE_HAND", "GAME", "headline", "heuristic_arrays", "heuristic_open_suit", "K", "KEY",
+           "make_params", "mask_of", "match_stats", "matches_run", "N_SEATS", "odds_classes", "odds_command",
+           "odds_hand", "odds_run", "paired_gap", "parse_call", "parse_cards", "parse_hand", "parse_heuristic",
+           "parse_seats", "plot_classes", "plot_contracts", "plot_dd", "plot_tricks", "POSITIONS", "record_to_dict",
+           "REGISTRY", "render_classes", "render_dd", "render_deals", "render_odds", "rules_array", "rules_dict",
+           "score", "specs_from_json", "stakes_command", "trace"]

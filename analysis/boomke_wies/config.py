@@ -1,0 +1,162 @@
+"""Boomke Wies (docs/RULES.md section 2): the rules dataclass and its kernel array, the partnership
+heuristics registry, calls, hands and the scoring table on the Python side.  ``GAME`` is the game's
+record (analysis/game.py) as the package's own modules see it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
+from tricksim.analysis.game import GameRef
+from tricksim.kernels import boomke_wies as K
+from tricksim.kernels.cards import RANKS, SUITS
+
+GAME = GameRef("boomke_wies")
+
+
+KEY = "boomke_wies"
+N_SEATS = 4
+BIDS = list(range(7, 14))
+CONTRACT_NAMES = ["7", "8", "9", "10", "11", "12", "Boom", "Meetje"]   # contract class 0..7
+POSITIONS = ["1st (dealer's left)", "2nd", "3rd", "dealer"]
+HCP_BUCKETS = [(0, 7), (8, 10), (11, 13), (14, 16), (17, 19), (20, 37)]
+ODDS_BLOCK = 1 << 16      # deals per engine block: the odds of one hand
+DEALS_BLOCK = 1 << 20     # random deals (auctions, hand classes)
+MATCHES_BLOCK = 1 << 13   # whole matches
+
+
+@dataclass(frozen=True)
+class BoomkeRules:
+    """Every variant flag of RULES.md 2.1 / 2.2 / section 5 with its default."""
+    PREFIX = "boomke"
+    variant: str = flag("auction", ["auction", "no_auction"], help="rule 13: no_auction = classic whist, trumps turned up")
+    dealer_may_bid_8_to_12: bool = flag(False, help="rule 6: after three passes the dealer may also bid 8-12")
+    meetje_trump: str = flag("dealer_leads_trump", ["dealer_leads_trump", "dealer_names_then_eldest_leads"],
+                             help="rule 8")
+    meetje_shortfall_penalty: bool = flag(False, help="2.2: in Meetje the dealer's team scores -(7-T) when T < 7")
+    defence_scoring: str = flag("upto9_1_else_2", ["upto9_1_else_2", "literal_exactly9"],
+                                help="2.2: defenders of a failed 7-9 score 1 (<= 9 tricks) or 2; literal: 1 only for exactly 9")
+    shuffle: str = flag("full", ["full", "none_collect_tricks"],
+                        help="rule 3: none_collect_tricks = the played tricks are gathered, cut and dealt")
+    deal_packets: str = flag("4_4_5", ["4_4_5", "5_4_4"],
+                             help="rule 3: packets (matter only without a shuffle; no_auction deals 4-4-4-1)")
+    target_score: int | None = flag(None, rng=(1, 1000), help="rule 12: a match ends when a team reaches it (none = off)")
+    tiebreak_extra_deal: bool = flag(True, help="rule 12: a match tied at the end gets one extra deal")
+    match_deals: int = flag(16, rng=(1, 1000), help="rule 12: deals per match (without a target score)")
+
+
+def rules_array(r: BoomkeRules) -> np.ndarray:
+    a = np.zeros(K.N_RULES, np.int64)
+    a[K.R_VARIANT] = ["auction", "no_auction"].index(r.variant)
+    a[K.R_DEALER_8_12] = int(r.dealer_may_bid_8_to_12)
+    a[K.R_MEETJE_TRUMP] = ["dealer_leads_trump", "dealer_names_then_eldest_leads"].index(r.meetje_trump)
+    a[K.R_MEETJE_SHORTFALL] = int(r.meetje_shortfall_penalty)
+    a[K.R_DEFENCE] = ["upto9_1_else_2", "literal_exactly9"].index(r.defence_scoring)
+    a[K.R_SHUFFLE] = ["full", "none_collect_tricks"].index(r.shuffle)
+    a[K.R_PACKETS] = ["4_4_5", "5_4_4"].index(r.deal_packets)
+    a[K.R_TARGET] = 0 if r.target_score is None else int(r.target_score)
+    a[K.R_TIEBREAK_EXTRA] = int(r.tiebreak_extra_deal)
+    a[K.R_MATCH_DEALS] = int(r.match_deals)
+    return a
+
+
+def _family(margin=0.0, ace=1.0, king=0.75, queen=0.4, trump_len=0.75, short=0.2, partner=4.0, partner_passed=3.4,
+            partner_bid=0.9, seven_margin=0.5, boom_margin=1.5, overcall_partner=0, draw_trumps=1, count=1, ruff=1):
+    return {p.name: p for p in [
+        Param("margin", margin, -3, 5, "bid a level only when the team's estimated tricks minus margin reach it"),
+        Param("ace", ace, 0, 2, "tricks counted per ace"),
+        Param("king", king, 0, 2, "tricks counted per king with at least one more card of its suit"),
+        Param("queen", queen, 0, 2, "tricks counted per queen with at least two more cards of its suit"),
+        Param("trump_len", trump_len, 0, 2, "tricks counted per card of the longest suit (the intended trumps) beyond three"),
+        Param("short", short, 0, 2, "ruffing value per singleton (twice per void) beside four or more trumps"),
+        Param("partner", partner, 0, 7, "tricks credited to a partner who has not spoken"),
+        Param("partner_passed", partner_passed, 0, 7, "tricks credited to a partner who has passed"),
+        Param("partner_bid", partner_bid, 0, 2, "share credited of what a partner's bid b implies (b + margin - partner)"),
+        Param("seven_margin", seven_margin, -3, 6, "forced dealer: bid 7 when the team estimate reaches 7 + this, else Meetje"),
+        Param("boom_margin", boom_margin, -3, 6, "bid Boom when the team estimate reaches 13 + this"),
+        Param("overcall_partner", overcall_partner, 0, 1, "1: may overbid its own partner"),
+        Param("draw_trumps", draw_trumps, 0, 1, "1: the declaring side leads trumps while an opponent may hold one"),
+        Param("count", count, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),
+        Param("ruff", ruff, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
+    ]}
+
+
+REGISTRY = {
+    "random": HeuristicDef("random", K.H_RANDOM,
+                           {"bid_prob": Param("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may")},
+                           "random-legal baseline: random calls, a uniformly random legal card (the opening lead too)",
+                           deterministic=False),
+    "partner": HeuristicDef("partner", K.H_PARTNER, _family(),
+                            "partnership player: values its hand, credits partner by what partner's calls show, "
+                            "opens its longest suit as trumps, draws trumps, second hand low, third hand high, never "
+                            "overtakes a winning partner, ruffs cheaply, counts cards"),
+    "naive": HeuristicDef("naive", K.H_NAIVE, _family(partner_passed=4.0, partner_bid=0.0, overcall_partner=1,
+                                                      draw_trumps=0, count=0),
+                          "the same valuation without memory and without partner inference: credits partner a fixed "
+                          "4 tricks whatever he called, may overbid him, does not draw trumps, remembers no card"),
+}
+ALIASES = {"default": "partner"}
+
+
+def parse_hand(text: str) -> list[int]:
+    return parse_cards(text, 13, RANKS, "Boomke Wies hand")
+
+
+def parse_call(text) -> int:
+    """'7'..'13', 'boom' (= 13) or 'meetje' -> the kernel's call code."""
+    t = str(text).strip().lower()
+    if t == "boom":
+        return K.BOOM
+    if t == "meetje":
+        return K.MEETJE
+    if t.isdigit() and 7 <= int(t) <= 13:
+        return int(t)
+    raise TricksimError(f"unknown call {text!r}: use a bid 7..13, 'boom' or 'meetje'")
+
+
+def call_name(code: int) -> str:
+    if code == K.MEETJE:
+        return "Meetje"
+    if code == K.BOOM:
+        return "Boom"
+    return str(code)
+
+
+def score(contract: int, T: int, rules: BoomkeRules, O: int | None = None):
+    """(declaring team's points, opponents' points, made) by the scoring table (rule 11)."""
+    O = 13 - T if O is None else O
+    return K.score_contract(contract, T, O, rules_array(rules))
+
+
+def _trump(t: str) -> int:
+    u = t.strip().upper()
+    if u not in ("S", "H", "D", "C"):
+        raise TricksimError(f"unknown trump {t!r}: Boomke Wies trumps are a suit (S, H, D or C), made by the first lead")
+    return SUITS.index(u)
+
+
+def _positions(seat):
+    if seat is None:
+        return [0, 1, 2, 3]
+    if not 0 <= int(seat) <= 3:
+        raise TricksimError(f"the seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
+    return [int(seat)]
+
+
+def check_hands(hands: int) -> int:
+    if hands < 1:
+        raise TricksimError(f"the number of deals must be at least 1, got {hands}")
+    return hands
+
+
+def _hcp_bucket(h):
+    for i, (lo, hi) in enumerate(HCP_BUCKETS):
+        if lo <= h <= hi:
+            return i
+    return len(HCP_BUCKETS) - 1
+
+
+def _bucket_name(i):
+    lo, hi = HCP_BUCKETS[i]
+    return f"{lo}-{hi}" if hi < 37 else f"{lo}+"

@@ -1,0 +1,51 @@
+"""Boulmous (docs/RULES.md section 1): French, 24 cards, four players each for himself, bids of 3-6
+tricks, euchre-like bowers.
+
+- ``config``: the rules dataclass and its kernel array, the heuristics registry, parsing;
+- ``studies``: the block functions and the studies (odds of one hand, exact odds, hand classes,
+  auctions, whole games with the money settlement);
+- ``trace``: hands and games as the kernels played them (TRACE.md);
+- ``views``: text tables and the CLI's commands; ``report``: the headline section.
+
+``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
+"""
+from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
+                                               TRUMP_NAMES, BoulmousRules, check_seat, parse_entrants, parse_hand,
+                                               rules_array)
+from tricksim.analysis.boulmous.report import HEADLINE_HAND, headline
+from tricksim.analysis.boulmous.studies import (_odds_tables, auction_stats, bench_cases, best_call, block_classes,
+                                                block_deals, block_duplicate, block_games, block_odds, classes_run,
+                                                compare_exact, game_stakes, hand_rows, inside_text, odds_classes,
+                                                odds_hand, odds_run, stakes_run)
+from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
+from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
+                                              stakes_command)
+from tricksim.analysis.common import make_params
+from tricksim.analysis.game import Duplicate, Game
+from tricksim.kernels import boulmous as K
+from tricksim.kernels.rng import GAME_BOULMOUS
+
+GAME = Game(
+    name="boulmous", key=KEY, title="Boulmous", rules=BoulmousRules, rules_array=rules_array, kernel=K,
+    rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
+    blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
+            "boulmous.games": block_games, "boulmous.duplicate": block_duplicate},
+    hand_rows={"boulmous.deals": hand_rows},
+    duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
+                        hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
+                        dealer_note=" (four deals each, one per dealer)"),
+    trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
+    heading="## Boulmous", rules_section="1 (Boulmous)")
+
+# the generic helpers under the names the game's callers know
+parse_seats = GAME.parse_seats
+heuristic_arrays = GAME.heuristic_arrays
+specs_from_json = GAME.specs_from_json
+
+__all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "best_call", "block_classes", "BLOCK_DEALS",
+           "block_deals", "block_duplicate", "block_games", "block_odds", "BoulmousRules", "check_seat",
+           "classes_run", "compare_exact", "DECK_RANKS", "GAME", "game_stakes", "hand_rows", "headline",
+           "HEADLINE_HAND", "heuristic_arrays", "inside_text", "K", "KEY", "make_params", "N_LAYOUTS",
+           "odds_classes", "odds_command", "odds_hand", "odds_run", "parse_entrants", "parse_hand", "parse_seats",
+           "record_to_dict", "REGISTRY", "render_auction", "render_classes", "render_odds", "rules_array",
+           "specs_from_json", "stakes_command", "stakes_run", "trace", "trace_games", "TRUMP_NAMES"]

@@ -1,0 +1,112 @@
+"""Boulmous (docs/RULES.md section 1): the rules dataclass and its kernel array, the heuristics
+registry, card and option parsing.  ``GAME`` is the game's record (analysis/game.py) as the
+package's own modules see it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
+from tricksim.analysis.game import GameRef
+from tricksim.kernels import boulmous as K
+
+GAME = GameRef("boulmous")
+
+
+KEY = "boulmous"
+DECK_RANKS = "9TJQKA"
+TRUMP_NAMES = ["S", "H", "D", "C", "NT"]
+N_LAYOUTS = comb(18, 6) * comb(12, 6)  # 17,153,136
+BLOCK_DEALS = 1 << 22  # hands per engine block for the random-deal studies (about 1-2 s of work)
+ODDS_BLOCK = 1 << 18   # hands per block of the odds of one hand
+GAMES_BLOCK = 1 << 14  # whole games per block
+
+
+def check_hands(hands: int) -> int:
+    if hands < 1:
+        raise TricksimError(f"the number of hands must be at least 1, got {hands}")
+    return hands
+
+
+@dataclass(frozen=True)
+class BoulmousRules:
+    """Every variant flag of RULES.md 1.1 with its default."""
+    PREFIX = "boulmous"
+    auction: str = flag("single_round", ["single_round", "multi_round"], help="rule 5")
+    left_bower_is_trump: bool = flag(True, help="rule 9: same-colour jack is a trump for every purpose")
+    must_head: bool = flag(False, help="rule 12: must beat the best card when following")
+    trump_obligation: str = flag("optional", ["optional", "must_trump", "must_trump_and_overtrump"], help="rule 13")
+    failed_taker_keeps_tricks: bool = flag(True, help="rule 16: failed taker scores tricks - bid (else -bid)")
+    end_check: str = flag("end_of_deal", ["end_of_deal", "after_each_trick"], help="rule 17")
+    tie_break: str = flag("play_on", ["play_on", "taker_priority", "shared_win"], help="rule 17")
+    winner_pays_own_boxes: bool = flag(False, help="rule 18")
+    failed_boulmous_is_box: bool = flag(True, help="rule 18")
+    target: int = flag(21, rng=(1, 1000), help="rule 17: points to win a game")
+    deal_packets: str = flag("3+3", ["3+3", "2+2+2", "1x6", "6"], help="rule 3 (cosmetic: no effect after a uniform shuffle)")
+
+
+def rules_array(r: BoulmousRules) -> np.ndarray:
+    a = np.zeros(K.N_RULES, np.int64)
+    a[K.R_AUCTION] = 0 if r.auction == "single_round" else 1
+    a[K.R_LEFT_BOWER_TRUMP] = int(r.left_bower_is_trump)
+    a[K.R_MUST_HEAD] = int(r.must_head)
+    a[K.R_TRUMP_OBL] = ["optional", "must_trump", "must_trump_and_overtrump"].index(r.trump_obligation)
+    a[K.R_FAILED_KEEPS] = int(r.failed_taker_keeps_tricks)
+    a[K.R_END_CHECK] = 0 if r.end_check == "end_of_deal" else 1
+    a[K.R_TIE_BREAK] = ["play_on", "taker_priority", "shared_win"].index(r.tie_break)
+    a[K.R_WINNER_PAYS_OWN] = int(r.winner_pays_own_boxes)
+    a[K.R_FAILED_B_IS_BOX] = int(r.failed_boulmous_is_box)
+    a[K.R_TARGET] = r.target
+    return a
+
+
+def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
+    return {p.name: p for p in [
+        Param("margin", margin, -3, 3, "bid only when estimated tricks - margin reach the bid"),
+        Param("bower_weight", bower, 0, 2, "tricks counted per bower (J of trumps, J of same colour)"),
+        Param("trump_weight", trump, 0, 2, "tricks counted per other trump"),
+        Param("ace_weight", ace, 0, 2, "tricks counted per side ace"),
+        Param("king_weight", king, 0, 2, "tricks counted per side king"),
+        Param("length_bonus", length, 0, 2, "extra tricks per trump beyond two"),
+        Param("nt_bias", nt, -3, 3, "added to the no-trump estimate when choosing trumps"),
+        Param("boulmous_margin", bmargin, -3, 3, "extra margin before jumping to 6 (boulmous)"),
+        Param("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
+        Param("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
+        Param("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
+    ]}
+
+
+REGISTRY = {
+    "random": HeuristicDef("random", K.H_RANDOM, {"bid_prob": Param("bid_prob", 0.3, 0, 1, "chance of bidding (the lowest legal level or above, uniformly) when it may")},
+                           "random-legal baseline: random bids, random trump, a uniformly random legal card", deterministic=False),
+    "cautious": HeuristicDef("cautious", K.H_CAUTIOUS, _family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
+                             "card-counting player: draws trumps as taker, leads sure winners, wins only with cards no unseen card beats"),
+    "aggressive": HeuristicDef("aggressive", K.H_AGGRESSIVE, _family(-0.3, 1.0, 0.75, 0.9, 0.45, 0.4, -0.3, 0.0, 0, 0, 1),
+                               "optimistic bidder, no card memory: wins a trick with its cheapest winning card whenever it can"),
+}
+ALIASES = {"default": "cautious"}
+
+
+def parse_hand(text: str) -> list[int]:
+    return parse_cards(text, 6, DECK_RANKS, "Boulmous hand")
+
+
+def check_seat(seat: int) -> int:
+    if not 0 <= seat <= 3:
+        raise TricksimError(f"the seat must be 0..3 (0 = dealer's left, 3 = dealer), got {seat}")
+    return seat
+
+
+def _trump(t: str) -> str:
+    t = t.strip().upper()
+    if t not in TRUMP_NAMES:
+        raise TricksimError(f"unknown trump {t!r}: use S, H, D, C or NT")
+    return t
+
+
+def parse_entrants(names, user_defs=None):
+    """The heuristic specs of ``names`` (scripts/compare_designs.py; ``compare.entrant_specs`` also
+    refuses a name given twice)."""
+    return [GAME.parse_heuristic(h, user_defs) for h in names]

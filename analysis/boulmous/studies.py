@@ -1,0 +1,303 @@
+"""Boulmous studies: the block functions the engine runs (deals, odds of one hand, hand classes,
+whole games, the duplicate tournament) and the studies that run and decode them into DataFrames."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from tricksim.analysis import engine
+from tricksim.analysis.boulmous.config import (BLOCK_DEALS, GAME, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK, TRUMP_NAMES,
+                                               BoulmousRules, _trump, check_hands, check_seat, parse_hand,
+                                               rules_array)
+from tricksim.analysis.common import TricksimError, make_params
+from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.stats import hist_mean_ci, wilson
+from tricksim.kernels import boulmous as K
+from tricksim.kernels.cards import card_str, mask_of
+
+
+def block_deals(params, first, n):
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    return K.sim_deals(kd, kc, first, n, ra, codes, prm)
+
+
+def block_odds(params, first, n):
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], 3, ra, codes, prm)
+
+
+def block_classes(params, first, n):
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    return K.sim_classes(kd, kc, first, n, ra, codes, prm)
+
+
+def block_games(params, first, n):
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    return K.sim_games(kd, kc, first, n, ra, codes, prm)
+
+
+def hand_rows(params, first, n):
+    """One row per hand of a ``boulmous.deals`` block (from the trace kernel: the same hands)."""
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
+    cols = {"hand_index": np.arange(first, first + n), "dealer": recs[:, K.REC_DEALER],
+            "taker": recs[:, K.REC_TAKER], "contract": recs[:, K.REC_CONTRACT], "trump": recs[:, K.REC_TRUMP],
+            "made": recs[:, K.REC_MADE]}
+    for s in range(4):
+        cols[f"hand{s}"] = recs[:, K.REC_HANDS + s].astype(np.uint64)
+    for s in range(4):
+        cols[f"tricks{s}"] = recs[:, K.REC_WON + s]
+    for s in range(4):
+        cols[f"score{s}"] = recs[:, K.REC_SCORE + s]
+    return pd.DataFrame(cols)
+
+
+def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
+    """Per trump and bid: P(make) with interval, expected points and stakes; and the pass line.
+    A failed bid scores tricks - bid, or -bid with ``failed_taker_keeps_tricks=false``
+    (rule 16); the pass line's points come from the kernel's own scoring."""
+    rows = []
+    tricks = np.arange(7)
+    for t in range(5):
+        h = agg[t * 7:(t + 1) * 7]
+        n = int(h.sum())
+        if n == 0:
+            continue
+        for bid in range(3, 7):
+            k = int(h[bid:].sum())
+            p, lo, hi = wilson(k, n)
+            pts = np.where(tricks >= bid, tricks, tricks - bid if rules.failed_taker_keeps_tricks else -bid)
+            stake = np.where(tricks >= bid, 3 if bid == 6 else 0, -3 if bid == 6 else 0)
+            m, half, _ = hist_mean_ci(pts, h)
+            ms, halfs, _ = hist_mean_ci(stake, h)
+            pbox = 1 - k / n
+            p = float(p)
+            rows.append({"trump": TRUMP_NAMES[t], "bid": bid, "p_make": p,
+                         "ci_low": float(lo) if not exact else p, "ci_high": float(hi) if not exact else p,
+                         "n": n, "exp_points": m, "points_ci": 0.0 if exact else half,
+                         "exp_stakes": ms, "stakes_ci": 0.0 if exact else halfs, "p_box": pbox})
+    df = pd.DataFrame(rows)
+    ph = agg[35:48]
+    sh = agg[48:53]
+    n = int(ph.sum())
+    pm, phalf, _ = hist_mean_ci(np.arange(-6, 7), ph)
+    sm, shalf, _ = hist_mean_ci(np.arange(-1, 4), sh)
+    pas = pd.DataFrame([{"call": "pass", "n": n, "exp_points": pm, "points_ci": 0.0 if exact else phalf,
+                         "exp_stakes": sm, "stakes_ci": 0.0 if exact else shalf}]) if n else pd.DataFrame()
+    return df, pas
+
+
+def best_call(df: pd.DataFrame, pas: pd.DataFrame, by="exp_points"):
+    """The call with the highest expected points (ties: the lower bid)."""
+    best = df.sort_values([by, "bid"], ascending=[False, True]).iloc[0]
+    if len(pas) and pas[by].iloc[0] > best[by]:
+        return "pass", float(pas[by].iloc[0])
+    return f"{int(best['bid'])} {best['trump']}", float(best[by])
+
+
+def odds_run(cards, seat: int = 0, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
+             block_size: int = ODDS_BLOCK) -> engine.Run:
+    """The run of ``odds_hand`` (Monte Carlo): what names its folder and what it executes."""
+    specs = GAME.parse_seats(heuristics)
+    params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat)
+    return engine.Run("boulmous.odds", params, hands, block_size)
+
+
+def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 200_000,
+              rules: BoulmousRules | None = None, heuristics=None, exact: bool = False,
+              trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
+              until_precision: float | None = None, block_size: int = ODDS_BLOCK, with_pass: bool = True):
+    """Bid odds of one Boulmous hand: ``seat`` is the position from the dealer's left
+    (0 = first to bid, 3 = dealer). Returns a dict of DataFrames:
+    ``calls`` (trump x bid), ``pass`` (expected points/stakes of passing) and
+    ``best`` (one row)."""
+    rules = rules or BoulmousRules()
+    cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
+    check_seat(seat)
+    specs = GAME.parse_seats(heuristics)
+    tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
+    hand_mask = mask_of(cards)
+    if exact:
+        for s in specs:
+            if not s.deterministic:
+                raise TricksimError(f"exact odds need deterministic heuristics; {s.name!r} plays at random")
+        import time
+        t0 = time.perf_counter()
+        params = make_params(seed, rules, specs)
+        kd, kc, ra, codes, prm = GAME.kernel_args(params)
+        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), with_pass, ra, codes, prm)
+        secs = time.perf_counter() - t0
+        df, pas = _odds_tables(agg, seat, True, rules)
+        res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
+    else:
+        check_hands(hands)
+        run = odds_run(cards, seat, seed, hands, rules, specs, block_size)
+        stop = None
+        if until_precision:
+            def stop(acc, n):
+                df, _ = _odds_tables(acc, seat, False, rules)
+                return bool(((df.ci_high - df.ci_low) / 2).max() <= until_precision)
+        r = opts.execute(run, stop)
+        df, pas = _odds_tables(r.counts, seat, False, rules)
+        res = {"calls": df[df.trump.isin([TRUMP_NAMES[t] for t in tlist])].reset_index(drop=True), "pass": pas,
+               "seconds": r.seconds, "n": r.n, "exact": False}
+    if not len(res["calls"]):
+        raise TricksimError("no trump selected")
+    call, val = best_call(res["calls"], res["pass"])
+    res["best"] = pd.DataFrame([{"best_call": call, "exp_points": val}])
+    res["hand"] = " ".join(card_str(c) for c in cards)
+    return res
+
+
+def compare_exact(mc: dict, ex: dict) -> pd.DataFrame:
+    """Monte Carlo rows beside the exact ones: is each exact value inside the MC interval?"""
+    m = mc["calls"].merge(ex["calls"][["trump", "bid", "p_make", "exp_points"]], on=["trump", "bid"],
+                          suffixes=("_mc", "_exact"))
+    m["inside_ci"] = (m.p_make_exact >= m.ci_low) & (m.p_make_exact <= m.ci_high)
+    # an exact 0 or 1 is inside the (exact-at-the-bounds) Wilson interval whatever the sample: not a check
+    m["informative"] = (m.p_make_exact > 0) & (m.p_make_exact < 1)
+    return m[["trump", "bid", "p_make_mc", "ci_low", "ci_high", "n", "p_make_exact", "inside_ci", "informative",
+              "exp_points_mc", "exp_points_exact"]]
+
+
+def inside_text(cmp: pd.DataFrame) -> str:
+    """'k of n exact values lie inside ...', counting only the exact values strictly between 0 and 1."""
+    inf = cmp[cmp.informative]
+    k, n = int(inf.inside_ci.sum()), len(inf)
+    rest = len(cmp) - n
+    return (f"{k} of {n} exact values strictly between 0 and 1 lie inside the Monte Carlo 95% interval (about 95% "
+            "expected)" + (f"; {rest} exact values of 0 or 1, inside by construction, are not counted" if rest else ""))
+
+
+def classes_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+                block_size: int = BLOCK_DEALS) -> engine.Run:
+    """The run of ``odds_classes``."""
+    return engine.Run("boulmous.classes", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics)),
+                      hands, block_size)
+
+
+def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+                 block_size: int = BLOCK_DEALS):
+    """Success rate of each bid by hand class when the first to speak takes the
+    contract in its preferred trump suit (no-trump choices are left out).
+    Returns {'classes': long table, 'by_trumps_bowers': summary table}."""
+    r = opts.execute(classes_run(seed, check_hands(hands), rules, heuristics, block_size))
+    agg = r.counts.reshape(8, 3, 5, 7)
+    rows = []
+    for ntr in range(8):
+        for nb in range(3):
+            for ace in range(5):
+                h = agg[ntr, nb, ace]
+                n = int(h.sum())
+                if n == 0:
+                    continue
+                row = {"trumps": ntr, "bowers": nb, "side_aces": ace, "n": n,
+                       "mean_tricks": float((h * np.arange(7)).sum() / n)}
+                for bid in range(3, 7):
+                    p, lo, hi = wilson(int(h[bid:].sum()), n)
+                    row[f"p{bid}"] = float(p)
+                    row[f"p{bid}_lo"] = float(lo)
+                    row[f"p{bid}_hi"] = float(hi)
+                rows.append(row)
+    classes = pd.DataFrame(rows)
+    summ = []
+    a2 = agg.sum(axis=2)
+    for ntr in range(8):
+        for nb in range(3):
+            h = a2[ntr, nb]
+            n = int(h.sum())
+            if n == 0:
+                continue
+            row = {"trumps": ntr, "bowers": nb, "n": n}
+            for bid in range(3, 7):
+                p, lo, hi = wilson(int(h[bid:].sum()), n)
+                row[f"p{bid}"] = float(p)
+                row[f"p{bid}_lo"] = float(lo)
+                row[f"p{bid}_hi"] = float(hi)
+            summ.append(row)
+    return {"classes": classes, "by_trumps_bowers": pd.DataFrame(summ), "n": r.n, "seconds": r.seconds}
+
+
+def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
+                  opts: RunOptions = RunOptions(), block_size: int = BLOCK_DEALS, keep_hands: bool = False):
+    """How auctions end over random deals: contract level, trump, success rate.  ``keep_hands``: also
+    one row per hand in the run folder's ``hands/`` (needs ``opts.out``)."""
+    rules = rules or BoulmousRules()
+    specs = GAME.parse_seats(heuristics)
+    run = engine.Run("boulmous.deals", make_params(seed, rules, specs), check_hands(hands), block_size,
+                     keep_hands=keep_hands)
+    if keep_hands and opts.out is None:
+        raise TricksimError("keeping one row per hand needs a run folder")
+    r = opts.execute(run)
+    agg = r.counts
+    h = agg[:560].reshape(4, 4, 5, 7)
+    n = r.n
+    rows = []
+    for ci, bid in enumerate(range(3, 7)):
+        hb = h[:, ci].sum(axis=(0, 1))
+        k = int(hb.sum())
+        made = int(hb[bid:].sum())
+        pf, flo, fhi = wilson(k, n)
+        pm, mlo, mhi = wilson(made, k)
+        rows.append({"contract": bid, "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
+                     "n_deals": n, "taken": k, "p_made": float(pm), "made_lo": float(mlo), "made_hi": float(mhi)})
+    pf, flo, fhi = wilson(int(agg[560]), n)
+    rows.append({"contract": "all pass", "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
+                 "n_deals": n, "taken": 0, "p_made": np.nan, "made_lo": np.nan, "made_hi": np.nan})
+    from tricksim.analysis.stats import mean_ci
+    m, half = mean_ci(agg[561:565], agg[565:569], n)
+    pos = pd.DataFrame({"position": ["1st (dealer's left)", "2nd", "3rd", "dealer"], "mean_points": m,
+                        "ci": half, "n": n})
+    return {"contracts": pd.DataFrame(rows), "positions": pos, "n": n, "seconds": r.seconds}
+
+
+def stakes_run(seed: int = 0, games: int = 100_000, rules=None, heuristics=None,
+               block_size: int = GAMES_BLOCK) -> engine.Run:
+    """The run of ``game_stakes``."""
+    if games < 1:
+        raise TricksimError(f"the number of games must be at least 1, got {games}")
+    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics)), games,
+                      block_size, unit="games")
+
+
+def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
+                block_size: int = GAMES_BLOCK):
+    """Whole games to the target with the money settlement: stakes per seat."""
+    specs = GAME.parse_seats(heuristics)
+    r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
+    a = r.counts
+    done = r.n - int(a[13])
+    from tricksim.analysis.stats import mean_ci
+    m, half = mean_ci(a[0:4], a[8:12], done)
+    pw, lo, hi = wilson(a[4:8], done)
+    df = pd.DataFrame({"seat": [0, 1, 2, 3], "heuristic": [s.label for s in specs], "mean_stakes": m,
+                       "stakes_ci": half, "p_win": pw, "win_lo": lo, "win_hi": hi,
+                       "boxes_per_game": a[14:18] / max(done, 1), "games": done})
+    return {"seats": df, "games": r.n, "abandoned": int(a[13]), "mean_deals": a[12] / max(r.n, 1),
+            "seconds": r.seconds}
+
+
+def bench_cases(seed=0):
+    """Benchmark cases: complete hands (auction, trump choice, play, scoring)."""
+    cases = []
+    for h in ["cautious", "aggressive", "random"]:
+        specs = GAME.parse_seats(h)
+        params = make_params(seed, BoulmousRules(), specs)
+
+        def fn(first, n, params=params):
+            engine.run_block("boulmous.deals", json.dumps(params), first, n)
+            return n
+        cases.append((f"deals, all seats {h}", fn))
+    return cases
+
+
+def block_duplicate(params, first, n):
+    from tricksim.analysis.compare import seating
+    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
+    k = len(codes)
+    ids, nround = seating(GAME, k, params)
+    kd, kc = GAME.keys(params["seed"])
+    return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), np.ascontiguousarray(codes[ids]),
+                           np.ascontiguousarray(prm[ids]), ids, k, nround)

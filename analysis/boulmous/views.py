@@ -1,0 +1,143 @@
+"""Boulmous views: the studies' tables as terminal text, and the commands of the CLI (``odds``,
+``stakes``), which run the studies, write the run folder and yield the text cli.py prints."""
+from __future__ import annotations
+
+from typing import Iterator
+
+import pandas as pd
+
+from tricksim.analysis import engine
+from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, parse_hand
+from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text,
+                                                odds_classes, odds_hand, odds_run, stakes_run)
+from tricksim.analysis.common import TricksimError
+from tricksim.analysis.engine import RunOptions
+
+
+def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
+    from tricksim.analysis.output import pct, pm
+    rows = []
+    for r in df.itertuples():
+        rows.append({"trump": r.trump, "bid": r.bid,
+                     "P(make)" + (" exact" if exact else " [95% CI]"): pct(r.p_make, None if exact else r.ci_low,
+                                                                         None if exact else r.ci_high),
+                     "n": f"{r.n:,}", "E[points]": pm(r.exp_points, None if exact else r.points_ci, 2),
+                     "E[stakes]": pm(r.exp_stakes, None if exact else r.stakes_ci, 3)})
+    return pd.DataFrame(rows)
+
+
+def render_odds(res) -> str:
+    from tricksim.analysis.output import pm
+    lines = [f"Boulmous hand {res['hand']}: the taker's chances ({'exact, every one of ' + format(res['n'], ',') + ' layouts' if res['exact'] else format(res['n'], ',') + ' random deals of the other 18 cards'})",
+             _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
+    if len(res["pass"]):
+        p = res["pass"].iloc[0]
+        ci = (None, None) if res["exact"] else (p.points_ci, p.stakes_ci)
+        lines.append(f"pass (the others bid on; this seat defends): E[points] {pm(p.exp_points, ci[0], 2)}, "
+                     f"E[stakes] {pm(p.exp_stakes, ci[1], 3)}")
+    b = res["best"].iloc[0]
+    lines.append(f"best call: {b.best_call} (expected points {b.exp_points:+.2f})")
+    lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed); "
+                 "each failed contract also adds a box (1 stake to the game's winner), shown as P(box) = 1 - P(make).")
+    return "\n".join(lines)
+
+
+def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
+                 keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
+                 until_precision: float | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim odds boulmous``: the odds of one hand (``hand``; ``exact`` also enumerates every
+    layout), else by hand class and how auctions end over random deals.  Writes the run folder
+    (``opts.out``, else a default one) and yields the text to print."""
+    from tricksim.analysis.output import pct, with_folder, write_table
+    from tricksim.analysis.plots import heatmap_classes
+
+    rules = rules or BoulmousRules()
+    specs = GAME.parse_seats(heuristics)
+    if hand is not None:
+        cards = parse_hand(hand)
+        seat = check_seat(0 if seat is None else seat)
+        hands = hands or 200_000
+        run = odds_run(cards, seat, seed, hands, rules, specs)
+        opts = with_folder(opts, KEY, "odds", run)
+        engine.check_folder(run, opts.out, opts.force)   # before the enumeration, not after it
+        if exact:
+            if opts.scheduler:
+                raise TricksimError("the exact enumeration runs locally: drop the Dask scheduler")
+            ex = odds_hand(cards, seat, seed, rules=rules, heuristics=specs, exact=True, trumps=trumps)
+        mc = odds_hand(cards, seat, seed, hands, rules, specs, trumps=trumps, opts=opts,
+                       until_precision=until_precision)
+        write_table(mc["calls"], opts.out, "odds_calls")
+        write_table(mc["pass"], opts.out, "odds_pass")
+        if exact:
+            yield render_odds(ex)
+            yield f"(exact enumeration: {ex['seconds']:.1f} s)\n"
+            cmp = compare_exact(mc, ex)
+            write_table(ex["calls"], opts.out, "odds_calls_exact")
+            write_table(cmp, opts.out, "mc_vs_exact")
+            yield f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside_text(cmp)}"
+            yield pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
+                                "MC [95% CI]": [pct(a, b, c) for a, b, c in zip(cmp.p_make_mc, cmp.ci_low, cmp.ci_high)],
+                                "exact": [pct(x, digits=2) for x in cmp.p_make_exact],
+                                "inside": cmp.inside_ci}).to_string(index=False)
+        else:
+            yield render_odds(mc)
+        yield f"\nresults in {opts.out}"
+        return
+    hands = hands or 2_000_000
+    opts = with_folder(opts, KEY, "classes", classes_run(seed, hands, rules, specs))
+    res = odds_classes(seed, hands, rules, specs, opts)
+    write_table(res["classes"], opts.out, "classes")
+    write_table(res["by_trumps_bowers"], opts.out, "by_trumps_bowers")
+    heatmap_classes(res["by_trumps_bowers"], opts.out / "classes_heatmap.png", res["n"])
+    yield render_classes(res)
+    au = auction_stats(seed, hands, rules, specs, opts.sub("auction"), keep_hands=keep_hands)
+    write_table(au["contracts"], opts.out, "auction_contracts")
+    write_table(au["positions"], opts.out, "auction_positions")
+    yield "\n" + render_auction(au)
+    yield (f"\ntables and heatmap in {opts.out}"
+           + (f"; one row per hand in {opts.out / 'auction' / 'hands'}" if keep_hands else ""))
+
+
+def render_auction(au) -> str:
+    from tricksim.analysis.output import pct, pm
+    c = au["contracts"]
+    pos = au["positions"]
+    return (f"How the auctions end over {au['n']:,} random deals (the chosen heuristics in every seat):\n"
+            + pd.DataFrame({"contract": c.contract, "frequency [95% CI]": [pct(a, b, e, 2) for a, b, e in zip(c.freq, c.freq_lo, c.freq_hi)],
+                            "made [95% CI]": [pct(a, b, e) if a == a else "-" for a, b, e in zip(c.p_made, c.made_lo, c.made_hi)],
+                            "taken": [f"{x:,}" for x in c.taken]}).to_string(index=False)
+            + "\nmean points per deal by position:\n"
+            + pd.DataFrame({"position": pos.position, "points": [pm(a, b) for a, b in zip(pos.mean_points, pos.ci)]}).to_string(index=False))
+
+
+def render_classes(res) -> str:
+    from tricksim.analysis.output import pct
+    df = res["by_trumps_bowers"]
+    rows = []
+    for r in df.itertuples():
+        rows.append({"trumps": r.trumps, "bowers": r.bowers, "n": f"{r.n:,}",
+                     **{f"bid {b}": pct(getattr(r, f"p{b}"), getattr(r, f"p{b}_lo"), getattr(r, f"p{b}_hi"))
+                        for b in range(3, 7)}})
+    return (f"Boulmous: chance that the first to speak makes each bid, taking the contract in the trump suit its "
+            f"heuristic prefers, by trumps held (bowers included) and bowers held; {res['n']:,} random deals "
+            f"(no-trump choices left out)\n" + pd.DataFrame(rows).to_string(index=False))
+
+
+def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=None,
+                   opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim stakes boulmous``: whole games with the money settlement; writes the run folder
+    and yields the text to print."""
+    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    rules = rules or BoulmousRules()
+    specs = GAME.parse_seats(heuristics)
+    opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
+    res = game_stakes(seed, games, rules, specs, opts)
+    write_table(res["seats"], opts.out, "stakes")
+    df = res["seats"]
+    yield (f"Boulmous games to {rules.target} with the money settlement, {res['games']:,} games "
+           f"({res['mean_deals']:.1f} deals per game on average, {res['abandoned']} abandoned); seat 0 deals first")
+    yield pd.DataFrame({"seat": df.seat, "heuristic": df.heuristic,
+                        "stakes per game": [pm(a, b) for a, b in zip(df.mean_stakes, df.stakes_ci)],
+                        "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
+                        "boxes per game": df.boxes_per_game.round(3)}).to_string(index=False)
+    yield f"\nresults in {opts.out}"

@@ -1,0 +1,56 @@
+"""Bourre (docs/RULES.md section 3): 2-8 players, draw, strict must-head / must-trump rules, a pot
+that grows when players go bourre.
+
+- ``config``: the rules dataclass and its kernel array, the heuristics registry, parsing;
+- ``pot``: the pot-growth study over sessions (``bins``: log-binned chips and their quantiles);
+  ``sweep``: one pot study per value of a setting; ``odds``: the odds of one hand before the draw;
+  ``studies``: the duplicate tournament block and benchmark cases;
+- ``trace``: the deals of sessions as the kernels played them (TRACE.md);
+- ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
+
+``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
+"""
+from tricksim.analysis.bourre.bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid,
+                                           fmt_chips_bin, hist_quantile, pot_quantile, quantile_with_ci)
+from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS,
+                                             REGISTRY, BourreRules, discard_limit, parse_hand, rules_array)
+from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
+                                           render_odds, validate_odds)
+from tricksim.analysis.bourre.pot import (agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size,
+                                          pot_run, pot_study)
+from tricksim.analysis.bourre.report import headline
+from tricksim.analysis.bourre.studies import bench_cases, block_duplicate
+from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
+from tricksim.analysis.bourre.sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
+from tricksim.analysis.bourre.trace import record_to_dict, trace
+from tricksim.analysis.bourre.views import odds_command, pot_command, pot_tables, render_pot, write_pot
+from tricksim.analysis.common import make_params, rules_dict
+from tricksim.analysis.game import Duplicate, Game
+from tricksim.kernels import bourre as K
+from tricksim.kernels.rng import GAME_BOURRE
+
+GAME = Game(
+    name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules_array=rules_array, kernel=K,
+    rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
+    seat_range=(MIN_PLAYERS, MAX_PLAYERS),
+    blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.duplicate": block_duplicate},
+    duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
+                        block=1 << 16, layout="rounds", max_entrants=6),
+    trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
+    heading="## Bourr", rules_section="3 (Bourre)")
+
+# the generic helpers under the names the game's callers know
+parse_seats = GAME.parse_seats
+heuristic_arrays = GAME.heuristic_arrays
+specs_from_json = GAME.specs_from_json
+check_players = GAME.check_players
+
+__all__ = ["_seat_net_stats", "agg_layout", "ALIASES", "batch_sums", "bench_cases", "bin_hi", "bin_lo", "BIN_MID",
+           "bin_mid", "block_duplicate", "block_odds", "block_pot", "BourreRules", "check_players", "decode_pot",
+           "DEFAULT_PLAYERS", "discard_limit", "fan_stride", "fmt_chips_bin", "GAME", "headline", "heuristic_arrays",
+           "hist_quantile", "K", "keep_order", "KEY", "make_params", "MAX_FAN", "MAX_PLAYERS", "MIN_PLAYERS", "NB1",
+           "odds_choices", "odds_command", "odds_hand", "odds_run", "odds_table", "parse_hand", "parse_seats",
+           "parse_sweep", "plot_pot", "plot_sweep", "pot_block_size", "pot_command", "POT_HI", "POT_LO",
+           "pot_quantile", "pot_run", "pot_study", "pot_sweep", "pot_tables", "quantile_with_ci", "record_to_dict",
+           "REGISTRY", "render_odds", "render_pot", "rules_array", "rules_dict", "specs_from_json", "sweep_label",
+           "SWEEPS", "trace", "validate_odds", "write_pot"]

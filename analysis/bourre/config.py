@@ -1,0 +1,173 @@
+"""Bourre (docs/RULES.md section 3): the rules dataclass and its kernel array, the heuristics
+registry, parsing, and how a parallel kernel is called.  ``GAME`` is the game's record
+(analysis/game.py) as the package's own modules see it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
+from tricksim.analysis.game import GameRef
+from tricksim.kernels import bourre as K
+from tricksim.kernels.cards import RANKS
+
+GAME = GameRef("bourre")
+
+
+KEY = "bourre"
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+MAX_FAN = 200                      # at most this many fan-chart points per session (deals are strided beyond)
+ODDS_BLOCK = 1 << 14               # deals per engine block of the odds of one hand
+
+
+def parse_hand(text: str) -> list[int]:
+    return parse_cards(text, 5, RANKS, "Bourre hand")
+
+
+@dataclass(frozen=True)
+class BourreRules:
+    """Every variant flag of RULES.md 3.1 / section 5 with its default."""
+    PREFIX = "bourre"
+    ante: int = flag(1, rng=(0, 10 ** 12), help="rule 2: chips each player antes")
+    dealer_sets_ante: bool = flag(False, help="rule 2: after the first deal the dealer sets the ante (heuristic parameter ante_mult)")
+    dealer_antes_for_all: bool = flag(False, help="rule 2: the dealer pays every ante that is owed")
+    double_ante: bool = flag(False, help="rule 17: each player who plays adds a second ante")
+    trump_card: str = flag("dealer_fifth", ["dealer_fifth", "separate_turnup"], help="rule 3")
+    declare_then_draw: bool = flag(False, help="rule 4: everyone declares first, then the players draw")
+    max_discard: int = flag(5, rng=(0, 5), help="rule 4: most cards a player may discard")
+    max_discard_7plus: int | None = flag(None, rng=(0, 5), help="rule 4: discard limit with 7-8 players (none = off)")
+    reshuffle: str = flag("pagat_all_unused", ["pagat_all_unused", "wp_folded_first_then_discards"], help="rule 5")
+    all_pass: str = flag("dealer_wins", ["dealer_wins", "carry_over"], help="rule 7")
+    must_head_in_suit: bool = flag(True, help="rule 10a: beat the best card of the suit led if able")
+    must_trump_when_void: bool = flag(True, help="rule 10b")
+    must_overtrump: bool = flag(True, help="rule 10b")
+    must_trump_even_if_cannot_win: bool = flag(True, help="rule 10b (false: trump only when the trump would win)")
+    void_must_play_highest_trump: bool = flag(False, help="rule 10b [EIGHTY]")
+    cinch_rule: str = flag("pagat", ["pagat", "hoyle_lead_highest_with_akq", "akq_in_order", "none"], help="rule 11")
+    cinch_knowledge: str = flag("holder", ["holder", "omniscient"], help="rule 11 detection")
+    cinch_last_player_exempt: bool = flag(True, help="rule 11 (ii)")
+    tie: str = flag("carry_over", ["carry_over", "divide_equally", "tied_only_next_hand"], help="rule 13")
+    bourre_penalty: str = flag("pot", help="rule 14: pot | fixed:K (K chips)")
+    pot_limit: int | None = flag(None, rng=(1, 1 << 62), help="rule 15: pot limit L (none = off)")
+    lo_no: bool = flag(False, help="rule 18: the dealer may call Lo-No on an up-card 2..7")
+
+    def __post_init__(self):
+        if not 0 <= self.ante <= 10 ** 12:
+            raise TricksimError(f"rule ante must be in 0..{10 ** 12}, got {self.ante}")
+        if self.pot_limit is not None and self.pot_limit < 1:
+            raise TricksimError(f"rule pot_limit must be at least 1 (or none), got {self.pot_limit}")
+        if not 0 <= self.max_discard <= 5:
+            raise TricksimError(f"rule max_discard must be in 0..5, got {self.max_discard}")
+        if self.max_discard_7plus is not None and not 0 <= self.max_discard_7plus <= 5:
+            raise TricksimError(f"rule max_discard_7plus must be in 0..5 (or none), got {self.max_discard_7plus}")
+        object.__setattr__(self, "bourre_penalty", _penalty_text(self.bourre_penalty))
+
+    @property
+    def penalty_chips(self) -> int:
+        """-1 = the pot, else a fixed number of chips."""
+        return -1 if self.bourre_penalty == "pot" else int(self.bourre_penalty.split(":")[1])
+
+
+def _penalty_text(v) -> str:
+    t = str(v).strip().lower().replace(" ", "")
+    if t == "pot":
+        return t
+    if t.startswith("fixed:"):
+        k = t[6:]
+        if k.isdigit() and int(k) <= 10 ** 12:
+            return f"fixed:{int(k)}"
+    raise TricksimError(f"rule bourre_penalty must be 'pot' or 'fixed:K' with K >= 0 chips, got {v!r}")
+
+
+def rules_array(r: BourreRules) -> np.ndarray:
+    a = np.zeros(K.N_RULES, np.int64)
+    a[K.R_ANTE] = r.ante
+    a[K.R_DEALER_SETS_ANTE] = int(r.dealer_sets_ante)
+    a[K.R_DEALER_ANTES_ALL] = int(r.dealer_antes_for_all)
+    a[K.R_DOUBLE_ANTE] = int(r.double_ante)
+    a[K.R_TRUMP_CARD] = ["dealer_fifth", "separate_turnup"].index(r.trump_card)
+    a[K.R_DECLARE_THEN_DRAW] = int(r.declare_then_draw)
+    a[K.R_MAX_DISCARD] = r.max_discard
+    a[K.R_MAX_DISCARD_7PLUS] = -1 if r.max_discard_7plus is None else r.max_discard_7plus
+    a[K.R_RESHUFFLE] = ["pagat_all_unused", "wp_folded_first_then_discards"].index(r.reshuffle)
+    a[K.R_ALL_PASS] = ["dealer_wins", "carry_over"].index(r.all_pass)
+    a[K.R_MUST_HEAD] = int(r.must_head_in_suit)
+    a[K.R_MUST_TRUMP] = int(r.must_trump_when_void)
+    a[K.R_MUST_OVERTRUMP] = int(r.must_overtrump)
+    a[K.R_TRUMP_EVEN_IF_CANNOT_WIN] = int(r.must_trump_even_if_cannot_win)
+    a[K.R_VOID_HIGHEST_TRUMP] = int(r.void_must_play_highest_trump)
+    a[K.R_CINCH_RULE] = ["pagat", "hoyle_lead_highest_with_akq", "akq_in_order", "none"].index(r.cinch_rule)
+    a[K.R_CINCH_KNOWLEDGE] = ["holder", "omniscient"].index(r.cinch_knowledge)
+    a[K.R_CINCH_LAST_EXEMPT] = int(r.cinch_last_player_exempt)
+    a[K.R_TIE] = ["carry_over", "divide_equally", "tied_only_next_hand"].index(r.tie)
+    a[K.R_PENALTY] = r.penalty_chips
+    a[K.R_POT_LIMIT] = 0 if r.pot_limit is None else r.pot_limit
+    a[K.R_LO_NO] = int(r.lo_no)
+    return a
+
+
+def discard_limit(rules: BourreRules, players: int) -> int:
+    lim = rules.max_discard
+    if players >= 7 and rules.max_discard_7plus is not None:
+        lim = min(lim, rules.max_discard_7plus)
+    return lim
+
+
+def _common_params():
+    return [Param("ante_mult", 1, 1, 100, "dealer_sets_ante: the dealer sets ante x this (random: 1..this)"),
+            Param("lono_rank", 2, 0, 5, "lo_no: the dealer calls Lo-No on an up-card of rank index <= this (0 = a 2)")]
+
+
+def _family(threshold, cinch=False):
+    ps = [
+        Param("threshold", threshold, -5, 10, "play when the strength estimate reaches this (lower = looser)"),
+        Param("trump_weight", 0.55, 0, 2, "strength per trump"),
+        Param("trump_rank_weight", 0.6, 0, 2, "extra strength per trump x rank/12 (2 = 0, A = 1)"),
+        Param("ace_weight", 0.7, 0, 2, "strength per side ace (Lo-No: per 2 or 3)"),
+        Param("king_weight", 0.25, 0, 2, "strength per side king (Lo-No: per 4 or 5)"),
+        Param("draw_weight", 0.1, 0, 1, "strength per card it would draw"),
+        Param("pot_weight", 0.0, -2, 2, "threshold += this x log2(pot / (players x ante))"),
+        Param("position_weight", -0.3, -3, 3, "threshold += this x position (0 = dealer's left .. 1 = dealer)"),
+        Param("declared_weight", 0.25, -2, 2, "threshold += this per player who already declared play"),
+        Param("keep_kings", 0, 0, 1, "1: keep side kings when discarding (else only trumps and aces)"),
+        Param("bourre_guard", 1, 0, 1, "1: with no trick yet, take a trick with its strongest winning card"),
+    ]
+    if cinch:
+        ps.append(Param("sure_weight", 0.5, 0, 2, "extra strength per sure trick (rule 11 matching); 3 sure tricks always play"))
+    return {p.name: p for p in ps + _common_params()}
+
+
+REGISTRY = {
+    "random": HeuristicDef("random", K.H_RANDOM,
+                           {p.name: p for p in [Param("play_prob", 0.5, 0, 1, "chance of playing"),
+                                                Param("lono_prob", 0.5, 0, 1, "chance the dealer calls Lo-No when allowed"),
+                                                Param("ante_mult", 1, 1, 100, "dealer_sets_ante: ante x uniform 1..this")]},
+                           "random-legal baseline: plays with play_prob, discards a uniform number (within the limit) "
+                           "of random cards, plays a uniformly random legal card (forced plays still forced)",
+                           deterministic=False),
+    "basic": HeuristicDef("basic", K.H_BASIC, _family(2.0),
+                          "strength estimate vs a threshold; keeps trumps and aces, draws the rest; leads boss cards, "
+                          "wins tricks with the cheapest safe card"),
+    "tight": HeuristicDef("tight", K.H_BASIC, _family(2.6), "basic with a higher play threshold (plays less)"),
+    "loose": HeuristicDef("loose", K.H_BASIC, _family(1.4), "basic with a lower play threshold (plays more)"),
+    "cinch": HeuristicDef("cinch", K.H_CINCH, _family(2.0, cinch=True),
+                          "basic plus sure-trick counting (rule 11 matching) in the play/pass decision: "
+                          "always plays a cinch"),
+}
+ALIASES = {"default": "basic", "cinch-aware": "cinch"}
+
+
+def _dynamic(kernel, *args):
+    """Run a prange kernel with dynamic scheduling (chunks of 4 iterations): on a shared
+    machine a briefly preempted thread no longer leaves the other idle at the end.  The
+    results do not depend on the schedule (per-session rows / per-chunk integer counts)."""
+    import numba
+    old = numba.set_parallel_chunksize(4)
+    try:
+        return kernel(*args)
+    finally:
+        numba.set_parallel_chunksize(old)
+
+
+DEFAULT_PLAYERS = 7          # the table size of every Bourre study when none is given (CLI and API alike)

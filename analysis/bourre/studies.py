@@ -1,0 +1,40 @@
+"""Bourre's duplicate tournament block (``tricksim compare bourre``) and benchmark cases."""
+from __future__ import annotations
+
+import numpy as np
+
+from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, BourreRules, _dynamic, rules_array
+from tricksim.analysis.bourre.pot import agg_layout, block_pot, fan_stride
+from tricksim.analysis.common import make_params
+from tricksim.kernels import bourre as K
+
+
+def block_duplicate(params, first, n):
+    from tricksim.analysis.compare import seating
+    players = GAME.check_players(params.get("players", DEFAULT_PLAYERS))
+    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
+    k = len(codes)
+    ids, nround = seating(GAME, k, params)
+    kd, kc = GAME.keys(params["seed"])
+    return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
+                    np.ascontiguousarray(prm[ids]), ids, k, nround, int(params.get("pot", 0)),
+                    rules_array(GAME.rules_of(params)))
+
+
+def bench_cases(seed=0):
+    """Complete deals (antes, deal, pass/play, draw, five tricks, settlement) inside sessions
+    of 200 deals, through the pot study's block function."""
+    cases = []
+    for label, players, h in [("7 players, default (basic)", 7, "default"), ("7 players, cinch", 7, "cinch"),
+                              ("7 players, random", 7, "random"), ("4 players, default", 4, "default"),
+                              ("8 players, default", 8, "default")]:
+        specs = GAME.parse_seats(h, players)
+        params = make_params(seed, BourreRules(), specs, players=players, deals=200)
+
+        def fn(first, n, params=params):
+            ns = max(1, n // 200)
+            v = block_pot(params, first // 200, ns)
+            lay = agg_layout(-(-200 // fan_stride(200)), 200)
+            return int(v[lay["misc"][0] + 3])
+        cases.append((label, fn))
+    return cases

@@ -1,0 +1,126 @@
+"""Bourre pot sweeps: one pot study per value of a setting (table size, a rule, the heuristics'
+looseness), on the same seed (common random numbers), and their plot."""
+from __future__ import annotations
+
+import dataclasses
+import pandas as pd
+
+from tricksim.analysis.bourre.bins import _max_q_text, _pct
+from tricksim.analysis.bourre.config import GAME, REGISTRY, BourreRules
+from tricksim.analysis.bourre.pot import pot_study
+from tricksim.analysis.common import HeuristicSpec, TricksimError
+from tricksim.analysis.engine import RunOptions
+
+
+SWEEPS = {
+    "players": [2, 3, 4, 5, 6, 7, 8],
+    "pot_limit": [None, 100, 50, 20],
+    "double_ante": [False, True],
+    "tie": ["carry_over", "divide_equally", "tied_only_next_hand"],
+    "max_discard": [5, 4, 3],
+    "looseness": [-0.5, 0.0, 0.5, 1.0],
+}
+
+
+def parse_sweep(text: str):
+    name, _, vals = text.partition("=")
+    name = name.strip().lower().replace("-", "_")
+    if name not in SWEEPS:
+        raise TricksimError(f"--sweep must be one of {' | '.join(SWEEPS)} (optionally =v1,v2,...), got {text!r}")
+    if not vals.strip():
+        return name, list(SWEEPS[name])
+    out = []
+    for v in vals.split(","):
+        v = v.strip().lower()
+        try:
+            if name == "players":
+                x = GAME.check_players(int(v))
+            elif name == "pot_limit":
+                x = None if v in ("none", "off") else int(v)
+                if x is not None and x < 1:
+                    raise TricksimError(f"--sweep pot_limit values must be at least 1 (or none), got {v}")
+            elif name == "double_ante":
+                if v not in ("true", "false", "1", "0"):
+                    raise ValueError
+                x = v in ("true", "1")
+            elif name == "tie":
+                if v not in SWEEPS["tie"]:
+                    raise TricksimError(f"--sweep tie values must be in {' | '.join(SWEEPS['tie'])}, got {v!r}")
+                x = v
+            elif name == "max_discard":
+                x = int(v)
+                if not 0 <= x <= 5:
+                    raise TricksimError(f"--sweep max_discard values must be 0..5, got {x}")
+            else:
+                x = float(v)
+        except TricksimError:
+            raise
+        except ValueError:
+            raise TricksimError(f"bad value {v!r} for --sweep {name}") from None
+        out.append(x)
+    return name, out
+
+
+def sweep_label(name, v) -> str:
+    if name == "pot_limit":
+        return "no limit" if v is None else f"limit {v}"
+    if name == "looseness":
+        return f"looseness {v:+g}"
+    return f"{name} {v}"
+
+
+def _setting(name, v, players, rules, heuristic, user_defs):
+    if name == "players":
+        players = v
+    elif name == "looseness":
+        pass
+    else:
+        rules = dataclasses.replace(rules, **{name: v})
+    specs = GAME.parse_seats(heuristic, players, user_defs)
+    if name == "looseness":
+        new = []
+        for s in specs:
+            vals = dict(s.values)
+            if "threshold" in vals:
+                hd = REGISTRY[s.name]
+                t = max(hd.params["threshold"].lo, min(hd.params["threshold"].hi, vals["threshold"] - v))
+                vals["threshold"] = t
+                s = HeuristicSpec(s.name, s.code, tuple(sorted(vals.items())), f"{s.label} (threshold {t:g})", s.deterministic)
+            new.append(s)
+        specs = new
+    return players, rules, specs
+
+
+def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules=None, heuristic=None, user_defs=None,
+              opts: RunOptions = RunOptions()):
+    """One pot study per value of the swept setting (same seed: common random numbers); each in its
+    own sub-folder of ``opts.out``."""
+    rules = rules or BourreRules()
+    results = []
+    for v in values:
+        p, r, specs = _setting(name, v, players, rules, heuristic, user_defs)
+        res = pot_study(p, deals, sessions, seed, r, specs, opts.sub("sweep-" + sweep_label(name, v).replace(" ", "_")))
+        res["label"] = sweep_label(name, v)
+        results.append(res)
+    rows = []
+    for res in results:
+        mh = res["max_hist"]
+        ps = res["pass"]
+        fin = ps[ps.within_deals == res["deals"]]
+        m, half, nd = res["bourre_mean"]
+        o = res["outcomes"]
+        row = {"setting": res["label"], "players": res["players"], "sessions": res["sessions"],
+               **{f"{name} largest pot [95% CI]": _max_q_text(mh, q)
+                  for name, q in (("median", 0.5), ("90%", 0.9), ("99%", 0.99))}}
+        for mult in (10, 100, 1000):
+            r_ = fin[fin.mult == mult].iloc[0]
+            row[f"P(>{mult}x)"] = _pct(r_.p, r_.ci_low, r_.ci_high, 2)
+            row[f"p{mult}"] = r_.p
+        row["bourre per deal"] = f"{m:.3f} ± {half:.3f}"
+        t = o.iloc[1]
+        row["tie rate"] = _pct(t.p, t.ci_low, t.ci_high, 2)
+        row["overflowed"] = res["overflowed"]
+        rows.append(row)
+    return {"name": name, "values": values, "results": results, "table": pd.DataFrame(rows)}
+
+

@@ -1,0 +1,172 @@
+"""Bourre views: the pot study's tables as text, its plots and files, and the commands of the CLI
+(``pot``, ``odds bourre``), which run the studies, write the run folder and yield the text cli.py prints."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+
+from tricksim.analysis.bourre.bins import _pct, _q_text, _short, bin_hi, bin_lo
+from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, KEY, BourreRules, parse_hand
+from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
+from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
+from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
+from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
+from tricksim.analysis.common import parse_card, rules_dict
+from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.stats import wilson
+from tricksim.kernels import bourre as K
+
+
+def pot_tables(res) -> dict:
+    """Formatted tables (strings) for the terminal and the markdown report."""
+    t = {}
+    fan = res["fan"]
+    pick = sorted({1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, res["deals"]} & set(fan.deal))
+    f = fan[fan.deal.isin(pick)]
+    def qcell(col):
+        return [_q_text(r[col], r[col + "_lo"], r[col + "_hi"]) for _, r in f.iterrows()]
+    t["fan"] = pd.DataFrame({"deal": f.deal, "median": qcell("q50"), "25%": qcell("q25"), "75%": qcell("q75"),
+                             "90%": qcell("q90"), "99%": qcell("q99"), "sessions": f.n.map(lambda x: f"{x:,}")})
+    mq = res["max_quantiles"]
+    t["max"] = pd.DataFrame({"quantile": [f"{100 * q:g}%" for q in mq["quantile"]],
+                             "largest pot (chips)": mq["largest pot (chips)"],
+                             "95% interval": mq["95% interval (chips)"]})
+    ps = res["pass"]
+    wide = {}
+    for mult in (10, 100, 1000):
+        sub = ps[ps.mult == mult]
+        wide[f"> {mult}x ante"] = [_pct(a, b, c, 2) for a, b, c in zip(sub.p, sub.ci_low, sub.ci_high)]
+    t["pass"] = pd.DataFrame({"within k deals": sorted(set(ps.within_deals)), **wide})
+    b = res["bourre"]
+    t["bourre"] = pd.DataFrame({"players bourre in a deal": b.bourre_players,
+                                "share of deals [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(b.p, b.ci_low, b.ci_high)]})
+    o = res["outcomes"]
+    t["outcomes"] = pd.DataFrame({"deal ends with": o.outcome,
+                                  "share [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(o.p, o.ci_low, o.ci_high)]})
+    s = res["seats"]
+    t["seats"] = pd.DataFrame({"seat": s.seat, "heuristic": s.heuristic,
+                               "mean net": s.mean_net.map(lambda x: ("-" if x != x else f"{x:+,.1f}" if abs(x) < 1e6
+                                                                     else ("+" if x > 0 else "") + _short(x))),
+                               "sd": s.sd_net.map(_short),
+                               "median [95% CI]": [_q_text(m, lo, hi) for m, lo, hi in zip(s["median"], s.median_lo, s.median_hi)],
+                               "5% / 95% [95% CIs]": [f"{_q_text(a, alo, ahi)} / {_q_text(c, clo, chi)}" for a, alo, ahi, c, clo, chi
+                                                      in zip(s.p5, s.p5_lo, s.p5_hi, s.p95, s.p95_lo, s.p95_hi)],
+                               "P(down > 10x ante)": [_pct(a, c, d) for a, c, d in zip(s.p_down_10x, s.p_down_10x_lo, s.p_down_10x_hi)],
+                               "P(down > 100x ante)": [_pct(a, c, d, 2) for a, c, d in zip(s.p_down_100x, s.p_down_100x_lo, s.p_down_100x_hi)],
+                               "plays": s.play_rate.map(lambda x: f"{100 * x:.0f}%"),
+                               "bourre per deal": s.bourre_per_deal.map(lambda x: f"{x:.3f}")})
+    return t
+
+
+def render_pot(res) -> str:
+    from tricksim.analysis.output import show
+    t = pot_tables(res)
+    m, half, nd = res["bourre_mean"]
+    am, ahalf, _ = res["active_mean"]
+    lines = [f"Bourre pot growth: {res['sessions']:,} sessions of {res['deals']} deals, {res['players']} players "
+             f"({', '.join(sorted({s.label for s in res['specs']}))}), ante {res['ante']}, seed {res['seed']}",
+             _speed_line(res)]
+    if res["overflowed"]:
+        p, lo, hi = wilson(res["overflowed"], res["sessions"])
+        lines.append(f"OVERFLOW: {res['overflowed']:,} sessions ({_pct(p, lo, hi, 3)}) pushed a pot, payment or net past "
+                     f"2^62 chips (first at deal {res['mean_overflow_deal'] + 1:.0f} on average); they were stopped there "
+                     "and count as 'overflow' (above every finite value) in the pot tables, and are left out of the seat nets.")
+    else:
+        lines.append("No session overflowed (every pot, payment and net stayed below 2^62 chips).")
+    if res["violations"]:
+        lines.append(f"CHIP CONSERVATION VIOLATED in {res['violations']} sessions: this is a bug, please report it.")
+    else:
+        lines.append(f"Chips conserved in all {res['ok_sessions']:,} finished sessions (sum of seat nets + pot = 0).")
+    lines += ["", "Pot contested at deal k (carry-over + antes), quantiles over sessions (log bins, 8 per octave, exact below 32):",
+              t["fan"].to_string(index=False), "", "Largest pot of a session (most chips in the middle at any time):",
+              t["max"].to_string(index=False), "", "Chance the pot passes X within k deals [95% CI]:",
+              t["pass"].to_string(index=False), "",
+              f"Players going bourre per deal: mean {m:.3f} ± {half:.3f} ({nd:,} deals); players who play: "
+              f"mean {am:.2f} ± {ahalf:.2f}", t["bourre"].to_string(index=False), "", t["outcomes"].to_string(index=False),
+              "", "Each seat's net chips at the end of a session (seat 0 deals first):", show(t["seats"], key=2)]
+    lines.append(f"(Per-deal rates and means are over all {res['deals_played']:,} deals played (overflowed sessions up "
+                 "to their overflow); their 95% intervals use the variance between sessions, since deals inside a "
+                 "session depend on each other (the pot, ties, exemptions). The seats' plays, wins and bourre per deal "
+                 f"are over the {res['ok_deals']:,} deals of the {res['ok_sessions']:,} finished sessions. Every quantile "
+                 "carries its 95% order-statistic interval (distribution-free, bin edges; 'n/a' where the sample "
+                 "cannot bound it); session nets are heavy-tailed, so their means are given without an interval.)")
+    return "\n".join(lines)
+
+
+def _speed_line(res) -> str:
+    if res.get("computed_sessions", res["sessions"]) == 0:
+        return (f"{res['deals_played']:,} deals, every block reused from the run folder (nothing computed now, "
+                f"{res['seconds']:.1f} s)")
+    part = ("" if res.get("computed_sessions", res["sessions"]) == res["sessions"] else
+            f", {res['computed_sessions']:,} of the {res['sessions']:,} sessions computed now, the rest reused")
+    return (f"{res['deals_played']:,} deals in {res['seconds']:.1f} s ({res['deals_per_second']:,.0f} deals/s computed"
+            f"{part})")
+
+
+def write_pot(res, out: Path):
+    from tricksim.analysis.output import write_table
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for k in ("fan", "max_quantiles", "pass", "bourre", "outcomes", "seats"):
+        write_table(res[k], out, f"pot_{k}")
+    hist = pd.DataFrame({"bin": np.arange(K.NB), "lo": [bin_lo(b) if b < K.BIN_OVF else None for b in range(K.NB)],
+                         "hi_exclusive": [bin_hi(b) if b < K.BIN_OVF else None for b in range(K.NB)],
+                         "largest_pot_sessions": res["max_hist"], "end_pot_sessions": res["endpot_hist"]})
+    write_table(hist[(hist.largest_pot_sessions > 0) | (hist.end_pot_sessions > 0)], out, "pot_histograms")
+    plot_pot(res, out)
+
+
+def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, heuristic=None,
+                user_defs=None, rules=None, sweep: str | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim pot``: the pot-growth study, or with ``sweep`` (``NAME`` or ``NAME=v1,v2,...``) one
+    study per value of a setting.  ``heuristic``: names (with ``user_defs``), resolved per setting.
+    Writes the run folder and yields the text to print."""
+    from tricksim.analysis.output import show, with_folder, write_table
+    rules = rules or BourreRules()
+    players = GAME.check_players(players)
+    check_sessions(sessions, deals)
+    if sweep:
+        name, values = parse_sweep(sweep)
+        for v in values:             # validate every setting before running any
+            _setting(name, v, players, rules, heuristic, user_defs)
+        import hashlib
+        key = hashlib.sha256(repr((name, values, players, deals, sessions, seed, rules_dict(rules),
+                                   heuristic)).encode()).hexdigest()
+        opts = with_folder(opts, KEY, "pot-sweep", key)
+        sw = pot_sweep(name, values, players, deals, sessions, seed, rules, heuristic, user_defs, opts)
+        write_table(sw["table"], opts.out, f"sweep_{name}")
+        plot_sweep(sw, opts.out / f"sweep_{name}.png")
+        yield f"Bourre pot growth, sweep of {name}: {sessions:,} sessions of {deals} deals per setting, seed {seed}"
+        yield show(sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()]))
+        yield f"\ntables and plots in {opts.out}"
+        return
+    specs = GAME.parse_seats(heuristic, players, user_defs)
+    opts = with_folder(opts, KEY, "pot", pot_run(players, deals, sessions, seed, rules, specs))
+    res = pot_study(players, deals, sessions, seed, rules, specs, opts)
+    write_pot(res, opts.out)
+    yield render_pot(res)
+    yield f"\npeak memory (RSS) of this process: {res['peak_rss_mb']:,.0f} MB; tables and plots in {opts.out}"
+
+
+def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: int = 0, pot: int = 0,
+                 hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
+                 until_precision: float | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim odds bourre``: the chances of one hand before the draw, every choice played on the same
+    deals; writes the run folder and yields the text to print."""
+    from tricksim.analysis.output import with_folder, write_table
+    rules = rules or BourreRules()
+    players = GAME.check_players(players)
+    cards = parse_hand(hand)
+    up = parse_card(up_card)
+    specs = GAME.parse_seats(heuristics, players)
+    hands = hands or 100_000
+    run, _ = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs)
+    opts = with_folder(opts, KEY, "odds", run)
+    res = odds_hand(cards, up, players, seat, pot, seed, hands, rules, specs, opts=opts,
+                    until_precision=until_precision)
+    write_table(res["choices"], opts.out, "odds_choices")
+    yield render_odds(res)
+    yield f"\nresults in {opts.out}"

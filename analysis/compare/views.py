@@ -1,0 +1,156 @@
+"""Tournament and sweep results as text and files, and the commands of the CLI (``compare``,
+``sweep``), which run them, write the run folder and yield the text cli.py prints."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+
+from tricksim.analysis import engine
+from tricksim.analysis.compare.design import _game, default_extra, entrant_specs
+from tricksim.analysis.compare.tables import _pfmt
+from tricksim.analysis.compare.tournament import best_value, compare, compare_run, sweep, sweep_values, zero_crossings
+
+
+def render_best(best: dict, param: str, unit: str) -> str:
+    s = f"largest advantage: {param} = {best['value']:g} ({best['advantage']:+.3f} ± {best['ci']:.3f} {unit})"
+    if best["runner_up"] is None:
+        return s
+    if best["distinguishable"] is None:
+        return s + "; too few deals to tell the values apart"
+    s += (f"; gap to the runner-up ({param} = {best['runner_up']:g}): {best['gap']:+.3f}, "
+          f"{100 * best['level']:g}% simultaneous interval [{best['gap_lo']:+.3f}, {best['gap_hi']:+.3f}] "
+          f"(Bonferroni over the {best['n_values']} values). ")
+    if best["distinguishable"]:
+        s += f"Best value: {param} = {best['value']:g} (its interval lies above every other value's)."
+    else:
+        s += (f"No single best value: {param} in {{{', '.join(f'{v:g}' for v in best['contenders'])}}} "
+              "cannot be told apart from the largest.")
+    return s
+
+
+def _ci_text(m, c, digits=3):
+    if m != m:
+        return "-"
+    if c != c:
+        return f"{m:+.{digits}f} (too few deals)"
+    return f"{m:+.{digits}f} ± {c:.{digits}f}"
+
+
+def render_compare(res) -> str:
+    unit = res["unit"]
+    L = res.get("playouts_per_deal")
+    lines = [f"Duplicate tournament, {res['n']:,} deals"
+             + (f", {L} playouts per deal ({res['n'] * L:,} playouts)" if L else "")]
+    if res.get("design"):
+        lines.append("design: " + res["design"])
+    for metric in res["metrics"]:
+        b = res["leaderboard"]
+        b = b[b.metric == metric].assign(_l=lambda x: x.heuristic).sort_values(["mean", "_l"], ascending=[False, True])
+        lines.append(f"\nleaderboard ({metric}, mean per deal per seat, unadjusted 95% CI):")
+        lines.append(pd.DataFrame({"heuristic": b.heuristic, metric: [_ci_text(m, c) for m, c in zip(b["mean"], b.ci)],
+                                   "n deals": [f"{x:,}" for x in b.n_deals]}).to_string(index=False))
+        p = res["pairs"]
+        p = p[p.metric == metric]
+        if len(p):
+            lines.append(f"pairwise differences ({metric}; 95% CI and p unadjusted; 'p Holm' and 'significant' "
+                         "Holm-adjusted over the pairs at 5%):")
+            lines.append(pd.DataFrame({"a": p.a, "b": p.b, "a - b": [_ci_text(d, c) for d, c in zip(p["diff"], p.ci)],
+                                       "p": [_pfmt(x) for x in p.p], "p Holm": [_pfmt(x) for x in p.p_holm],
+                                       "significant": p.significant,
+                                       "gain/deal": [f"{x:.2f}x" if x == x else "-" for x in p.variance_reduction],
+                                       "gain/playout": [f"{x:.2f}x" if x == x else "-" for x in p.gain_per_playout]}
+                                      ).to_string(index=False))
+    lines.append("\nverdict: " + res["verdict"])
+    lines.append("('gain/deal' = how many times more deals, 'gain/playout' how many times more playouts (compute), a "
+                 "design without replays would need for the same interval width: every playout on its own fresh deal, "
+                 "the same seatings taken in turn; below 1x the replays cost more than they save. "
+                 f"unit: {unit})")
+    return "\n".join(lines)
+
+
+def write_compare(res, out: Path, command: str):
+    from tricksim.analysis.output import write_table
+    from tricksim.analysis.plots import leaderboard_plot
+    write_table(res["leaderboard"], out, "leaderboard")
+    write_table(res["pairs"], out, "pairs")
+    leaderboard_plot(res["leaderboard"], res["metrics"][0], res["unit"], out / "leaderboard.png", res["n"])
+    from tricksim.analysis import __version__
+    run = res["run"]
+    p = run.params
+    md = [f"# Heuristic comparison\n", f"Regenerate: `{command}`\n",
+          f"- tricksim {__version__}, seed {p['seed']}, {res['n']:,} deals ({'stopped at the requested precision' if res['stopped_early'] else 'as requested'})",
+          "- heuristics: " + ", ".join(f"`{lab}` = {name} {vals}" for name, vals, lab in p["entrants"]),
+          "- rules: " + ", ".join(f"{k}={v}" for k, v in p["rules"].items()),
+          f"- design: {res.get('design', '')}.",
+          "- intervals: 95% Student-t intervals of the per-deal paired differences, unadjusted; p-values two-sided, "
+          "and Holm-adjusted over the pairs for 'significant'.\n",
+          "```", render_compare(res), "```", "\n![leaderboard](leaderboard.png)\n"]
+    (Path(out) / "report.md").write_text("\n".join(md))
+
+
+def compare_command(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None,
+                    players: int | None = None, until_precision: float | None = None,
+                    opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
+    """``tricksim compare GAME NAMES...``: writes the run folder (tables, plot, report.md) and yields
+    the text to print."""
+    from tricksim.analysis.output import with_folder
+    game = _game(game)
+    rules = rules or game.rules()
+    extra = default_extra(game, {"players": players} if game.variable_table else None)
+    specs = entrant_specs(game, names, user_defs)
+    opts = with_folder(opts, game.key, "compare", compare_run(game, specs, hands, seed, rules, extra=extra,
+                                                              until_precision=until_precision))
+    res = compare(game, specs, hands=hands, seed=seed, rules=rules, extra=extra, opts=opts,
+                  until_precision=until_precision)
+    yield render_compare(res)
+    write_compare(res, opts.out, res["run"].command)
+    yield f"\ntables, plot and report in {opts.out}"
+
+
+def sweep_command(game, name: str, param: str, against: str = "default", hands: int | None = None, seed: int = 0,
+                  rules=None, user_defs=None, players: int | None = None,
+                  opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
+    """``tricksim sweep GAME NAME --param P=a:b:s``: writes the run folder (table, plot) and yields the
+    text to print."""
+    from tricksim.analysis.output import with_folder, write_table
+    from tricksim.analysis.plots import sweep_edge_note, sweep_plot
+    game = _game(game)
+    rules = rules or game.rules()
+    extra = default_extra(game, {"players": players} if game.variable_table else None)
+    unit = game.duplicate.unit
+    param_name, values = sweep_values(param)
+    # validate the heuristic and parameter up front
+    base = game.parse_heuristic(name, user_defs)
+    for v in values:
+        game.parse_heuristic(name + ("," if ":" in name else ":") + f"{param_name}={v:g}", user_defs)
+    game.parse_heuristic(against, user_defs)
+    hands = hands or game.duplicate.hands // 4
+    import hashlib
+    key = hashlib.sha256(repr((game.name, base.label, param, against, seed, hands)).encode()).hexdigest()
+    opts = with_folder(opts, game.key, "sweep", key)
+    df = sweep(game, name, param_name, values, against=against, hands=hands, seed=seed, rules=rules,
+               user_defs=user_defs, extra=extra, opts=opts)
+    write_table(df, opts.out, "sweep")
+    best = best_value(df)
+    zc = zero_crossings(df)
+    default = dict(base.values).get(param_name)   # the value the named heuristic plays without the sweep
+    sweep_plot(df, opts.out / "sweep.png", f"{name} vs {against}: advantage by {param_name}", unit,
+               best["value"], zc, default=default)
+    yield (f"Sweep of {param_name} for {name} against {against}, {hands:,} duplicate deals per value "
+           f"(the same deals for every value)")
+    yield pd.DataFrame({param_name: df.value,
+                        "advantage (unadjusted 95% CI)": [_ci_text(a, c) for a, c in zip(df.advantage, df.ci)],
+                        "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}
+                       ).to_string(index=False)
+    yield render_best(best, param_name, unit)
+    yield "zero crossings: " + (", ".join(f"{x:.3g}" for x in zc) if zc else "none")
+    if default is not None:
+        yield f"{name} plays {param_name} = {default:g} when not swept"
+    edge = sweep_edge_note(df.value, best["value"])
+    if edge:
+        yield f"warning: {edge}"
+    yield (f"('advantage' = mean {unit} of {name} with {param_name} = value minus {against}, on the "
+           "same deals with the seats rotated; 'p Holm' and 'significant' are Holm-adjusted over the values)")
+    yield f"\ntable and plot in {opts.out}"
