@@ -58,7 +58,8 @@ class Game:
     """The game's name in prose ("Boomke Wies")."""
     rules: type
     """The frozen rules dataclass: every variant flag of docs/RULES.md with its default (and
-    ``PREFIX``, accepted before a flag's name in ``--rule``)."""
+    ``PREFIX`` = ``key``, accepted before a flag's name in ``--rule``: ``boomke_wies.variant`` or
+    ``boomke-wies.variant``)."""
     rules_array: Callable
     """``rules_array(rules) -> int64[kernel.N_RULES]``: the rules as the kernel reads them."""
     kernel: ModuleType
@@ -80,7 +81,9 @@ class Game:
     duplicate: Duplicate
     """How ``tricksim compare`` and ``tricksim sweep`` play it."""
     trace: Callable
-    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (TRACE.md)."""
+    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (TRACE.md); its
+    other arguments are the game's own (Bourre: players, sessions, deals), like its ``trace``
+    sub-command in cli.py."""
     bench_cases: Callable
     """``bench_cases(seed) -> [(label, fn)]``, ``fn(first, n)`` playing n hands through a block
     function and returning the hands played (``tricksim bench``)."""
@@ -94,8 +97,9 @@ class Game:
     rules_section: str
     """The game's section of docs/RULES.md, e.g. ``2 (Boomke Wies)``."""
     stakes: Callable | None = None
-    """``stakes(seed, games, rules, heuristics, ...) -> dict``: whole games with the money
-    settlement (``tricksim stakes``); None when the game has no such study."""
+    """``stakes(games, seed, heuristics, rules, opts) -> Iterator[str]``: the ``tricksim stakes``
+    command (whole games with the money settlement: it runs the study, writes the run folder and
+    yields the text to print); None when the game has no such study (Bourre: ``tricksim pot``)."""
     hand_rows: Mapping = field(default_factory=dict)
     """Per-hand rows of a block for ``--keep-hands``: study name -> ``f(params, first, n) -> DataFrame``."""
 

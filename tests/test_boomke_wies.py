@@ -414,7 +414,7 @@ BAD = [
     (["odds", "boomke-wies", "--hand", HAND, "--hands", "0"], "--hands"),
     (["odds", "boomke-wies", "--dd-deals", "10"], "--double-dummy"),
     (["odds", "boomke-wies", "--rule", "meetje_trump=dealer_guesses"], "meetje_trump"),
-    (["odds", "boomke-wies", "--rule", "boomke.match_deals=0"], "match_deals"),
+    (["odds", "boomke-wies", "--rule", "boomke-wies.match_deals=0"], "match_deals"),
     (["odds", "boomke-wies", "--rule", "no_such_rule=1"], "unknown rule"),
     (["odds", "boomke-wies", "-H", "partner:bogus=1"], "unknown parameter"),
     (["odds", "boomke-wies", "-H", "partner:margin=9"], "out of range"),

@@ -29,7 +29,7 @@ MATCHES_BLOCK = 1 << 13   # whole matches
 @dataclass(frozen=True)
 class BoomkeRules:
     """Every variant flag of RULES.md 2.1 / 2.2 / section 5 with its default."""
-    PREFIX = "boomke"
+    PREFIX = "boomke_wies"
     variant: str = flag("auction", ["auction", "no_auction"], help="rule 13: no_auction = classic whist, trumps turned up")
     dealer_may_bid_8_to_12: bool = flag(False, help="rule 6: after three passes the dealer may also bid 8-12")
     meetje_trump: str = flag("dealer_leads_trump", ["dealer_leads_trump", "dealer_names_then_eldest_leads"],

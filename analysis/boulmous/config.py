@@ -22,6 +22,7 @@ N_LAYOUTS = comb(18, 6) * comb(12, 6)  # 17,153,136
 BLOCK_DEALS = 1 << 22  # hands per engine block for the random-deal studies (about 1-2 s of work)
 ODDS_BLOCK = 1 << 18   # hands per block of the odds of one hand
 GAMES_BLOCK = 1 << 14  # whole games per block
+DEALER = 3             # seats are numbered from the dealer's left: the odds kernels take the dealer's seat
 
 
 def check_hands(hands: int) -> int:

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import (BLOCK_DEALS, GAME, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK, TRUMP_NAMES,
-                                               BoulmousRules, _trump, check_hands, check_seat, parse_hand,
-                                               rules_array)
+from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAME, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK,
+                                               TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat,
+                                               parse_hand, rules_array)
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, wilson
@@ -25,7 +25,7 @@ def block_deals(params, first, n):
 
 def block_odds(params, first, n):
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], 3, ra, codes, prm)
+    return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], DEALER, ra, codes, prm)
 
 
 def block_classes(params, first, n):
@@ -127,7 +127,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
         kd, kc, ra, codes, prm = GAME.kernel_args(params)
-        agg = K.exact_odds(np.uint64(hand_mask), seat, 3, np.array(tlist, np.int64), with_pass, ra, codes, prm)
+        agg = K.exact_odds(np.uint64(hand_mask), seat, DEALER, np.array(tlist, np.int64), with_pass, ra, codes, prm)
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True, rules)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
