@@ -457,8 +457,7 @@ def _main(argv):
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)
     except USAGE_ERRORS as e:
-        if type(e).__name__ == "NoArgsIsHelpError":
-            app(args=["--help"], prog_name="tricksim", standalone_mode=False)
+        if type(e).__name__ == "NoArgsIsHelpError":   # typer has printed the help of the command (or group)
             raise SystemExit(0)
         msg = e.format_message().replace("\n", " ")
         sys.stderr.write(f"tricksim: error: {msg}\n")

@@ -344,6 +344,14 @@ def test_help_groups_options_and_shows_defaults(capsys):
     assert all(s in out for s in ("boulmous", "boomke-wies", "bourre", "compare"))
 
 
+def test_a_group_without_a_game_prints_its_help_once(capsys):
+    for argv, usage in ((["odds"], "Usage: tricksim odds"), ([], "Usage: tricksim [OPTIONS]")):
+        code, out, err = run_cli(argv, capsys)
+        assert code == 0 and out.count("Usage:") == 1 and usage in out, out
+    code, out, _ = run_cli(["odds"], capsys)
+    assert all(g in out for g in ("boulmous", "boomke-wies", "bourre"))
+
+
 def test_version(capsys):
     from tricksim.analysis import __version__
     code, out, err = run_cli(["--version"], capsys)
