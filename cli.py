@@ -158,8 +158,9 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
                   keep_hands: Annotated[bool, typer.Option("--keep-hands", help="without --hand: also keep one row per hand (large)")] = False,
                   hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                   rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
-                  resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
-    """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout), else success by hand class and how auctions end over random deals."""
+                  resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
+                  play: Annotated[Optional[str], typer.Option("--play", help="with --hand: kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play)")] = None):
+    """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout; --play heuristic,open under each kind of play on the same deals), else success by hand class and how auctions end over random deals."""
     if hand is None:
         _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact)
     elif keep_hands:
@@ -167,7 +168,7 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
     g = boulmous.GAME
     _echo(boulmous.odds_command(hand, seat, exact, trump, keep_hands, hands, seed,
                                 g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
-                                until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+                                until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
 
 
 @odds_app.command("boomke-wies")

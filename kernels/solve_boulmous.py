@@ -41,7 +41,8 @@ The exact value (``solve``) comes from successive null-window searches (bisectio
 sharing the table.
 
 Entry points: ``solve``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
-(many, prange), ``random_deals``; the sampling player ``pimc_card`` (with ``sample_worlds``) and
+(many, prange), ``random_deals``; ``sim_odds_open`` and ``sim_odds_tricks`` (the odds of one hand
+deal by deal, open-hand and under the heuristics: ``tricksim odds boulmous --play``); the sampling player ``pimc_card`` (with ``sample_worlds``) and
 ``pimc_play_batch`` (whole deals, four PIMC seats) are a design for issue 12 item 3, not yet
 used by analysis/.
 
@@ -59,6 +60,7 @@ from tricksim.kernels.cards import lowest, highest, popcount, U0, U1
 from tricksim.kernels.rng import seed_state, below
 from tricksim.kernels.boulmous import (
     TABS, POWER, CSUIT, NT, N_RULES, R_LEFT_BOWER_TRUMP, DECK24, legal_mask, beats, min_power_card, max_power_card, deal_random,
+    deal_with_fixed, play_deal, no_game, i64, REC_LEN, REC_WON,
 )
 
 TT_BITS = 14
@@ -620,6 +622,73 @@ def random_deals(key, first, n):
         for s in range(4):
             out[i, s] = hands[s]
     return out
+
+
+@njit(cache=True, nogil=True)
+def _rest_of(fixed):
+    """The 18 cards outside ``fixed``, in increasing order (as kernels/boulmous.sim_odds lists them)."""
+    rest0 = np.zeros(18, np.int64)
+    k = 0
+    m = DECK24 & ~fixed
+    while m != U0:
+        rest0[k] = lowest(m)
+        m &= m - U1
+        k += 1
+    return rest0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_odds_open(key_deal, first, n, fixed, seat, rules, out):
+    """Open-hand odds of one hand (issue 12 item 4): deal ``first + i`` of the other 18 cards,
+    dealt exactly as kernels/boulmous.sim_odds deals it (``seed_state(key_deal, idx)`` then
+    ``deal_with_fixed``: the same cards in every seat), with ``seat`` holding ``fixed`` as the
+    taker of a forced contract in each trump 0..4, leading the first trick (rule 10, as
+    ``play_tricks`` does). Writes ``out[i, t]`` (int64[n, 5]) = the taker's tricks under
+    open-hand play (every seat sees every card and plays perfectly, ``solve``)."""
+    rest0 = _rest_of(fixed)
+    nch = (n + CHUNK - 1) // CHUNK
+    for ch in prange(nch):
+        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
+        ws[W_BITS] = np.uint64(TT_BITS)
+        sd = np.zeros(1, np.uint64)
+        rest = np.zeros(18, np.int64)
+        hands = np.zeros(4, np.uint64)
+        trick = np.zeros(4, np.int64)
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            seed_state(sd, key_deal, first + i)
+            rest[:] = rest0
+            deal_with_fixed(sd, rest, fixed, seat, hands)
+            for t in range(5):
+                out[i, t] = solve(hands, seat, trick, np.int64(0), np.int64(t), seat, rules, ws)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_odds_tricks(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams, out):
+    """The heuristics' side of ``sim_odds_open``, deal by deal: ``out[i, t]`` = the taker's tricks
+    in deal ``first + i`` with trump ``t`` played by the heuristics exactly as
+    kernels/boulmous.sim_odds plays it (same deal, same ``seed_state(key_dec, idx)`` before each
+    trump), so summing ``out`` into a histogram gives sim_odds's counts ``[0:35]``."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    rest0 = _rest_of(fixed)
+    nch = (n + CHUNK - 1) // CHUNK
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        rest = np.zeros(18, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            rest[:] = rest0
+            deal_with_fixed(sd, rest, fixed, seat, hands)
+            for t in range(5):
+                seed_state(st, key_dec, idx)
+                play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                          nogame)
+                out[i, t] = rec[REC_WON + seat]
 
 
 @njit(cache=True, nogil=True, _nrt=False)

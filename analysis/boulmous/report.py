@@ -54,7 +54,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         p = ex["pass"].iloc[0]
         b = ex["best"].iloc[0]
         md.append(f"Passing instead (the others bid on, this seat defends): expected points {p.exp_points:+.3f} "
-                  f"(exact). **Best call: {b.best_call}** (expected points {b.exp_points:+.3f}).\n")
+                  f"(exact). **Best call: {b.best_call}** (by expected points plus stakes: {b.exp_value:+.3f}; "
+                  f"points {b.exp_points:+.3f}, stakes {b.exp_stakes:+.3f}).\n")
     else:
         md.append("\n```\n" + render_odds(mc) + "\n```\n")
 

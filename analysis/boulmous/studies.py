@@ -89,12 +89,17 @@ def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
     return df, pas
 
 
-def best_call(df: pd.DataFrame, pas: pd.DataFrame, by="exp_points"):
-    """The call with the highest expected points (ties: the lower bid)."""
-    best = df.sort_values([by, "bid"], ascending=[False, True]).iloc[0]
-    if len(pas) and pas[by].iloc[0] > best[by]:
-        return "pass", float(pas[by].iloc[0])
-    return f"{int(best['bid'])} {best['trump']}", float(best[by])
+def best_call(df: pd.DataFrame, pas: pd.DataFrame):
+    """The call with the highest expected points plus stakes (the boulmous payments of the deal: bid 6 is
+    worth +3 stakes made, -3 failed), ties to the lower bid; passing when it is worth more.  Returns (call,
+    expected points plus stakes, expected points, expected stakes)."""
+    v = df.assign(value=df.exp_points + df.exp_stakes)
+    best = v.sort_values(["value", "bid"], ascending=[False, True]).iloc[0]
+    if len(pas):
+        p = pas.iloc[0]
+        if p.exp_points + p.exp_stakes > best.value:
+            return "pass", float(p.exp_points + p.exp_stakes), float(p.exp_points), float(p.exp_stakes)
+    return f"{int(best['bid'])} {best['trump']}", float(best.value), float(best.exp_points), float(best.exp_stakes)
 
 
 def odds_run(cards, seat: int = 0, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
@@ -112,7 +117,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
     """Bid odds of one Boulmous hand: ``seat`` is the position from the dealer's left
     (0 = first to bid, 3 = dealer). Returns a dict of DataFrames:
     ``calls`` (trump x bid), ``pass`` (expected points/stakes of passing) and
-    ``best`` (one row)."""
+    ``best`` (one row: the call with the highest expected points plus stakes, ``best_call``)."""
     rules = rules or BoulmousRules()
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     check_seat(seat)
@@ -145,8 +150,8 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
                "seconds": r.seconds, "n": r.n, "exact": False}
     if not len(res["calls"]):
         raise TricksimError("no trump selected")
-    call, val = best_call(res["calls"], res["pass"])
-    res["best"] = pd.DataFrame([{"best_call": call, "exp_points": val}])
+    call, val, pts, stakes = best_call(res["calls"], res["pass"])
+    res["best"] = pd.DataFrame([{"best_call": call, "exp_value": val, "exp_points": pts, "exp_stakes": stakes}])
     res["hand"] = " ".join(card_str(c) for c in cards)
     return res
 

@@ -8,6 +8,7 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, parse_hand
+from tricksim.analysis.boulmous.play import PLAY_HANDS, PLAY_LABELS, odds_play, odds_play_run, parse_play
 from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text,
                                                 odds_classes, odds_hand, odds_run, stakes_run)
 from tricksim.analysis.common import TricksimError
@@ -36,23 +37,91 @@ def render_odds(res) -> str:
         lines.append(f"pass (the others bid on; this seat defends): E[points] {pm(p.exp_points, ci[0], 2)}, "
                      f"E[stakes] {pm(p.exp_stakes, ci[1], 3)}")
     b = res["best"].iloc[0]
-    lines.append(f"best call: {b.best_call} (expected points {b.exp_points:+.2f})")
+    lines.append(f"best call: {b.best_call} (by expected points plus stakes: {b.exp_value:+.2f} = points "
+                 f"{b.exp_points:+.2f}, stakes {b.exp_stakes:+.2f})")
     lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed); "
                  "each failed contract also adds a box (1 stake to the game's winner), shown as P(box) = 1 - P(make).")
     return "\n".join(lines)
 
 
+PLAY_NOTE = ("open-hand: every seat sees every card and plays perfectly (double-dummy), the taker against the three "
+             "defenders; it is not a bound on the heuristics' result (heuristic defenders can let a heuristic taker "
+             "make more than perfect ones would).")
+
+
+def render_play(res) -> str:
+    """The ``--play`` table: P(make) per trump and bid under each kind of play, the gap with a paired interval."""
+    from tricksim.analysis.output import pct, pm, show
+    kinds = res["play"]
+    calls, gaps = res["calls"], res["gaps"]
+    rows = []
+    for (trump, bid), df in calls.groupby(["trump", "bid"], sort=False):
+        row = {"trump": trump, "bid": bid}
+        for r in df.itertuples():
+            row[f"{PLAY_LABELS[r.play]} [95% CI]"] = pct(r.p_make, r.ci_low, r.ci_high)
+        if len(gaps):
+            for g in gaps[(gaps.trump == trump) & (gaps.bid == bid)].itertuples():
+                row[f"gap {PLAY_LABELS[g.play]} - heuristics"] = pm(100 * g.gap, 100 * g.gap_ci, 1) + " pts"
+        rows.append(row)
+    seat = res["seat"]
+    where = ["the dealer's left", "second to bid", "third to bid", "the dealer"][seat]
+    lines = [f"Boulmous hand {res['hand']} in seat {seat} ({where}) "
+             f"as the taker of a forced contract in each trump, leading the first trick: P(make) under each kind of "
+             f"play, on the same {res['n']:,} random deals of the other 18 cards",
+             show(pd.DataFrame(rows))]
+    tr = []
+    for trump, df in calls[calls.bid == 3].groupby("trump", sort=False):
+        row = {"trump": trump}
+        for r in df.itertuples():
+            row[f"tricks, {PLAY_LABELS[r.play]}"] = f"{r.mean_tricks:.2f} ± {r.tricks_ci:.2f}"
+        if len(gaps):
+            for g in gaps[(gaps.trump == trump) & (gaps.bid == 3)].itertuples():
+                row[f"gap {PLAY_LABELS[g.play]} - heuristics"] = pm(g.tricks_gap, g.tricks_gap_ci, 2)
+        tr.append(row)
+    lines += ["mean taker tricks [95% CI]:", show(pd.DataFrame(tr))]
+    best = ", ".join(f"{PLAY_LABELS[b.play]} {b.best_call} ({b.exp_value:+.2f})" for b in res["best"].itertuples())
+    lines.append(f"best call by expected points plus stakes (the boulmous payments: bid 6 +3 made, -3 failed): {best}")
+    lines.append("gaps: paired over the same deals (+ = made more often than under the heuristics), in percentage "
+                 "points with a 95% interval.")
+    if "open" in kinds:
+        lines.append(PLAY_NOTE)
+    return "\n".join(lines)
+
+
 def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
                  keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
-                 until_precision: float | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+                 until_precision: float | None = None, opts: RunOptions = RunOptions(),
+                 play=None) -> Iterator[str]:
     """``tricksim odds boulmous``: the odds of one hand (``hand``; ``exact`` also enumerates every
-    layout), else by hand class and how auctions end over random deals.  Writes the run folder
-    (``opts.out``, else a default one) and yields the text to print."""
+    layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
+    hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
+    default one) and yields the text to print."""
     from tricksim.analysis.output import pct, with_folder, write_table
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules or BoulmousRules()
     specs = GAME.parse_seats(heuristics)
+    if play is not None:
+        kinds = parse_play(play)
+        if exact:
+            raise TricksimError("--play applies to the Monte Carlo odds, not to --exact (the enumeration plays the "
+                                "heuristics only): drop one of them")
+        if hand is None and kinds != ["heuristic"]:
+            raise TricksimError(f"--play {','.join(kinds)}: open-hand play applies to the odds of one hand "
+                                "(give --hand); the class table over random deals plays the heuristics only")
+        if hand is not None:
+            cards = parse_hand(hand)
+            seat = check_seat(0 if seat is None else seat)
+            hands = hands or PLAY_HANDS
+            run = odds_play_run(cards, seat, seed, hands, rules, specs, kinds)
+            opts = with_folder(opts, KEY, "odds_play", run)
+            res = odds_play(cards, seat, seed, hands, rules, specs, kinds, trumps, opts, until_precision)
+            write_table(res["calls"], opts.out, "play_calls")
+            write_table(res["gaps"], opts.out, "play_gaps")
+            write_table(res["best"], opts.out, "play_best")
+            yield render_play(res)
+            yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"
+            return
     if hand is not None:
         cards = parse_hand(hand)
         seat = check_seat(0 if seat is None else seat)

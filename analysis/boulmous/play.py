@@ -1,0 +1,172 @@
+"""Boulmous odds under several kinds of play on the same deals (issue 12 item 4): ``tricksim odds boulmous
+--hand ... --play heuristic,open``.
+
+Kinds of play (``PLAY_KINDS``):
+
+- ``heuristic``: the four seats play their heuristics, as the plain odds study does (the same deals and the
+  same random decisions: its column equals ``odds_hand``'s on the same number of deals);
+- ``open``: open-hand (double-dummy) play: every seat sees every card and plays perfectly, the taker against
+  the three defenders as one side (kernels/solve_boulmous.py).  It is *not* a bound on the heuristics' result:
+  heuristic defenders can do worse than perfect ones, so a heuristic taker can make more than open-hand play.
+
+The block function ``boulmous.odds_play`` deals deal ``i`` exactly as ``boulmous.odds`` does (the deal index
+fixes the other 18 cards for every kind: common random numbers) and counts, per trump, the joint histogram of
+the taker's tricks under every kind requested, so paired differences (the gap) come from the same counts.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tricksim.analysis import engine
+from tricksim.analysis.boulmous.config import DEALER, GAME, TRUMP_NAMES, BoulmousRules, _trump, check_hands, \
+    check_seat, parse_hand
+from tricksim.analysis.common import TricksimError, make_params
+from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
+from tricksim.kernels.cards import card_str, mask_of
+
+PLAY_KINDS = ("heuristic", "open")
+PLAY_LABELS = {"heuristic": "heuristics", "open": "open-hand"}
+PLAY_BLOCK = 1 << 14   # deals per block: about a second of open-hand solving (five trumps a deal)
+PLAY_HANDS = 200_000   # default deals with --play (as the plain odds)
+
+
+def parse_play(text) -> list[str]:
+    """The kinds of play of ``--play`` (``"heuristic,open"`` or a list), deduplicated, in ``PLAY_KINDS`` order."""
+    items = text if isinstance(text, (list, tuple)) else [text]
+    names = [x.strip().lower() for item in items for x in str(item).split(",") if x.strip()]
+    if not names:
+        raise TricksimError(f"--play is empty: give kinds of play among {', '.join(PLAY_KINDS)}")
+    for x in names:
+        if x == "pimc":
+            raise TricksimError("--play pimc: the sampling player is not in the odds yet; use "
+                                f"{' or '.join(PLAY_KINDS)}")
+        if x not in PLAY_KINDS:
+            raise TricksimError(f"--play: unknown kind of play {x!r}; choose among {', '.join(PLAY_KINDS)}")
+    return [k for k in PLAY_KINDS if k in names]
+
+
+def _tricks(kind, params, first, n):
+    """int64[n, 5]: the taker's tricks per deal and trump under ``kind``."""
+    from tricksim.kernels import solve_boulmous as S
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    out = np.zeros((n, 5), np.int64)
+    fixed = np.uint64(params["hand_mask"])
+    if kind == "heuristic":
+        S.sim_odds_tricks(kd, kc, first, n, fixed, params["seat"], DEALER, ra, codes, prm, out)
+    else:
+        S.sim_odds_open(kd, first, n, fixed, params["seat"], ra, out)
+    return out
+
+
+def block_odds_play(params, first, n):
+    """Per trump t, the joint histogram of the taker's tricks under the kinds ``params["play"]``: count
+    ``t * 7**K + sum_j tricks_j * 7**j`` (K kinds, j in the order of ``params["play"]``)."""
+    kinds = params["play"]
+    k = len(kinds)
+    code = np.repeat(np.arange(5, dtype=np.int64)[None, :] * 7 ** k, n, axis=0)
+    for j, kind in enumerate(kinds):
+        code += _tricks(kind, params, first, n) * 7 ** j
+    return np.bincount(code.ravel(), minlength=5 * 7 ** k).astype(np.int64)
+
+
+def odds_play_run(cards, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heuristics=None,
+                  play=PLAY_KINDS, block_size: int = PLAY_BLOCK) -> engine.Run:
+    """The run of ``odds_play``: what names its folder and what it executes."""
+    specs = GAME.parse_seats(heuristics)
+    params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat,
+                         play=parse_play(play))
+    return engine.Run("boulmous.odds_play", params, hands, block_size)
+
+
+def _points(bid, rules):
+    tricks = np.arange(7)
+    pts = np.where(tricks >= bid, tricks, tricks - bid if rules.failed_taker_keeps_tricks else -bid)
+    stake = np.where(tricks >= bid, 3 if bid == 6 else 0, -3 if bid == 6 else 0)
+    return pts, stake
+
+
+def _play_tables(counts, kinds, rules):
+    """(calls, gaps): per trump, bid and kind P(make) with its Wilson interval and the expected points and
+    stakes; per trump, bid and pair (kind, heuristic) the paired difference of P(make)."""
+    k = len(kinds)
+    rows, gaps = [], []
+    for t in range(5):
+        joint = counts[t * 7 ** k:(t + 1) * 7 ** k].reshape((7,) * k)   # axis k-1-j: kind j
+        n = int(joint.sum())
+        if n == 0:
+            continue
+        marg = {kind: joint.sum(axis=tuple(a for a in range(k) if a != k - 1 - j))
+                for j, kind in enumerate(kinds)}
+        for bid in range(3, 7):
+            pts, stake = _points(bid, rules)
+            for kind in kinds:
+                h = marg[kind]
+                made = int(h[bid:].sum())
+                p, lo, hi = wilson(made, n)
+                m, half, _ = hist_mean_ci(pts, h)
+                ms, halfs, _ = hist_mean_ci(stake, h)
+                mean_t, half_t, _ = hist_mean_ci(np.arange(7), h)
+                rows.append({"trump": TRUMP_NAMES[t], "bid": bid, "play": kind, "p_make": float(p),
+                             "ci_low": float(lo), "ci_high": float(hi), "n": n, "exp_points": m, "points_ci": half,
+                             "exp_stakes": ms, "stakes_ci": halfs, "mean_tricks": mean_t, "tricks_ci": half_t})
+            if "heuristic" in kinds:
+                ih = kinds.index("heuristic")
+                for j, kind in enumerate(kinds):
+                    if kind == "heuristic":
+                        continue
+                    # the pair's 7x7 joint: rows = this kind's tricks, columns = the heuristics'
+                    pair = joint.sum(axis=tuple(a for a in range(k) if a not in (k - 1 - j, k - 1 - ih)))
+                    if k - 1 - j > k - 1 - ih:
+                        pair = pair.T
+                    up = int(pair[bid:, :bid].sum())     # made under this kind only
+                    down = int(pair[:bid, bid:].sum())   # made under the heuristics only
+                    d, half = mean_ci(up - down, up + down, n)
+                    dt = np.subtract.outer(np.arange(7), np.arange(7))
+                    mt, ht = mean_ci(float((dt * pair).sum()), float((dt * dt * pair).sum()), n)
+                    gaps.append({"trump": TRUMP_NAMES[t], "bid": bid, "play": kind, "versus": "heuristic",
+                                 "gap": float(d), "gap_ci": float(half), "n": n, "only_this": up,
+                                 "only_heuristic": down, "tricks_gap": float(mt), "tricks_gap_ci": float(ht)})
+    return pd.DataFrame(rows), pd.DataFrame(gaps)
+
+
+def best_calls(calls: pd.DataFrame) -> pd.DataFrame:
+    """Per kind of play, the call with the highest expected points plus stakes (ties: the lower bid)."""
+    rows = []
+    for kind, df in calls.groupby("play", sort=False):
+        v = df.exp_points + df.exp_stakes
+        b = df.assign(value=v).sort_values(["value", "bid"], ascending=[False, True]).iloc[0]
+        rows.append({"play": kind, "best_call": f"{int(b.bid)} {b.trump}", "exp_value": float(b.value),
+                     "exp_points": float(b.exp_points), "exp_stakes": float(b.exp_stakes)})
+    return pd.DataFrame(rows)
+
+
+def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules: BoulmousRules | None = None,
+              heuristics=None, play=PLAY_KINDS, trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
+              until_precision: float | None = None, block_size: int = PLAY_BLOCK):
+    """Bid odds of one Boulmous hand under each kind of play in ``play``, from the same deals.  Returns a dict:
+    ``calls`` (trump x bid x kind: p_make with its interval, expected points, stakes and tricks), ``gaps``
+    (trump x bid, each kind against the heuristics: the paired difference of P(make) and of mean tricks with
+    95% intervals), ``best`` (per kind, by expected points plus stakes), ``n``, ``seconds``, ``hand``, ``play``."""
+    rules = rules or BoulmousRules()
+    cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
+    check_seat(seat)
+    kinds = parse_play(play)
+    tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
+    run = odds_play_run(cards, seat, seed, check_hands(hands), rules, heuristics, kinds, block_size)
+    stop = None
+    if until_precision:
+        def stop(acc, n):
+            df, _ = _play_tables(acc, kinds, rules)
+            return bool(((df.ci_high - df.ci_low) / 2).max() <= until_precision)
+    r = opts.execute(run, stop)
+    calls, gaps = _play_tables(r.counts, kinds, rules)
+    keep = [TRUMP_NAMES[t] for t in tlist]
+    calls = calls[calls.trump.isin(keep)].reset_index(drop=True)
+    if len(gaps):
+        gaps = gaps[gaps.trump.isin(keep)].reset_index(drop=True)
+    if not len(calls):
+        raise TricksimError("no trump selected")
+    return {"calls": calls, "gaps": gaps, "best": best_calls(calls), "n": r.n, "seconds": r.seconds,
+            "hand": " ".join(card_str(c) for c in cards), "play": kinds, "seat": seat}
