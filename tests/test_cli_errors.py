@@ -72,6 +72,13 @@ BAD_INPUT = {
         ("until-precision-without-hand", ODDS + ["--until-precision", "0.01"], "--until-precision needs --hand"),
         ("seat-without-hand", ODDS + ["--seat", "1"], "--seat needs --hand"),
         ("keep-hands-with-hand", ODDS + ["--hand", HAND, "--keep-hands"], "--keep-hands"),
+        # --play (issue 12): an unknown kind, a kind not available, open-hand play where it cannot apply
+        ("play-unknown", ODDS + ["--hand", HAND, "--play", "heuristic,clever"], "unknown kind of play 'clever'"),
+        ("play-empty", ODDS + ["--hand", HAND, "--play", " , "], "--play is empty"),
+        ("play-pimc", ODDS + ["--hand", HAND, "--play", "heuristic,pimc"], "--play pimc"),
+        ("play-open-without-hand", ODDS + ["--play", "heuristic,open"], "give --hand"),
+        ("play-open-exact", ["odds", "boulmous", "--hand", HAND, "--exact", "--play", "open"], "not to --exact"),
+        ("play-boomke-wies", ["odds", "boomke-wies", "--play", "open"], "no such option: --play"),
         ("compare-until-precision", ["compare", "boulmous", "cautious", "random", "--until-precision", "-1"],
          "--until-precision"),
         ("stakes-bourre", ["stakes", "bourre", "--games", "10", "--quiet"], "bourre"),
