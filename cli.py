@@ -367,7 +367,7 @@ def pot(players: Annotated[int, typer.Option("--players", min=2, max=8, help="pl
         deals: Annotated[int, typer.Option("--deals", min=1, help="deals per session")] = 200,
         sessions: Annotated[int, typer.Option("--sessions", min=1, help="independent sessions")] = 100_000,
         seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
-        sweep: Annotated[Optional[str], typer.Option("--sweep", help="players | pot_limit | double_ante | tie | max_discard | looseness, optionally =v1,v2,...")] = None,
+        sweep: Annotated[Optional[str], typer.Option("--sweep", help="players | pot_limit | double_ante | tie | max_discard | looseness | heuristic, optionally =v1,v2,...")] = None,
         out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
         force: Force = False, quiet: Quiet = False):
     """Bourre: how the pot grows over sessions of consecutive deals."""

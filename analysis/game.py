@@ -102,6 +102,10 @@ class Game:
     yields the text to print); None when the game has no such study (Bourre: ``tricksim pot``)."""
     hand_rows: Mapping = field(default_factory=dict)
     """Per-hand rows of a block for ``--keep-hands``: study name -> ``f(params, first, n) -> DataFrame``."""
+    param_columns: Callable | None = None
+    """``param_columns(specs, rules, players) -> float64[len(specs), extra] | None``: per-seat columns
+    after the kernel's ``N_PARAMS`` that some heuristics read (Bourre's ``ev``: its probability table,
+    computed by tricksim or loaded from its cache); None (or a None answer) when there are none."""
 
     # ---- the helpers every game shares ----------------------------------------------------------
     def parse_heuristic(self, text: str, user_defs=None) -> HeuristicSpec:
@@ -131,14 +135,21 @@ class Game:
             out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
         return out
 
-    def heuristic_arrays(self, specs) -> tuple:
+    def heuristic_arrays(self, specs, rules=None, players: int | None = None) -> tuple:
         """Per-seat heuristic codes int64[seats] and parameters float64[seats, kernel.N_PARAMS],
-        each named parameter at the kernel's column ``P_<NAME>``."""
+        each named parameter at the kernel's column ``P_<NAME>``; with ``param_columns``, the
+        extra columns some heuristics read follow (for ``rules``, default the default rules, at a
+        table of ``players``, default ``len(specs)``)."""
         codes = np.array([s.code for s in specs], np.int64)
         prm = np.zeros((len(specs), self.kernel.N_PARAMS), np.float64)
         for i, s in enumerate(specs):
             for name, v in s.values:
                 prm[i, getattr(self.kernel, "P_" + name.upper())] = v
+        if self.param_columns is not None:
+            extra = self.param_columns(specs, self.rules() if rules is None else rules,
+                                       len(specs) if players is None else int(players))
+            if extra is not None:
+                prm = np.ascontiguousarray(np.hstack([prm, extra]))
         return codes, prm
 
     def keys(self, seed: int) -> tuple:
@@ -149,8 +160,10 @@ class Game:
         """The kernel's arguments of a run's parameters: (deal key, decision key, rules array,
         heuristic codes, heuristic parameters)."""
         kd, kc = self.keys(params["seed"])
-        codes, prm = self.heuristic_arrays(self.specs_from_json(params["heuristics"]))
-        return kd, kc, self.rules_array(self.rules(**params["rules"])), codes, prm
+        rules = self.rules(**params["rules"])
+        specs = self.specs_from_json(params["heuristics"])
+        codes, prm = self.heuristic_arrays(specs, rules, params.get("players", len(specs)))
+        return kd, kc, self.rules_array(rules), codes, prm
 
     def rules_from(self, overrides=None):
         """The default rules with ``overrides`` (``['name=value', ...]`` or a dict) applied."""

@@ -45,11 +45,32 @@ TIE_CARRY, TIE_DIVIDE, TIE_TIED_ONLY = 0, 1, 2
 LONO_MAX_RANK = 5                # Lo-No may be called on an up-card 2..7 (rank index <= 5)
 
 # ---- heuristics -------------------------------------------------------------
-H_RANDOM, H_BASIC, H_CINCH = 0, 1, 2
+H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
 (P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
  P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
- P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB) = range(16)
-N_PARAMS = 16
+ P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
+ # ev's training settings (read by analysis/bourre/ev.py, which computes its table; not by the kernel)
+ P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES) = range(21)
+N_PARAMS = 21
+
+# ---- the expected-value player (H_EV): its probability table --------------
+# The play/pass decision of ``ev`` reads P(win), P(tie), P(bourre) of playing from a table
+# indexed by a hand class: strength bucket (``estimate`` / EV_STEP), players who declared play
+# before it (0..3+), position (first half, second half, dealer), pot / (players x ante) (<2,
+# <4, <8, 8+).  The table is data computed by tricksim (analysis/bourre/ev.py, fictitious play
+# with ``sim_ev_train``); it travels in the seat's row of ``hparams``, columns EV_BASE ..
+# EV_BASE + EV_LEN - 1 (3 per cell: p_win, p_tie, p_bourre; p_win < 0 = no data: the
+# threshold rule of ``basic`` decides), so no kernel signature changes.  An ``hparams`` with
+# an ev seat is therefore N_PARAMS + EV_LEN wide (analysis/game.py ``heuristic_arrays``).
+EV_NS, EV_NNP, EV_NPOS, EV_NPOT = 24, 4, 3, 4
+EV_STEP = 0.25
+EV_CELLS = EV_NS * EV_NNP * EV_NPOS * EV_NPOT
+EV_BASE = N_PARAMS
+EV_LEN = 3 * EV_CELLS
+# training counts per cell (sim_ev_train): samples of playing, won, tied, bourre, decision
+# points met in play, of which played
+EV_STATS = 6
+EV_SAMP, EV_WIN, EV_TIE, EV_BOU, EV_DEC, EV_PLAYED = range(6)
 
 # ---- deal record ------------------------------------------------------------
 (REC_SESSION, REC_DEAL_IDX, REC_N, REC_DEALER, REC_INMASK, REC_POT_BEFORE, REC_ANTE_AMT, REC_UPCARD,
@@ -71,6 +92,7 @@ REC_CINCH = 210         # 40 flags: rule 11 restricted that play (evaluated when
 REC_LEN = 250
 OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
+FM_OWN = np.int64(2)          # play_dealt fmode: the forced seat plays with its own discard (ev training)
 
 
 # ============================================================================
@@ -377,6 +399,75 @@ def choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_cell(est, pos, k, nplay_before, pot, table_ante):
+    """The hand class of an ev decision (the table's cell): strength bucket, players who
+    declared play before it (0..3+), position (first half, second half, dealer) and the pot
+    over the table's antes (<2, <4, <8, 8+)."""
+    b = np.int64(est * (1.0 / EV_STEP))
+    if b < 0:
+        b = 0
+    if b >= EV_NS:
+        b = EV_NS - 1
+    npb = nplay_before if nplay_before < EV_NNP else EV_NNP - 1
+    if pos == k - 1:
+        pb = 2
+    elif 2 * pos < k - 1:
+        pb = 0
+    else:
+        pb = 1
+    pt = 0
+    lim = 2 * table_ante
+    while pt < EV_NPOT - 1 and pot >= lim:
+        pt += 1
+        lim *= 2
+    return ((b * EV_NNP + npb) * EV_NPOS + pb) * EV_NPOT + pt
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_gain(pw, pt, pb, pot, ante_amt, rules):
+    """Expected chips of playing minus those of passing (0: a passer loses only his ante,
+    already paid), given P(win), P(tie), P(bourre) of playing: the winner takes the pot (at
+    most the limit, rule 15); a tie carries the pot over and saves the tied player his next
+    ante (rule 13; divide_equally / tied_only_next_hand: half the pot, the common 2-2-1 tie);
+    a bourre pays the pot (or the fixed penalty, rule 14) less the next ante it replaces
+    (rule 2a); double_ante: playing costs the second ante, which the winner takes back."""
+    lim = rules[R_POT_LIMIT]
+    take = pot if (lim <= 0 or pot <= lim) else lim
+    pen = rules[R_PENALTY]
+    pay = take if pen < 0 else pen
+    save = rules[R_ANTE] if rules[R_DEALER_ANTES_ALL] == 0 else 0
+    tv = save if rules[R_TIE] == TIE_CARRY else take * 0.5
+    a2 = ante_amt if rules[R_DOUBLE_ANTE] != 0 else 0
+    return pw * (take + a2) + pt * tv - pb * (pay - save) - a2
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_lookup(hp, me, hand, trump, lono, pos, k, nplay_before, pot, table_ante, ante_amt, disc, rules):
+    """ev's play/pass decision from its table: 1 play, 0 pass, -1 no data for this class."""
+    est = estimate(hp, me, hand, trump, lono, popcount(disc))
+    o = EV_BASE + 3 * ev_cell(est, pos, k, nplay_before, pot, table_ante)
+    pw = hp[me, o]
+    if pw < 0.0:
+        return -1
+    return 1 if ev_gain(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules) > 0.0 else 0
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def decide(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, ante_amt, disc,
+           rules, st):
+    """Every heuristic's play/pass decision: ev by expected chips (``ev_lookup``; a class
+    without data and the dealer after all passed decide as ``basic``), the others by
+    ``choose_play``."""
+    if code == H_EV:
+        if not (pos == k - 1 and nplay_before == 0):
+            r = ev_lookup(hp, me, hand, trump, lono, pos, k, nplay_before, pot, table_ante, ante_amt, disc, rules)
+            if r >= 0:
+                return r == 1
+        code = H_BASIC
+    return choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st)
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def choose_card(code, hp, me, hand, legal, kpos, na, ls, win_card, trump, lono, played, won_s, st):
     """The card a seat plays among ``legal`` (the rules force much of it)."""
     if popcount(legal) == 1:
@@ -549,7 +640,8 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study: seat ``fseat`` passes (fmode 0) or plays and
-    discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
+    discards ``fdisc`` (fmode 1) or its heuristic's discard (fmode 2, ev training);
+    fmode -1 = its heuristic decides.
     Scratch: ``uw`` uint64[16], ``iw`` int64[24] (no allocation per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow)."""
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
@@ -593,14 +685,16 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
         if is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
             play = True          # rule 7 DEFAULT: treated as playing, wins by rule 6
         elif s == fseat and fmode >= 0:
-            play = fmode == 1
+            play = fmode >= 1
             disc = fdisc
+            if fmode == 2:       # play, with the heuristic's own discard (ev training)
+                disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
             if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
                 play = True
         else:
             disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
-            play = choose_play(hcodes[s], hparams, s, h, trump, lono, known_out, i, k, nplay, pot,
-                               table_ante, disc, st)
+            play = decide(hcodes[s], hparams, s, h, trump, lono, known_out, i, k, nplay, pot, table_ante,
+                          ante_amt, disc, rules, st)
             if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
                 play = True      # rule 4: an Ace up-card (18: Lo-No) forces the dealer to play
         if lono and is_dealer:
@@ -1206,7 +1300,6 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
     dealer = n - 1
     ante = rules[R_ANTE]
     allm = (1 << n) - 1
-    npar = seat_params.shape[2]
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         pool = np.zeros(52, np.int64)
@@ -1215,8 +1308,6 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
         uw = np.zeros(16, np.uint64)
         iw = np.zeros(24, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
-        hc = np.zeros(n, np.int64)
-        hp = np.zeros((n, npar), np.float64)
         X = np.zeros(k, np.int64)
         Y = np.zeros(k, np.int64)
         acc = part[ch]
@@ -1229,10 +1320,8 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
                 X[h] = 0
             for j in range(k):
                 r = c * k + j
-                for s in range(n):
-                    hc[s] = seat_codes[r, s]
-                    for q in range(npar):
-                        hp[s, q] = seat_params[r, s, q]
+                hc = seat_codes[r]          # views (an ev seat's row is N_PARAMS + EV_LEN wide: no copy)
+                hp = seat_params[r]
                 seed_state(sd, key_deal, idx)
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
@@ -1256,4 +1345,150 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
                 acc[o + a] += X[a]
                 for b in range(k):
                     acc[o + k + a * k + b] += X[a] * X[b]
+    return part.sum(axis=0)
+
+
+# ============================================================================
+# ev training (analysis/bourre/ev.py): one iteration of the fictitious play
+# ============================================================================
+EV_GLOBAL = 2          # after the cells' counts: decisions met, decisions the previous players make otherwise
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_outcome(rec, s):
+    """What playing brought seat s (who played): 0 won (a lone win too), 1 tied, 2 bourre,
+    3 lost with tricks."""
+    oc = rec[REC_OUTCOME]
+    if (oc == OUT_WIN or oc == OUT_LONE) and rec[REC_WINNER] == s:
+        return 0
+    if oc == OUT_TIE and (rec[REC_TIED] >> s) & 1:
+        return 1
+    if (rec[REC_BOURRE] >> s) & 1:
+        return 2
+    return 3
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hparams, pparams):
+    """Sessions first..first+ns-1 of D deals (as ``play_session`` plays them: antes, the
+    pot carried on) played by ``hcodes``/``hparams``.  In every deal each real play/pass
+    decision (not the dealer's forced ones) is counted in its class (EV_DEC, EV_PLAYED), and
+    whether the previous players (``pparams``, same codes) would have decided otherwise;
+    one decision point drawn on the stream ``key_x`` is sampled: if that seat played, its
+    outcome; if it passed, the deal is replayed from the same cards, stock and decision
+    stream with that seat playing (its own discard: the counterfactual of playing, as the
+    odds study plays a choice).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]."""
+    CH = 8
+    nch = (ns + CH - 1) // CH
+    width = EV_CELLS * EV_STATS + EV_GLOBAL
+    part = np.zeros((nch, width), np.int64)
+    sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
+    limit = max_discard(n, rules)
+    allm = (1 << n) - 1
+    g0 = EV_CELLS * EV_STATS
+    for ch in prange(nch):
+        hands = np.zeros(MAXP, np.uint64)
+        h0 = np.zeros(MAXP, np.uint64)
+        pool = np.zeros(52, np.int64)
+        p0 = np.zeros(52, np.int64)
+        sd = np.zeros(1, np.uint64)
+        st = np.zeros(1, np.uint64)
+        sx = np.zeros(1, np.uint64)
+        uw = np.zeros(16, np.uint64)
+        iw = np.zeros(24, np.int64)
+        rec = np.zeros(REC_LEN, np.int64)
+        rec2 = np.zeros(REC_LEN, np.int64)
+        cells = np.zeros(MAXP, np.int64)
+        acc = part[ch]
+        for i in range(ch * CH, min(ns, (ch + 1) * CH)):
+            sess = first + i
+            seed_state(sd, key_deal, sess)
+            ks_deal = sd[0]
+            seed_state(st, key_dec, sess)
+            ks_dec = st[0]
+            seed_state(sx, key_x, sess)
+            ks_x = sx[0]
+            inmask = allm
+            exempt = 0
+            pot = np.int64(0)
+            ante = rules[R_ANTE]
+            for j in range(D):
+                seed_state(sd, ks_deal, j)
+                seed_state(st, ks_dec, j)
+                seed_state(sx, ks_x, j)
+                dealer = j % n
+                while not (inmask >> dealer) & 1:
+                    dealer = (dealer + 1) % n
+                rec[REC_DEALER] = dealer
+                rec2[REC_DEALER] = dealer
+                amt = ante
+                if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
+                    amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
+                tot = post_antes(n, inmask, exempt, dealer, amt, rules, rec)
+                if tot > OVF - pot:
+                    break
+                pot += tot
+                upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
+                for s in range(MAXP):
+                    h0[s] = hands[s]
+                for q in range(m):
+                    p0[q] = pool[q]
+                sd0 = sd[0]
+                st0 = st[0]
+                if not play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                                  pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw):
+                    break
+                # the decisions as play_dealt met them (declaration order, dealt hands)
+                k = rec[REC_NDEC]
+                trump = rec[REC_TRUMP]
+                lono = rec[REC_LONO] != 0
+                ko = bitc(upcard) if sep else U0
+                table_ante = max(1, amt) * n
+                a2 = amt if rules[R_DOUBLE_ANTE] != 0 else 0
+                ace_up = not sep and (upcard & 15) == 12
+                nb = 0
+                for q in range(k):
+                    s = rec[REC_DEC + 4 * q]
+                    pl = rec[REC_DEC + 4 * q + 1] != 0
+                    cells[q] = -1
+                    is_dealer = s == dealer
+                    if not (is_dealer and (lono or ace_up or nb == 0)):
+                        h = np.uint64(rec[REC_DEAL + s])
+                        disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
+                        potq = pot + a2 * nb
+                        c = ev_cell(estimate(hparams, s, h, trump, lono, popcount(disc)), q, k, nb, potq, table_ante)
+                        cells[q] = c
+                        acc[c * EV_STATS + EV_DEC] += 1
+                        if pl:
+                            acc[c * EV_STATS + EV_PLAYED] += 1
+                        prev = decide(hcodes[s], pparams, s, h, trump, lono, ko, q, k, nb, potq, table_ante, amt,
+                                      disc, rules, st)
+                        acc[g0] += 1
+                        if prev != pl:
+                            acc[g0 + 1] += 1
+                    if pl:
+                        nb += 1
+                q = below(sx, k)
+                c = cells[q]
+                if c >= 0:
+                    s = rec[REC_DEC + 4 * q]
+                    o = -1
+                    if rec[REC_DEC + 4 * q + 1] != 0:
+                        o = ev_outcome(rec, s)
+                    else:
+                        for t in range(MAXP):
+                            hands[t] = h0[t]
+                        for t in range(m):
+                            pool[t] = p0[t]
+                        sd[0] = sd0
+                        st[0] = st0
+                        if play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                                      pool, rec2, s, FM_OWN, U0, uw, iw):
+                            o = ev_outcome(rec2, s)
+                    if o >= 0:
+                        acc[c * EV_STATS + EV_SAMP] += 1
+                        if o < 3:
+                            acc[c * EV_STATS + EV_WIN + o] += 1
+                pot = rec[REC_POT_AFTER]
+                exempt, inmask = next_deal(n, rec, rules)
     return part.sum(axis=0)

@@ -5,6 +5,7 @@ that grows when players go bourre.
 - ``pot``: the pot-growth study over sessions (``bins``: log-binned chips and their quantiles);
   ``sweep``: one pot study per value of a setting; ``odds``: the odds of one hand before the draw;
   ``studies``: the duplicate tournament block and benchmark cases;
+- ``ev``: the expected-value player's probability table (fictitious play, cached);
 - ``trace``: the deals of sessions as the kernels played them (TRACE.md);
 - ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
 
@@ -14,6 +15,7 @@ from tricksim.analysis.bourre.bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_n
                                            fmt_chips_bin, hist_quantile, pot_quantile, quantile_with_ci)
 from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS,
                                              REGISTRY, BourreRules, discard_limit, parse_hand, rules_array)
+from tricksim.analysis.bourre.ev import param_columns
 from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
                                            render_odds, validate_odds)
 from tricksim.analysis.bourre.pot import (agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size,
@@ -37,7 +39,7 @@ GAME = Game(
     duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
                         block=1 << 16, layout="rounds", max_entrants=6),
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Bourr", rules_section="3 (Bourre)")
+    heading="## Bourr", rules_section="3 (Bourre)", param_columns=param_columns)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

@@ -155,7 +155,25 @@ REGISTRY = {
                           "basic plus sure-trick counting (rule 11 matching) in the play/pass decision: "
                           "always plays a cinch"),
 }
-ALIASES = {"default": "basic", "cinch-aware": "cinch"}
+
+def _ev_family():
+    ps = _family(2.0)
+    for p in [Param("train_sessions", 20000, 100, 10 ** 6, "ev table: sessions simulated per fictitious-play iteration"),
+              Param("train_deals", 100, 10, 1000, "ev table: deals per training session"),
+              Param("train_seed", 0, 0, 10 ** 9, "ev table: the training seed (the table is a pure function of it, "
+                                                  "the rules, the table size and these settings)"),
+              Param("max_iter", 12, 1, 50, "ev table: most fictitious-play iterations"),
+              Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)")]:
+        ps[p.name] = p
+    return ps
+
+
+REGISTRY["ev"] = HeuristicDef(
+    "ev", K.H_EV, _ev_family(),
+    "expected-value player: plays when P(win) x pot + P(tie) x tie value - P(bourre) x bourre cost > 0, the "
+    "probabilities per hand class (strength, players declared before it, position, pot) from a table tricksim "
+    "computes by fictitious play (analysis/bourre/ev.py, cached); discards and card play as basic")
+ALIASES = {"default": "basic", "cinch-aware": "cinch", "expected-value": "ev"}
 
 
 def _dynamic(kernel, *args):

@@ -12,7 +12,7 @@ from tricksim.kernels import bourre as K
 def block_duplicate(params, first, n):
     from tricksim.analysis.compare import seating
     players = GAME.check_players(params.get("players", DEFAULT_PLAYERS))
-    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
+    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]), GAME.rules_of(params), players)
     k = len(codes)
     ids, nround = seating(GAME, k, params)
     kd, kc = GAME.keys(params["seed"])

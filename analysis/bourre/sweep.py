@@ -1,5 +1,5 @@
 """Bourre pot sweeps: one pot study per value of a setting (table size, a rule, the heuristics'
-looseness), on the same seed (common random numbers), and their plot."""
+looseness, the heuristic of every seat), on the same seed (common random numbers), and their plot."""
 from __future__ import annotations
 
 import dataclasses
@@ -19,6 +19,7 @@ SWEEPS = {
     "tie": ["carry_over", "divide_equally", "tied_only_next_hand"],
     "max_discard": [5, 4, 3],
     "looseness": [-0.5, 0.0, 0.5, 1.0],
+    "heuristic": ["basic", "tight", "loose", "ev"],
 }
 
 
@@ -47,6 +48,8 @@ def parse_sweep(text: str):
                 if v not in SWEEPS["tie"]:
                     raise TricksimError(f"--sweep tie values must be in {' | '.join(SWEEPS['tie'])}, got {v!r}")
                 x = v
+            elif name == "heuristic":
+                x = GAME.parse_heuristic(v).label          # validated here, parsed again per setting
             elif name == "max_discard":
                 x = int(v)
                 if not 0 <= x <= 5:
@@ -66,6 +69,8 @@ def sweep_label(name, v) -> str:
         return "no limit" if v is None else f"limit {v}"
     if name == "looseness":
         return f"looseness {v:+g}"
+    if name == "heuristic":
+        return str(v)
     return f"{name} {v}"
 
 
@@ -74,6 +79,8 @@ def _setting(name, v, players, rules, heuristic, user_defs):
         players = v
     elif name == "looseness":
         pass
+    elif name == "heuristic":
+        heuristic = v
     else:
         rules = dataclasses.replace(rules, **{name: v})
     specs = GAME.parse_seats(heuristic, players, user_defs)

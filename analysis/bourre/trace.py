@@ -76,7 +76,7 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
         raise TricksimError(f"the first session's index must be at least 0, got {first}")
     specs = GAME.parse_seats(heuristics, players)
     kd, kc = GAME.keys(seed)
-    codes, prm = GAME.heuristic_arrays(specs)
+    codes, prm = GAME.heuristic_arrays(specs, rules, players)
     recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm)
     out = []
     for i in range(sessions):

@@ -10,6 +10,7 @@ import pandas as pd
 
 from tricksim.analysis.bourre.bins import _pct, _q_text, _short, bin_hi, bin_lo
 from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, KEY, BourreRules, parse_hand
+from tricksim.analysis.bourre.ev import prepare_lines
 from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
 from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
@@ -136,6 +137,9 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
         key = hashlib.sha256(repr((name, values, players, deals, sessions, seed, rules_dict(rules),
                                    heuristic)).encode()).hexdigest()
         opts = with_folder(opts, KEY, "pot-sweep", key)
+        for v in values:             # ev's tables first (computed, or loaded from the cache), with their iterations
+            p_, r_, specs_ = _setting(name, v, players, rules, heuristic, user_defs)
+            yield from prepare_lines(specs_, r_, p_)
         sw = pot_sweep(name, values, players, deals, sessions, seed, rules, heuristic, user_defs, opts)
         write_table(sw["table"], opts.out, f"sweep_{name}")
         plot_sweep(sw, opts.out / f"sweep_{name}.png")
@@ -144,6 +148,7 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
         yield f"\ntables and plots in {opts.out}"
         return
     specs = GAME.parse_seats(heuristic, players, user_defs)
+    yield from prepare_lines(specs, rules, players)
     opts = with_folder(opts, KEY, "pot", pot_run(players, deals, sessions, seed, rules, specs))
     res = pot_study(players, deals, sessions, seed, rules, specs, opts)
     write_pot(res, opts.out)

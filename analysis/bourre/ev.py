@@ -1,0 +1,273 @@
+"""Bourre's expected-value player ``ev`` (issue 15 item 1): its probability table, computed by
+fictitious play and cached on disk.
+
+**The decision.** After the up-card, ``ev`` plays when its expected chips from playing exceed
+passing's (0: a passer only loses his ante, already paid): ``P(win) x pot + P(tie) x tie value -
+P(bourre) x bourre cost`` (kernels/bourre.py ``ev_gain``: pot limit, fixed penalty, tie rule,
+double ante and the ante a bourre or a tie saves are read from the rules).  Discards and card play
+are ``basic``'s; so is the play/pass decision of a class without enough data.
+
+**The table.** P(win), P(tie), P(bourre) of *playing* per hand class: the strength bucket of
+``estimate`` (steps of ``K.EV_STEP``), the players who declared play before it (0..3+), its
+position (first half, second half, dealer) and the pot over the table's antes (<2, <4, <8, 8+):
+``K.EV_CELLS`` cells.  It travels to the kernels in the ev seat's row of ``hparams``, after the
+``N_PARAMS`` named parameters (``Game.param_columns``), so no kernel signature changed.
+
+**The iteration** (fictitious play).  Iteration 0: every seat plays ``ev`` with an empty table
+(that is ``basic``).  Each iteration simulates ``train_sessions`` sessions of ``train_deals``
+deals (pot carried on, as ``tricksim pot`` plays) with the current players
+(``K.sim_ev_train``); in every deal one decision point drawn on its own stream is sampled and its
+outcome *of playing* is counted in its class: the real outcome if the seat played, else the deal
+replayed from the same cards and stock with the seat playing (the counterfactual, as the odds
+study evaluates a choice).  The counts give the next table; the next players use it.  The share
+of decisions that changed is measured on the decisions the current players meet: those where the
+previous players would have decided otherwise.  The iteration stops when it is under 1% (the
+table of that iteration is the answer) or after ``max_iter``.  Every iteration uses the same
+training seed (common random numbers: a decision changes because the players did, not the luck),
+so the table is a pure function of (rules, table size, ev's parameters, code).
+
+**The cache.** ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/bourre-ev/<key>.npz``, the key a
+hash of the rules, the table size, ev's parameters and the code that makes the table
+(``TABLE_CODE_HASH``: kernels/bourre.py, rng.py, cards.py and this file; not the engine's
+CODE_HASH, which changes with any file of analysis/, e.g. another game's, and would retrain for
+nothing); in memory too, so a run's blocks (or a Dask worker's) read it once.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from tricksim.analysis.bourre.config import GAME, _dynamic, rules_array
+from tricksim.analysis.common import rules_dict
+from tricksim.kernels import bourre as K
+from tricksim.kernels.rng import GAME_BOURRE, derive_key
+
+TOL = 0.01                 # converged: under 1% of the decisions changed
+EV_STREAM = 7              # the random stream that picks the sampled decision point (kernels/rng.py keys)
+G0 = K.EV_CELLS * K.EV_STATS
+
+
+def _table_code_hash() -> str:
+    root = Path(__file__).resolve().parent.parent.parent
+    h = hashlib.sha256()
+    for rel in ("kernels/bourre.py", "kernels/rng.py", "kernels/cards.py", "analysis/bourre/ev.py"):
+        h.update(rel.encode())
+        h.update((root / rel).read_bytes())
+    return h.hexdigest()[:16]
+
+
+TABLE_CODE_HASH = _table_code_hash()
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("TRICKSIM_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tricksim")
+    return Path(base) / "bourre-ev"
+
+
+@dataclass
+class EvTable:
+    """ev's table for one (rules, table size, ev parameters): ``table`` float64[K.EV_LEN] (per cell
+    p_win, p_tie, p_bourre; p_win = -1: too few samples), ``counts`` the last iteration's
+    int64[K.EV_CELLS, K.EV_STATS], ``history`` one dict per iteration, ``converged``, ``key``,
+    ``path`` (the cache file), ``source`` ("computed", "disk" or "memory")."""
+    table: np.ndarray
+    counts: np.ndarray
+    history: list
+    converged: bool
+    key: str
+    path: Path
+    source: str = "computed"
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+
+def table_key(rules, players: int, spec) -> str:
+    js = {"rules": rules_dict(rules), "players": int(players), "heuristic": [spec.name, dict(spec.values)],
+          "layout": [K.EV_NS, K.EV_NNP, K.EV_NPOS, K.EV_NPOT, K.EV_STEP, K.N_PARAMS], "tol": TOL,
+          "code": TABLE_CODE_HASH}
+    return hashlib.sha256(json.dumps(js, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def table_from_counts(counts, min_samples) -> np.ndarray:
+    """Per cell (p_win, p_tie, p_bourre) of playing, or p_win = -1 below ``min_samples`` samples."""
+    c = np.asarray(counts[:G0], np.float64).reshape(K.EV_CELLS, K.EV_STATS)
+    n = c[:, K.EV_SAMP]
+    t = np.full((K.EV_CELLS, 3), -1.0)
+    ok = n >= max(1, min_samples)
+    t[ok, 0] = c[ok, K.EV_WIN] / n[ok]
+    t[ok, 1] = c[ok, K.EV_TIE] / n[ok]
+    t[ok, 2] = c[ok, K.EV_BOU] / n[ok]
+    t[~ok, 1:] = 0.0
+    return t.reshape(-1)
+
+
+def _param_row(spec) -> np.ndarray:
+    row = np.zeros(K.N_PARAMS, np.float64)
+    for name, v in spec.values:
+        row[getattr(K, "P_" + name.upper())] = v
+    return row
+
+
+def _settings(spec) -> dict:
+    v = dict(spec.values)
+    return {k: int(round(v[k])) for k in ("train_sessions", "train_deals", "train_seed", "max_iter", "min_samples")}
+
+
+def train(rules, players: int, spec) -> Iterator[dict]:
+    """The fictitious play: yields one dict per iteration (iteration, changed, decisions, samples,
+    classes with data, seconds) and returns the ``EvTable`` (``table = yield from train(...)``)."""
+    st = _settings(spec)
+    t0 = time.perf_counter()
+    kd, kc = GAME.keys(st["train_seed"])
+    kx = derive_key(st["train_seed"], GAME_BOURRE, EV_STREAM)
+    ra = rules_array(rules)
+    codes = np.full(players, K.H_EV, np.int64)
+    row = _param_row(spec)
+    prev = np.full(K.EV_LEN, -1.0)
+    prev[1::3] = 0.0
+    prev[2::3] = 0.0
+    cur = prev.copy()
+    history = []
+    converged = False
+    counts = None
+    cum = np.zeros(G0 + K.EV_GLOBAL, np.int64)
+    for it in range(st["max_iter"] + 1):
+        t1 = time.perf_counter()
+        hp = np.ascontiguousarray(np.tile(np.concatenate([row, cur]), (players, 1)))
+        pp = np.ascontiguousarray(np.tile(np.concatenate([row, prev]), (players, 1)))
+        counts = _dynamic(K.sim_ev_train, kd, kc, kx, 0, st["train_sessions"], players, st["train_deals"], ra,
+                          codes, hp, pp)
+        dec, ch = int(counts[G0]), int(counts[G0 + 1])
+        cells = counts[:G0].reshape(K.EV_CELLS, K.EV_STATS)
+        h = {"iteration": it, "players": "basic" if it == 0 else f"ev (table {it})",
+             "decisions": dec, "changed": ch / dec if (it > 0 and dec) else float("nan"),
+             "play_rate": float(cells[:, K.EV_PLAYED].sum()) / max(dec, 1),
+             "samples": int(cells[:, K.EV_SAMP].sum()),
+             "classes": int((cells[:, K.EV_SAMP] >= max(1, st["min_samples"])).sum()),
+             "seconds": time.perf_counter() - t1}
+        history.append(h)
+        yield h
+        if it > 0 and dec and ch / dec < TOL:
+            converged = True
+            break
+        if it == st["max_iter"]:
+            break
+        cum += counts
+        prev, cur = cur, table_from_counts(cum, st["min_samples"])
+    key = table_key(rules, players, spec)
+    return EvTable(cur, np.asarray(cum[:G0]).reshape(K.EV_CELLS, K.EV_STATS).copy(), history, converged, key,
+                   cache_dir() / f"{key}.npz", "computed", time.perf_counter() - t0,
+                   {"rules": rules_dict(rules), "players": players, "heuristic": [spec.name, dict(spec.values)],
+                    "code": TABLE_CODE_HASH})
+
+
+_MEMORY: dict = {}
+_LOCK = threading.RLock()
+
+
+def _load(path: Path, key: str) -> EvTable | None:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            if meta.get("key") != key or z["table"].shape != (K.EV_LEN,):
+                return None
+            return EvTable(z["table"].copy(), z["counts"].copy(), meta["history"], meta["converged"], key, path,
+                           "disk", meta.get("seconds", 0.0), meta)
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _save(t: EvTable) -> None:
+    t.path.parent.mkdir(parents=True, exist_ok=True)
+    meta = dict(t.meta, key=t.key, history=t.history, converged=t.converged, seconds=t.seconds)
+    tmp = t.path.with_name(f".{t.path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, table=t.table, counts=t.counts, meta=np.array(json.dumps(meta)))
+    os.replace(tmp, t.path)
+
+
+def cached(rules, players: int, spec) -> EvTable | None:
+    """The table from memory or the disk cache, or None."""
+    key = table_key(rules, players, spec)
+    with _LOCK:
+        t = _MEMORY.get(key)
+        if t is not None:
+            return EvTable(t.table, t.counts, t.history, t.converged, key, t.path, "memory", t.seconds, t.meta)
+        t = _load(cache_dir() / f"{key}.npz", key)
+        if t is not None:
+            _MEMORY[key] = t
+        return t
+
+
+def prepare(rules, players: int, spec) -> Iterator[dict]:
+    """Train (yielding each iteration) unless cached; returns the ``EvTable`` (saved to the cache)."""
+    t = cached(rules, players, spec)
+    if t is not None:
+        return t
+    with _LOCK:
+        t = yield from train(rules, players, spec)
+        try:
+            _save(t)
+        except OSError:
+            pass                       # a read-only cache: the table stays in memory
+        _MEMORY[t.key] = t
+    return t
+
+
+def ev_table(rules, players: int, spec) -> EvTable:
+    """The table, silently (from the cache, or trained now)."""
+    gen = prepare(rules, players, spec)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as e:
+            return e.value
+
+
+def param_columns(specs, rules, players: int):
+    """``Game.param_columns``: the ev seats' tables (float64[len(specs), K.EV_LEN]), None without ev."""
+    if not any(s.code == K.H_EV for s in specs):
+        return None
+    extra = np.zeros((len(specs), K.EV_LEN), np.float64)
+    for i, s in enumerate(specs):
+        if s.code == K.H_EV:
+            extra[i] = ev_table(rules, players, s).table
+    return extra
+
+
+def iteration_line(h: dict) -> str:
+    ch = "" if h["changed"] != h["changed"] else f", {100 * h['changed']:.2f}% of decisions changed"
+    return (f"ev table, iteration {h['iteration']} (players: {h['players']}): {h['decisions']:,} decisions, "
+            f"play {100 * h['play_rate']:.1f}%{ch}; {h['samples']:,} samples, {h['classes']} classes with data "
+            f"({h['seconds']:.1f} s)")
+
+
+def prepare_lines(specs, rules, players: int) -> Iterator[str]:
+    """The CLI's text while the ev tables of ``specs`` are computed or loaded (nothing without ev)."""
+    seen = set()
+    for s in specs:
+        if s.code != K.H_EV or s.values in seen:
+            continue
+        seen.add(s.values)
+        gen = prepare(rules, players, s)
+        try:
+            while True:
+                yield iteration_line(next(gen))
+        except StopIteration as e:
+            t = e.value
+        last = t.history[-1]
+        state = (f"converged: {100 * last['changed']:.2f}% of decisions changed in the last iteration"
+                 if t.converged else f"NOT converged after {last['iteration']} iterations "
+                 f"({100 * last['changed']:.2f}% changed in the last)")
+        how = (f"computed in {t.seconds:.1f} s" if t.source == "computed"
+               else f"loaded from the cache (computed in {t.seconds:.1f} s)")
+        yield f"ev table ({players} players, {s.label}): {len(t.history) - 1} iterations, {state}; {how}: {t.path}"
