@@ -176,13 +176,13 @@ def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Opt
                          "--seat", min=0, max=3, help="seat of the hand: 0 = dealer's left .. 3 = dealer (default: all four)")] = None,
                      trump: Annotated[Optional[List[str]], typer.Option("--trump", help="with --hand: only these trumps (S H D C)")] = None,
                      call: Annotated[Optional[List[str]], typer.Option("--call", help="with --hand: only these calls (7..13, boom, meetje)")] = None,
-                     double_dummy: Annotated[bool, typer.Option("--double-dummy", help="add the perfect-play bound (the dd extra)")] = False,
-                     dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", min=1, help="deals for the double-dummy bound",
+                     double_dummy: Annotated[bool, typer.Option("--double-dummy", help="add open-hand (double-dummy) play beside the heuristics, on the same deals (the dd extra)")] = False,
+                     dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", min=1, help="deals for the open-hand (double-dummy) column",
                                                                      show_default="1,000 with --hand, 2,000 without")] = None,
                      hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                      rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                      resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
-    """Boomke Wies: the odds of one hand per trump and call in each seat (--hand), else how auctions end and success by hand class over random deals; --double-dummy adds the perfect-play bound."""
+    """Boomke Wies: the odds of one hand per trump and call in each seat (--hand), else how auctions end and success by hand class over random deals; --double-dummy adds open-hand (double-dummy) play on the same deals (both sides see all cards and play perfectly: not a bound on the heuristics' result)."""
     if hand is None:
         _needs("--hand", seat=seat, trump=trump, call=call, until_precision=until_precision)
     if not double_dummy:

@@ -149,3 +149,17 @@ def test_six_top_trumps_are_called_six():
     play = B.odds_play(hand, hands=300, seed=1, trumps=["H", "S"])
     assert list(play["best"].best_call) == ["6 H", "6 H"]
     assert play["best"].exp_value.tolist() == [9.0, 9.0]
+
+
+def test_open_hand_is_never_called_a_bound():
+    """Issue 12 item 5: open-hand (double-dummy) play is both sides playing perfectly, not a bound on the
+    heuristics' result: no printed or reported text calls it one."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    files = [root / "cli.py", root / "README.md", root / "docs" / "RULES.md", *sorted((root / "analysis").rglob("*.py"))]
+    for f in files:
+        text = f.read_text().lower().replace("\n", " ")
+        for phrase in ("perfect-play bound", "double-dummy bound", "double dummy bound"):
+            assert phrase not in text, (f, phrase)
+    from tricksim.analysis.boulmous.views import PLAY_NOTE
+    assert "not a bound" in PLAY_NOTE

@@ -1,6 +1,7 @@
-"""Boomke Wies double-dummy bound (the optional ``dd`` extra: endplay, which wraps the DDS solver):
+"""Boomke Wies open-hand (double-dummy) play (the optional ``dd`` extra: endplay, which wraps the DDS solver):
 the heuristic's result beside the double-dummy result on the same deals, for one hand
-(``dd_hand``) or over random deals with the auction (``dd_deals``)."""
+(``dd_hand``) or over random deals with the auction (``dd_deals``).  Both sides see all cards and play
+perfectly: not a bound on the heuristics' result (heuristic defenders can let a heuristic declarer do better)."""
 from __future__ import annotations
 
 import dataclasses
@@ -172,12 +173,12 @@ def _dd_run(study, params, n, block, opts: RunOptions):
 
 def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
             block_size: int = 25):
-    """The double-dummy bound for one hand: on the first ``deals`` deals of its odds study,
+    """Open-hand (double-dummy) play for one hand: on the first ``deals`` deals of its odds study,
     per opening suit and bid, the heuristic's success beside the double-dummy success
     (the hand's holder on lead, obliged to open the suit that becomes trumps)."""
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
-        raise TricksimError("the double-dummy bound applies to the bidding game, not to the no-auction variant")
+        raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     specs = GAME.parse_seats(heuristics)
     if deals < 1:
@@ -196,12 +197,12 @@ def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None,
 
 def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
              block_size: int = 50):
-    """The double-dummy bound over random deals with the auction: on the first ``deals``
+    """Open-hand (double-dummy) play over random deals with the auction: on the first ``deals``
     deals of the auction study, the declaring team's heuristic result beside the
     double-dummy result of the same declarer, trumps and opening-lead suit."""
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
-        raise TricksimError("the double-dummy bound applies to the bidding game, not to the no-auction variant")
+        raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
     specs = GAME.parse_seats(heuristics)
     if deals < 1:
         raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")

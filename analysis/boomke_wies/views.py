@@ -74,7 +74,7 @@ def render_dd(res, kind: str) -> str:
         speed += ")"
     else:
         speed = "every block reused from the run folder"
-    head = f"Double-dummy bound (DDS via endplay) on {res['deals']:,} of the same deals: {speed}"
+    head = f"Open-hand (double-dummy) play (DDS via endplay) on {res['deals']:,} of the same deals: {speed}"
     lines = [head, pd.DataFrame(rows).to_string(index=False)]
     below = tab[tab.dd_below_heuristic] if len(tab) else tab
     if len(below):
@@ -91,6 +91,8 @@ def render_dd(res, kind: str) -> str:
         (mh, hh), (md, hd), (mg, hg) = res["mean_heuristic"], res["mean_dd"], res["mean_gap"]
         lines.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {md:.2f} ± {hd:.2f}, "
                      f"gap {mg:+.2f} ± {hg:.2f}.")
+    lines.append("(open-hand, double-dummy play: both sides see all cards and play perfectly. It is not a bound on the "
+                 "heuristics' result: against heuristic defenders a heuristic declarer can do better.)")
     lines.append("('gap' = double-dummy minus heuristic success on the same deals, in percentage points (pp), "
                  "with its paired 95% interval)")
     return "\n".join(lines)
@@ -226,7 +228,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
                  heuristics=None, rules=None, until_precision: float | None = None,
                  opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim odds boomke-wies``: the odds of one hand (``hand``), else how auctions end and
-    success by hand class over random deals; ``double_dummy`` adds the perfect-play bound on the
+    success by hand class over random deals; ``double_dummy`` adds open-hand (double-dummy) play on the
     first ``n_dd`` deals.  Writes the run folder and yields the text to print."""
     from tricksim.analysis.output import with_folder, write_table
 
@@ -261,7 +263,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
     hands = hands or 2_000_000
     opts = with_folder(opts, KEY, "deals", deals_run(seed, hands, rules, specs))
     if double_dummy and rules.variant == "no_auction":
-        raise TricksimError("the double-dummy bound applies to the bidding game, not to the no-auction variant")
+        raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
     if double_dummy:
         _endplay()
     res = auction_stats(seed, hands, rules, specs, opts.sub("auction"))
