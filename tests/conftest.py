@@ -19,3 +19,17 @@ def boulmous_trace():
     def get(seed, hands, rules=None, heuristic="random", with_legal=True, first=0):
         return _boulmous_trace(seed, hands, tuple(sorted((rules or {}).items())), heuristic, with_legal, first)
     return get
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bourre_ev_cache(tmp_path_factory):
+    """Bourre's ev tables (analysis/bourre/ev.py) are trained into a cache of this test session, never
+    the user's (``$TRICKSIM_CACHE``)."""
+    import os
+    old = os.environ.get("TRICKSIM_CACHE")
+    os.environ["TRICKSIM_CACHE"] = str(tmp_path_factory.mktemp("ev-cache"))
+    yield
+    if old is None:
+        os.environ.pop("TRICKSIM_CACHE", None)
+    else:
+        os.environ["TRICKSIM_CACHE"] = old

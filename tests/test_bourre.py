@@ -74,7 +74,7 @@ def test_kernel_rng_is_rng_module_and_matches_port():
 # ---------------------------------------------------------------------------
 # the kernel against the referee, deal by deal
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("heuristic", ["random", "default", "cinch", "loose"])
+@pytest.mark.parametrize("heuristic", ["random", "default", "cinch", "loose", "ev:train_sessions=300,train_deals=30"])
 @pytest.mark.parametrize("players", [2, 3, 5, 7, 8])
 def test_referee_default_rules(heuristic, players):
     tr, errs = referee(players, 6, 30, heuristic)
