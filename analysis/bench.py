@@ -74,6 +74,34 @@ def run(games=None, hands=None, seed=0, threads=None, repeats=5):
     return pd.DataFrame(rows)
 
 
+SOLVER_DEALS = 20_000   # whole deals per round of ``tricksim bench --solver``
+
+
+def solver(hands=None, seed=0, threads=None, repeats=5):
+    """Whole-deal open-hand solves per second (issue 12's bar: at least 4,000 per second per core, two threads
+    at least 1.8x one), 1 thread and all threads, timed as ``run`` times the playing kernels (interleaved
+    rounds, the best reported): ``Game``-independent cases from each game that has an open-hand solver."""
+    from tricksim.analysis.boulmous.studies import solver_bench_cases
+    allt = numba.config.NUMBA_NUM_THREADS
+    tlist = sorted(set(threads)) if threads else sorted({1, allt})
+    for t in tlist:
+        if not 1 <= t <= allt:
+            raise TricksimError(f"--threads {t}: this machine runs 1 to {allt} threads")
+    n = hands or SOLVER_DEALS
+    rows = []
+    for game, cases in (("Boulmous", solver_bench_cases(seed)),):
+        for label, fn in cases:
+            rates, ratios = time_case(fn, n, tlist, repeats)
+            row = {"game": game, "case": label, "deals": n}
+            for t in tlist:
+                row[f"deals/s {t} thread{'s' if t > 1 else ''}"] = f"{rates[t]:,.0f}"
+            if len(tlist) > 1:
+                row["speed-up"] = f"{rates[tlist[-1]] / rates[tlist[0]]:.2f}x"
+                row["per round"] = f"{min(ratios):.2f}-{max(ratios):.2f}x"
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def engine_overhead(hands: int = 10_000_000, seed: int = 0, out=None):
     """Wall time of a Boulmous run through the engine (blocks persisted to a run folder)
     against one bare kernel call over the same hands; both on all local threads."""

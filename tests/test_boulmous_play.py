@@ -163,3 +163,14 @@ def test_open_hand_is_never_called_a_bound():
             assert phrase not in text, (f, phrase)
     from tricksim.analysis.boulmous.views import PLAY_NOTE
     assert "not a bound" in PLAY_NOTE
+
+
+def test_bench_solver(capsys):
+    """``tricksim bench --solver``: whole-deal open-hand solves per second, 1 thread and all threads."""
+    (label, fn), = B.solver_bench_cases(0)
+    assert fn(0, 70) == 70
+    code, out, err = run_cli(["bench", "--solver", "--hands", "300", "--repeats", "1"], capsys)
+    assert code == 0, err
+    assert "open-hand solve, whole deal" in out and "deals/s 1 thread" in out
+    code, out, err = run_cli(["bench", "--solver", "--threads", "99"], capsys)
+    assert code == 2 and "--threads 99" in err

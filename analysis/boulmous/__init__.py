@@ -19,7 +19,7 @@ from tricksim.analysis.boulmous.report import HEADLINE_HAND, headline
 from tricksim.analysis.boulmous.studies import (_odds_tables, auction_stats, bench_cases, best_call, block_classes,
                                                 block_deals, block_duplicate, block_games, block_odds, classes_run,
                                                 compare_exact, game_stakes, hand_rows, inside_text, odds_classes,
-                                                odds_hand, odds_run, stakes_run)
+                                                odds_hand, odds_run, solver_bench_cases, stakes_run)
 from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
 from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
                                               stakes_command)
@@ -52,5 +52,5 @@ __all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "best_call
            "HEADLINE_HAND", "heuristic_arrays", "inside_text", "K", "KEY", "make_params", "N_LAYOUTS",
            "odds_classes", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "parse_play",
            "PLAY_KINDS", "parse_entrants", "parse_hand", "parse_seats",
-           "record_to_dict", "REGISTRY", "render_auction", "render_classes", "render_odds", "rules_array",
+           "record_to_dict", "REGISTRY", "solver_bench_cases", "render_auction", "render_classes", "render_odds", "rules_array",
            "specs_from_json", "stakes_command", "stakes_run", "trace", "trace_games", "TRUMP_NAMES"]

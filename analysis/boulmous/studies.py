@@ -298,6 +298,23 @@ def bench_cases(seed=0):
     return cases
 
 
+def solver_bench_cases(seed=0):
+    """Benchmark cases of the open-hand solver (``tricksim bench --solver``): whole random deals, one solve each
+    from the first trick (kernels/solve_boulmous.solve_batch: the taker on lead, deal i with taker i mod 4 and
+    trump i mod 5, no-trump included), default rules."""
+    from tricksim.kernels import solve_boulmous as S
+    ra = rules_array(BoulmousRules())
+    kd, _ = GAME.keys(seed)
+
+    def fn(first, n):
+        hands = S.random_deals(kd, first, n)
+        idx = np.arange(first, first + n, dtype=np.int64)
+        out = np.zeros(n, np.int64)
+        S.solve_batch(hands, idx % 4, idx % 5, idx % 4, ra, out)
+        return n
+    return [("open-hand solve, whole deal (taker on lead)", fn)]
+
+
 def block_duplicate(params, first, n):
     from tricksim.analysis.compare import seating
     codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
