@@ -205,3 +205,17 @@ def test_compare_and_odds_with_ev():
     assert res["n"] == 2000 and len(res["pairs"]) == 1
     o = B.odds_hand("AH KH 7C 4D 2S", "9H", players=4, seat=1, pot=0, seed=SEED, hands=1000, heuristics=[EV])
     assert (o["choices"].n == 1000).all()
+
+
+def test_compounding_sentence():
+    from tricksim.analysis.bourre.views import compounds, render_pot
+    res = B.pot_study(7, 40, 300, SEED, heuristics=[EV])
+    c, text = compounds(res)
+    assert c is False and text.startswith(f"Under expected-value play ({EV}) the pot does not compound")
+    assert render_pot(res).splitlines()[0] == text
+    c, text = compounds(B.pot_study(7, 40, 300, SEED, heuristics=["loose:threshold=0.4"]))
+    assert c is True and "the pot compounds" in text
+    # a fixed penalty never multiplies the pot: only carry-overs count
+    c, text = compounds(B.pot_study(7, 40, 300, SEED, B.BourreRules(bourre_penalty="fixed:2"),
+                                    heuristics=["loose:threshold=0.4"]))
+    assert c is False and "bourre payments and" not in text

@@ -102,6 +102,7 @@ def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules
               opts: RunOptions = RunOptions()):
     """One pot study per value of the swept setting (same seed: common random numbers); each in its
     own sub-folder of ``opts.out``."""
+    from tricksim.analysis.bourre.views import compounds
     rules = rules or BourreRules()
     results = []
     for v in values:
@@ -127,6 +128,7 @@ def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules
         t = o.iloc[1]
         row["tie rate"] = _pct(t.p, t.ci_low, t.ci_high, 2)
         row["overflowed"] = res["overflowed"]
+        row["pot compounds"] = "yes" if compounds(res)[0] else "no"
         rows.append(row)
     return {"name": name, "values": values, "results": results, "table": pd.DataFrame(rows)}
 

@@ -62,12 +62,45 @@ def pot_tables(res) -> dict:
     return t
 
 
+def compounds(res):
+    """(does the pot compound: True / False, the one-sentence answer).  Between two wins the pot
+    follows P' = A.P + B (issue 15): A = the bourre payments that equal the pot, plus one when a tie
+    (or an all-pass) carries the pot over; B = the antes.  The pot compounds, growing geometrically
+    in the mean, when E[A] >= 1; below 1 it falls back between wins (its tail can still be heavy:
+    the tail law).  E[A] per deal = bourre players per deal (pot-sized penalty) + the carry-over
+    rate, from the study's own rates, with the sum of their 95% half-widths."""
+    labels = sorted({s.label for s in res["specs"]})
+    who = (f"expected-value play ({', '.join(labels)})" if all(s.name == "ev" for s in res["specs"])
+           else f"{', '.join(labels)} play")
+    rules = res["rules"]
+    m, half, _ = res["bourre_mean"]
+    o = res["outcomes"]
+    ea, ehalf, parts = 0.0, 0.0, []
+    if rules.penalty_chips < 0:
+        ea, ehalf = m, half
+        parts.append(f"{m:.3f} bourre payments")
+    carry = [1, 3] if rules.tie != "divide_equally" else [3]      # tie, everyone passed
+    for i in carry:
+        r = o.iloc[i]
+        ea += r.p
+        ehalf += max(r.p - r.ci_low, r.ci_high - r.p)
+    parts.append(f"a {100 * sum(o.iloc[i].p for i in carry):.1f}% carry-over rate")
+    cap = f" (up to the pot limit of {rules.pot_limit})" if rules.pot_limit else ""
+    if ea >= 1:
+        return True, (f"Under {who} the pot compounds{cap}: each deal multiplies it by A = the pot-sized bourre "
+                      f"payments plus 1 when it carries over, and E[A] = {ea:.3f} ± {ehalf:.3f} >= 1 per deal "
+                      f"({' and '.join(parts)}).")
+    return False, (f"Under {who} the pot does not compound: each deal multiplies it by A = the pot-sized bourre "
+                   f"payments plus 1 when it carries over, and E[A] = {ea:.3f} ± {ehalf:.3f} < 1 per deal "
+                   f"({' and '.join(parts)}), so between wins it falls back (its tail: rare runs of bourres).")
+
+
 def render_pot(res) -> str:
     from tricksim.analysis.output import show
     t = pot_tables(res)
     m, half, nd = res["bourre_mean"]
     am, ahalf, _ = res["active_mean"]
-    lines = [f"Bourre pot growth: {res['sessions']:,} sessions of {res['deals']} deals, {res['players']} players "
+    lines = [compounds(res)[1], f"Bourre pot growth: {res['sessions']:,} sessions of {res['deals']} deals, {res['players']} players "
              f"({', '.join(sorted({s.label for s in res['specs']}))}), ante {res['ante']}, seed {res['seed']}",
              _speed_line(res)]
     if res["overflowed"]:
