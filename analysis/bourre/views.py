@@ -200,6 +200,7 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
     cards = parse_hand(hand)
     up = parse_card(up_card)
     specs = GAME.parse_seats(heuristics, players)
+    yield from prepare_lines(specs, rules, players)
     hands = hands or 100_000
     run, _ = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs)
     opts = with_folder(opts, KEY, "odds", run)
