@@ -384,7 +384,8 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
                 base_scores):
     """Rules 10-14: six tricks, the taker leading. Fills tricks, legal masks and
     ``rec[REC_WON..]``. ``base_scores`` (int64[4]) are the game scores before the
-    deal, used only by ``end_check = after_each_trick`` (-1 in [0] disables it).
+    deal, used only by ``end_check = after_each_trick``; a deal outside a game passes ``no_game()``
+    (NO_GAME: [0] below -2**40 disables the check).
     ``h`` (uint64[4]) is scratch for the hands in play. Returns the number of tricks played."""
     for i in range(4):
         h[i] = hands[i]

@@ -56,12 +56,6 @@ def card_str(c: int) -> str:
     return RANKS[c % 16] + SUITS[c // 16]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def bit(c):
-    """uint64 with bit ``c`` set."""
-    return U1 << np.uint64(c)
-
-
 @intrinsic
 def _ctpop(typingctx, x):
     sig = types.uint64(types.uint64)

@@ -35,7 +35,7 @@ DECK = [r + s for s in SUITS for r in RANKS]          # sorted: suit-major, 2..A
 # ---------------------------------------------------------------------------
 # pure-Python port of kernels/rng.py (SplitMix64, Lemire's bounded ints)
 # ---------------------------------------------------------------------------
-from ref_rng import GAME_BOOMKE, GOLDEN, M64, STREAM_DEAL, Rng, derive_key, mix64  # noqa: F401
+from ref_rng import GAME_BOOMKE_WIES, GOLDEN, M64, STREAM_DEAL, Rng, derive_key, mix64  # noqa: F401
 
 
 def packets(rules: dict) -> list[int]:
@@ -272,7 +272,7 @@ def regenerate_deal(d: dict, rules: dict):
     dealer = d["hand_index"] % 4
     if d["dealer"] != dealer:
         errs.append(f"dealer {d['dealer']}, expected {dealer}")
-    rng = Rng(derive_key(d["seed"], GAME_BOOMKE, STREAM_DEAL), d["hand_index"])
+    rng = Rng(derive_key(d["seed"], GAME_BOOMKE_WIES, STREAM_DEAL), d["hand_index"])
     deck = shuffled_deck(rng)
     sizes = packets(rules)
     if rules["shuffle"] == "full":
@@ -338,7 +338,7 @@ def check_match(deals: list[dict], seed: int, m: int, rules: dict, extra: int, p
     the first deal after which a team has reached it; a tie then gets one extra deal
     (``tiebreak_extra_deal``). ``deals``: TRACE-style dicts of its deals."""
     errs = []
-    rng = Rng(derive_key(seed, GAME_BOOMKE, STREAM_DEAL), m)
+    rng = Rng(derive_key(seed, GAME_BOOMKE_WIES, STREAM_DEAL), m)
     sizes = packets(rules)
     target = rules["target_score"]
     tot = [0, 0]

@@ -3,7 +3,7 @@ shared by the referees of every game: written from the generator's definition, n
 importing the kernel, so a change to the kernel's numbers makes the referees disagree."""
 M64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
-GAME_BOULMOUS, GAME_BOOMKE, GAME_BOURRE = 1, 2, 3   # kernels/rng.py game ids
+GAME_BOULMOUS, GAME_BOOMKE_WIES, GAME_BOURRE = 1, 2, 3   # kernels/rng.py game ids
 STREAM_DEAL = 0                                     # kernels/rng.py STREAM_DEAL
 
 

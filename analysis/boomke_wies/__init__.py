@@ -23,11 +23,11 @@ from tricksim.analysis.common import make_params, parse_cards, parse_heuristic, 
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import mask_of
-from tricksim.kernels.rng import GAME_BOOMKE
+from tricksim.kernels.rng import GAME_BOOMKE_WIES
 
 GAME = Game(
     name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array, kernel=K,
-    rng_id=GAME_BOOMKE, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
+    rng_id=GAME_BOOMKE_WIES, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
             "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate},
