@@ -42,7 +42,8 @@ sharing the table.
 
 Entry points: ``solve``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
 (many, prange), ``random_deals``; ``sim_odds_open`` and ``sim_odds_tricks`` (the odds of one hand
-deal by deal, open-hand and under the heuristics: ``tricksim odds boulmous --play``); the sampling player ``pimc_card`` (with ``sample_worlds``) and
+deal by deal, open-hand and under the heuristics: ``tricksim odds boulmous --play``), ``sim_classes_play``
+(the hand classes likewise); the sampling player ``pimc_card`` (with ``sample_worlds``) and
 ``pimc_play_batch`` (whole deals, four PIMC seats) are a design for issue 12 item 3, not yet
 used by analysis/.
 
@@ -60,7 +61,7 @@ from tricksim.kernels.cards import lowest, highest, popcount, U0, U1
 from tricksim.kernels.rng import seed_state, below
 from tricksim.kernels.boulmous import (
     TABS, POWER, CSUIT, NT, N_RULES, R_LEFT_BOWER_TRUMP, DECK24, legal_mask, beats, min_power_card, max_power_card, deal_random,
-    deal_with_fixed, play_deal, no_game, i64, REC_LEN, REC_WON,
+    deal_with_fixed, play_deal, no_game, i64, REC_LEN, REC_WON, REC_TRUMP, hand_class,
 )
 
 TT_BITS = 14
@@ -689,6 +690,44 @@ def sim_odds_tricks(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hco
                 play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec,
                           nogame)
                 out[i, t] = rec[REC_WON + seat]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_classes_play(key_deal, key_dec, first, n, rules, hcodes, hparams, with_open, out):
+    """The hand-class study deal by deal (kernels/boulmous.sim_classes: the same deal and decisions): the first
+    to speak (seat 0, dealer 3) takes bid 3 in the trump its heuristic prefers. ``out[i]`` (int64[n, 3]) = (its
+    hand class ``(ntrumps * 3 + bowers) * 5 + side aces``, -1 when it chose no-trump; its tricks under the
+    heuristics; its tricks under open-hand play with the same trump, on lead, if ``with_open``, else -1)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    for ch in prange(nch):
+        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
+        ws[W_BITS] = np.uint64(TT_BITS)
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        trick = np.zeros(4, np.int64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            deal_random(sd, deck, hands)
+            play_deal(hands, work, i64(3), i64(0), i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                      nogame)
+            t = rec[REC_TRUMP]
+            out[i, 1] = rec[REC_WON]
+            out[i, 2] = -1
+            if t == NT:
+                out[i, 0] = -1
+                continue
+            ntr, nbow, aces = hand_class(hands[0], t, lb)
+            out[i, 0] = (ntr * 3 + nbow) * 5 + aces
+            if with_open:
+                out[i, 2] = solve(hands, np.int64(0), trick, np.int64(0), t, np.int64(0), rules, ws)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -174,3 +174,46 @@ def test_bench_solver(capsys):
     assert "open-hand solve, whole deal" in out and "deals/s 1 thread" in out
     code, out, err = run_cli(["bench", "--solver", "--threads", "99"], capsys)
     assert code == 2 and "--threads 99" in err
+
+
+def test_class_table_under_each_kind_of_play():
+    """``tricksim odds boulmous --play heuristic,open`` without --hand: the heuristics' rows are odds_classes's
+    on the same deals; 1 or 2 threads and two block sizes give the same counts; the open-hand tricks are the
+    solver's for the heuristic's trump, the first to speak on lead."""
+    n = 4000
+    res = B.odds_classes_play(seed=2, hands=n, play="open,heuristic", block_size=1500)
+    plain = B.odds_classes(seed=2, hands=n)["by_trumps_bowers"]
+    h = res["by_trumps_bowers"]
+    h = h[h.play == "heuristic"].reset_index(drop=True)
+    for col in ("trumps", "bowers", "n", "p3", "p4", "p5", "p6"):
+        assert np.array_equal(h[col].values, plain[col].values), col
+    assert set(res["gaps"].play) == {"open"}
+    run = B.classes_play_run(2, n, play="heuristic,open", block_size=1000)
+    old = numba.get_num_threads()
+    try:
+        a = RunOptions(threads=1).execute(run)
+        b = RunOptions(threads=numba.config.NUMBA_NUM_THREADS).execute(run)
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(a.counts, b.counts)
+    assert np.array_equal(a.counts, B.block_classes_play(run.params, 0, n))
+    params = run.params
+    kd, kc, ra, codes, prm = B.GAME.kernel_args(params)
+    out = np.zeros((30, 3), np.int64)
+    S.sim_classes_play(kd, kc, 0, 30, ra, codes, prm, True, out)
+    deals = S.random_deals(kd, 0, 30)
+    ws = S.new_workspace()
+    for i in range(30):
+        if out[i, 0] < 0:
+            continue
+        # the trump is the heuristic's choice: one of the four suits gives the class and the solver's value
+        vals = [S.solve(deals[i].copy(), 0, np.zeros(4, np.int64), 0, t, 0, ra, ws) for t in range(4)]
+        assert out[i, 2] in vals
+
+
+def test_cli_class_table_with_play(capsys, tmp_path):
+    code, out, err = run_cli(["odds", "boulmous", "--play", "heuristic,open", "--hands", "2000", "--quiet",
+                              "--out", str(tmp_path / "r")], capsys)
+    assert code == 0, err
+    assert "bid 3 heuristics" in out and "bid 3 open-hand" in out and "not a bound" in out
+    assert (tmp_path / "r" / "play_by_trumps_bowers.csv").exists()

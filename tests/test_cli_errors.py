@@ -76,7 +76,7 @@ BAD_INPUT = {
         ("play-unknown", ODDS + ["--hand", HAND, "--play", "heuristic,clever"], "unknown kind of play 'clever'"),
         ("play-empty", ODDS + ["--hand", HAND, "--play", " , "], "--play is empty"),
         ("play-pimc", ODDS + ["--hand", HAND, "--play", "heuristic,pimc"], "--play pimc"),
-        ("play-open-without-hand", ODDS + ["--play", "heuristic,open"], "give --hand"),
+        ("play-keep-hands", ODDS + ["--play", "heuristic,open", "--keep-hands"], "--keep-hands"),
         ("play-open-exact", ["odds", "boulmous", "--hand", HAND, "--exact", "--play", "open"], "not to --exact"),
         ("play-boomke-wies", ["odds", "boomke-wies", "--play", "open"], "no such option: --play"),
         ("compare-until-precision", ["compare", "boulmous", "cautious", "random", "--until-precision", "-1"],

@@ -13,8 +13,8 @@ tricks, euchre-like bowers.
 from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
                                                TRUMP_NAMES, BoulmousRules, check_seat, parse_entrants, parse_hand,
                                                rules_array)
-from tricksim.analysis.boulmous.play import (PLAY_KINDS, block_odds_play, odds_play, odds_play_run,
-                                             parse_play)
+from tricksim.analysis.boulmous.play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run,
+                                             odds_classes_play, odds_play, odds_play_run, parse_play)
 from tricksim.analysis.boulmous.report import HEADLINE_HAND, headline
 from tricksim.analysis.boulmous.studies import (_odds_tables, auction_stats, bench_cases, best_call, block_classes,
                                                 block_deals, block_duplicate, block_games, block_odds, classes_run,
@@ -33,7 +33,7 @@ GAME = Game(
     rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
     blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
             "boulmous.games": block_games, "boulmous.duplicate": block_duplicate,
-            "boulmous.odds_play": block_odds_play},
+            "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play},
     hand_rows={"boulmous.deals": hand_rows},
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
@@ -47,7 +47,7 @@ heuristic_arrays = GAME.heuristic_arrays
 specs_from_json = GAME.specs_from_json
 
 __all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "best_call", "block_classes", "BLOCK_DEALS",
-           "block_deals", "block_duplicate", "block_games", "block_odds", "block_odds_play", "BoulmousRules", "check_seat",
+           "block_deals", "block_duplicate", "block_games", "block_odds", "block_odds_play", "block_classes_play", "classes_play_run", "odds_classes_play", "BoulmousRules", "check_seat",
            "classes_run", "compare_exact", "DECK_RANKS", "GAME", "game_stakes", "hand_rows", "headline",
            "HEADLINE_HAND", "heuristic_arrays", "inside_text", "K", "KEY", "make_params", "N_LAYOUTS",
            "odds_classes", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "parse_play",

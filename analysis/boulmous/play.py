@@ -170,3 +170,75 @@ def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules
         raise TricksimError("no trump selected")
     return {"calls": calls, "gaps": gaps, "best": best_calls(calls), "n": r.n, "seconds": r.seconds,
             "hand": " ".join(card_str(c) for c in cards), "play": kinds, "seat": seat}
+
+
+# ---- the hand classes over random deals ----------------------------------------------------------------------
+N_CLASSES = 8 * 3 * 5   # (trumps held 0..7, bowers 0..2, side aces 0..4), as kernels/boulmous.hand_class
+
+
+def block_classes_play(params, first, n):
+    """Per hand class of the first to speak (``boulmous.classes``'s deals and decisions; no-trump choices left
+    out), the joint histogram of its tricks under the kinds ``params["play"]``: count
+    ``class * 7**K + sum_j tricks_j * 7**j``."""
+    from tricksim.kernels import solve_boulmous as S
+    kinds = params["play"]
+    k = len(kinds)
+    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    out = np.zeros((n, 3), np.int64)
+    S.sim_classes_play(kd, kc, first, n, ra, codes, prm, "open" in kinds, out)
+    out = out[out[:, 0] >= 0]
+    code = out[:, 0] * 7 ** k
+    for j, kind in enumerate(kinds):
+        code = code + out[:, 1 if kind == "heuristic" else 2] * 7 ** j
+    return np.bincount(code, minlength=N_CLASSES * 7 ** k).astype(np.int64)
+
+
+def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
+                     block_size: int = 1 << 17) -> engine.Run:
+    """The run of ``odds_classes_play``."""
+    return engine.Run("boulmous.classes_play", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics),
+                                                            play=parse_play(play)), hands, block_size)
+
+
+def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
+                      opts: RunOptions = RunOptions(), block_size: int = 1 << 17):
+    """``odds_classes`` under each kind of play on the same deals: the first to speak takes each bid in the trump
+    its heuristic prefers (no-trump choices left out).  Returns ``by_trumps_bowers`` (one row per trumps held,
+    bowers held and kind: n, p3..p6 with intervals, mean tricks), ``gaps`` (per trumps, bowers and bid, each kind
+    against the heuristics: the paired difference with its interval), ``n``, ``seconds``, ``play``."""
+    rules = rules or BoulmousRules()
+    kinds = parse_play(play)
+    r = opts.execute(classes_play_run(seed, check_hands(hands), rules, heuristics, kinds, block_size))
+    k = len(kinds)
+    joint = r.counts.reshape((8, 3, 5) + (7,) * k).sum(axis=2)
+    rows, gaps = [], []
+    for ntr in range(8):
+        for nb in range(3):
+            jt = joint[ntr, nb]
+            n = int(jt.sum())
+            if n == 0:
+                continue
+            marg = {kind: jt.sum(axis=tuple(a for a in range(k) if a != k - 1 - j)) for j, kind in enumerate(kinds)}
+            for kind in kinds:
+                h = marg[kind]
+                row = {"trumps": ntr, "bowers": nb, "play": kind, "n": n,
+                       "mean_tricks": float((h * np.arange(7)).sum() / n)}
+                for bid in range(3, 7):
+                    p, lo, hi = wilson(int(h[bid:].sum()), n)
+                    row.update({f"p{bid}": float(p), f"p{bid}_lo": float(lo), f"p{bid}_hi": float(hi)})
+                rows.append(row)
+            if "heuristic" in kinds:
+                ih = kinds.index("heuristic")
+                for j, kind in enumerate(kinds):
+                    if kind == "heuristic":
+                        continue
+                    pair = jt.sum(axis=tuple(a for a in range(k) if a not in (k - 1 - j, k - 1 - ih)))
+                    if k - 1 - j > k - 1 - ih:
+                        pair = pair.T
+                    for bid in range(3, 7):
+                        up, down = int(pair[bid:, :bid].sum()), int(pair[:bid, bid:].sum())
+                        d, half = mean_ci(up - down, up + down, n)
+                        gaps.append({"trumps": ntr, "bowers": nb, "bid": bid, "play": kind, "versus": "heuristic",
+                                     "gap": float(d), "gap_ci": float(half), "n": n})
+    return {"by_trumps_bowers": pd.DataFrame(rows), "gaps": pd.DataFrame(gaps), "n": r.n, "seconds": r.seconds,
+            "play": kinds}

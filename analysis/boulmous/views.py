@@ -8,7 +8,10 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, parse_hand
-from tricksim.analysis.boulmous.play import PLAY_HANDS, PLAY_LABELS, odds_play, odds_play_run, parse_play
+from tricksim.analysis.boulmous.play import (PLAY_HANDS, PLAY_LABELS, classes_play_run, odds_classes_play, odds_play,
+                                             odds_play_run, parse_play)
+
+CLASSES_PLAY_HANDS = 200_000   # default deals of the class table with --play
 from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text,
                                                 odds_classes, odds_hand, odds_run, stakes_run)
 from tricksim.analysis.common import TricksimError
@@ -88,6 +91,30 @@ def render_play(res) -> str:
     return "\n".join(lines)
 
 
+def render_classes_play(res) -> str:
+    """The class table under each kind of play: P(make) per bid, and the gap against the heuristics."""
+    from tricksim.analysis.output import pct, pm, show
+    df, gaps = res["by_trumps_bowers"], res["gaps"]
+    rows = []
+    for (ntr, nb), g in df.groupby(["trumps", "bowers"], sort=False):
+        row = {"trumps": ntr, "bowers": nb, "n": f"{int(g.n.iloc[0]):,}"}
+        for bid in range(3, 7):
+            for r in g.itertuples():
+                row[f"bid {bid} {PLAY_LABELS[r.play]}"] = pct(getattr(r, f"p{bid}"), getattr(r, f"p{bid}_lo"),
+                                                             getattr(r, f"p{bid}_hi"))
+            if len(gaps):
+                for q in gaps[(gaps.trumps == ntr) & (gaps.bowers == nb) & (gaps.bid == bid)].itertuples():
+                    row[f"bid {bid} gap {q.play}"] = pm(100 * q.gap, 100 * q.gap_ci, 1)
+        rows.append(row)
+    text = (f"Boulmous: chance that the first to speak makes each bid, taking the contract in the trump suit its "
+            f"heuristic prefers and leading, under each kind of play on the same {res['n']:,} random deals, by trumps "
+            f"held (bowers included) and bowers held (no-trump choices left out); gaps in percentage points, paired, "
+            f"95% intervals\n" + show(pd.DataFrame(rows), key=2))
+    if "open" in res["play"]:
+        text += "\n" + PLAY_NOTE
+    return text
+
+
 def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
                  keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
                  until_precision: float | None = None, opts: RunOptions = RunOptions(),
@@ -106,9 +133,17 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
         if exact:
             raise TricksimError("--play applies to the Monte Carlo odds, not to --exact (the enumeration plays the "
                                 "heuristics only): drop one of them")
-        if hand is None and kinds != ["heuristic"]:
-            raise TricksimError(f"--play {','.join(kinds)}: open-hand play applies to the odds of one hand "
-                                "(give --hand); the class table over random deals plays the heuristics only")
+        if hand is None and keep_hands:
+            raise TricksimError("--keep-hands keeps the auction study's hands, which --play does not run: drop one")
+        if hand is None:
+            hands = hands or CLASSES_PLAY_HANDS
+            opts = with_folder(opts, KEY, "classes_play", classes_play_run(seed, hands, rules, specs, kinds))
+            res = odds_classes_play(seed, hands, rules, specs, kinds, opts)
+            write_table(res["by_trumps_bowers"], opts.out, "play_by_trumps_bowers")
+            write_table(res["gaps"], opts.out, "play_class_gaps")
+            yield render_classes_play(res)
+            yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"
+            return
         if hand is not None:
             cards = parse_hand(hand)
             seat = check_seat(0 if seat is None else seat)
