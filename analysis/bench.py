@@ -82,6 +82,7 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
     at least 1.8x one), 1 thread and all threads, timed as ``run`` times the playing kernels (interleaved
     rounds, the best reported): ``Game``-independent cases from each game that has an open-hand solver."""
     from tricksim.analysis.boulmous.studies import solver_bench_cases
+    from tricksim.analysis.bourre.studies import solver_bench_cases as bourre_solver_cases
     allt = numba.config.NUMBA_NUM_THREADS
     tlist = sorted(set(threads)) if threads else sorted({1, allt})
     for t in tlist:
@@ -89,7 +90,7 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
             raise TricksimError(f"--threads {t}: this machine runs 1 to {allt} threads")
     n = hands or SOLVER_DEALS
     rows = []
-    for game, cases in (("Boulmous", solver_bench_cases(seed)),):
+    for game, cases in (("Boulmous", solver_bench_cases(seed)), ("Bourre", bourre_solver_cases(seed))):
         for label, fn in cases:
             rates, ratios = time_case(fn, n, tlist, repeats)
             row = {"game": game, "case": label, "deals": n}

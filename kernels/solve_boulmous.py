@@ -50,7 +50,8 @@ used by analysis/.
 Numba caches a compiled function keyed on its own file only: the functions imported from
 kernels/boulmous.py (``legal_mask``, ``beats``, ``min_power_card``, the tables) are inlined into
 the cached code here, so an edit of kernels/boulmous.py does NOT invalidate this module's cache.
-After editing the rules there, clear kernels/__pycache__ (CI starts clean). The tests
+kernels/__init__.py therefore keys the whole cache on every kernel source (an edit of any kernel
+file drops the cached kernels on the next import). The tests
 (tests/test_solver_boulmous.py) compare the solver with a pure-Python minimax built on the
 referee's legal moves (tests/ref_boulmous.py), so a stale cache that plays the old rules fails them.
 """

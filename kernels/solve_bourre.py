@@ -86,18 +86,15 @@ depth first with an explicit stack (numba's cache cannot hold a recursive functi
 
 ``solve_batch`` runs ``analyse`` (guaranteed tricks, surely not bourre, surely wins) over many
 positions on all threads, one workspace per thread. Speed of whole 5-card deals (one random
-seat, default rules, 2,000 deals per case):
-``python -m tricksim.kernels.solve_bourre 2000`` (``bench()``).
+seat, default rules): ``tricksim bench --solver`` (analysis/bench.py).
 
 Numba caches a compiled function keyed on its own file only: ``legal_follow``, ``cinch_equiv``
 and the other helpers imported from kernels/bourre.py are compiled into THIS module's cache, so
-an edit of kernels/bourre.py does NOT invalidate it. After editing the rules there, clear
-kernels/__pycache__ (CI starts clean). tests/test_solver_bourre.py compares ``legal_play`` as
+an edit of kernels/bourre.py alone would NOT invalidate it: kernels/__init__.py therefore drops
+every cached kernel on import whenever any kernel file changes. tests/test_solver_bourre.py compares ``legal_play`` as
 compiled here, and every solver answer, with the pure-Python referee (tests/ref_bourre.py,
 tests/ref_solver_bourre.py), so a stale cache that plays the old rules fails those tests.
 """
-import sys
-import time
 
 import numba
 import numpy as np
@@ -1010,39 +1007,3 @@ def default_rules() -> np.ndarray:
     r[K.R_CINCH_KNOWLEDGE] = KNOW_HOLDER
     r[K.R_CINCH_LAST_EXEMPT] = 1
     return r
-
-
-def bench(players=(5, 7), threads=(1, 2), deals=2000, seed=1):
-    """Whole 5-card deals per second through solve_batch (guaranteed tricks, not bourre and
-    surely-wins for one random seat per deal, default rules); prints one line per case (wall
-    clock rate, and deals per CPU second of this process, which other load on the machine
-    does not lower) and returns [(players, threads, deals per wall-clock second)]."""
-    import numba
-    rules = default_rules()
-    out_rows = []
-    before = numba.get_num_threads()
-    try:
-        for n in players:
-            hands, pos = random_deals(np.uint64(seed), 0, deals, n)
-            out = np.zeros((deals, N_OUT), np.int64)
-            solve_batch(hands[:4], pos[:4], rules, out[:4])     # compile / load the cache
-            for th in threads:
-                numba.set_num_threads(th)
-                t0 = time.perf_counter()
-                c0 = time.process_time()
-                solve_batch(hands, pos, rules, out)
-                dt = time.perf_counter() - t0
-                cpu = time.process_time() - c0
-                rate = deals / dt
-                print(f"bourre solve, {n} players, {th} thread(s): {deals} deals in {dt:.2f} s = "
-                      f"{rate:,.0f} deals/s ({deals / cpu:,.0f} per CPU second; mean tricks "
-                      f"{out[:, OUT_TRICKS].mean():.3f}, not bourre {out[:, OUT_NOT_BOURRE].mean():.3f}, "
-                      f"wins {out[:, OUT_WIN].mean():.3f})")
-                out_rows.append((n, th, rate))
-    finally:
-        numba.set_num_threads(before)
-    return out_rows
-
-
-if __name__ == "__main__":       # python -m tricksim.kernels.solve_bourre [deals]
-    bench(deals=int(sys.argv[1]) if len(sys.argv) > 1 else 2000)

@@ -10,10 +10,7 @@ KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 JIT = {"njit", "jit", "vectorize", "guvectorize", "generated_jit", "cfunc"}
 FILES = sorted(KERNELS.glob("*.py"))
 # Known violations, as xfail(strict=True): fixing one turns it into an XPASS failure (then drop it here).
-PRINTS_KNOWN = {
-    "solve_bourre.py": "its benchmark (python -m tricksim.kernels.solve_bourre) prints; it belongs in scripts/ or "
-                       "analysis/bench.py (work in progress of the solver issue)",
-}
+PRINTS_KNOWN: dict = {}
 
 
 def _files(known=None):

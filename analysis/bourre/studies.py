@@ -38,3 +38,26 @@ def bench_cases(seed=0):
             return int(v[lay["misc"][0] + 3])
         cases.append((label, fn))
     return cases
+
+
+SOLVER_CAPS = {5: 20_000, 7: 2_000}   # whole deals per round: the 7-player search is about 15x slower
+
+
+def solver_bench_cases(seed=0):
+    """Benchmark cases of the Bourre open-hand solver (``tricksim bench --solver``): whole 5-card deals after
+    the draw, one random seat per deal, its guaranteed tricks, "surely not bourre" and "surely wins"
+    (kernels/solve_bourre.solve_batch), default rules, at 5 and 7 players (deals per round capped per table
+    size: the search grows steeply with the players)."""
+    from tricksim.kernels import solve_bourre as S
+    rules = S.default_rules()
+    kd, _ = GAME.keys(seed)
+    cases = []
+    for players, cap in SOLVER_CAPS.items():
+        def fn(first, n, players=players, cap=cap):
+            m = min(n, cap)
+            hands, pos = S.random_deals(kd, first, m, players)
+            out = np.zeros((m, S.N_OUT), np.int64)
+            S.solve_batch(hands, pos, rules, out)
+            return m
+        cases.append((f"open-hand solve, whole deal, {players} players (one seat)", fn))
+    return cases
