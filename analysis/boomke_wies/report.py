@@ -28,7 +28,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     n_hand = 5_000 if quick else 200_000
     n_dd = 20 if quick else 200
     md = ["## Boomke Wies: partnership bid odds, with open-hand (double-dummy) play beside them\n",
-          "Default rules (RULES.md 2.1), every seat playing the default heuristic `partner`, seed "
+          "Default rules (docs/RULES.md section 2), every seat playing the default heuristic `partner`, seed "
           f"{seed}. Every rate has its 95% Wilson interval and sample size.\n"]
     # 1. auctions
     res = auction_stats(seed, n_deals, opts=RunOptions(runs / "boomke_wies-headline-deals", progress=progress, force=True))
