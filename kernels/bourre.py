@@ -973,6 +973,59 @@ PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec, hands, pool, sd,
+                 st, nets, uw, iw):
+    """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
+    deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
+    its cards and decisions drawn from ``seed_state(ks_deal, j)`` / ``seed_state(ks_dec, j)``:
+    antes (rule 2), the deal, the settlement.  Fills ``rec`` (the pot after it is
+    rec[REC_POT_AFTER]; the next deal's exemptions come from ``next_deal``) and adds each
+    seat's score to ``nets``.  Returns False (rec[REC_OVERFLOW] = 1) when a pot, payment or
+    net would pass OVF.  Every session kernel (``play_session``, ``split_sessions``) plays
+    its deals through this one function."""
+    seed_state(sd, ks_deal, j)
+    seed_state(st, ks_dec, j)
+    dealer = j % n
+    while not (inmask >> dealer) & 1:
+        dealer = (dealer + 1) % n
+    rec[REC_SESSION] = sess
+    rec[REC_DEAL_IDX] = j
+    rec[REC_N] = n
+    rec[REC_DEALER] = dealer
+    rec[REC_INMASK] = inmask
+    rec[REC_POT_BEFORE] = pot
+    rec[REC_EXEMPT] = exempt
+    rec[REC_OVERFLOW] = 0
+    ok = True
+    # ---- antes (rule 2) ----
+    ante = rules[R_ANTE]
+    amt = ante
+    if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
+        amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
+    rec[REC_ANTE_AMT] = amt
+    for s in range(MAXP):
+        rec[REC_SCORE + s] = 0
+    tot = post_antes(n, inmask, exempt, dealer, amt, rules, rec)
+    if tot > OVF - pot:
+        ok = False
+    else:
+        pot += tot
+    if ok:
+        upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
+        ok = play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                        pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw)
+    if ok:
+        for s in range(n):
+            x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+            rec[REC_SCORE + s] = x
+            if not add_net(nets, s, x):
+                ok = False
+    if not ok:
+        rec[REC_OVERFLOW] = 1
+    return ok
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, record, srow, fanrow,
                  stride, hands, pool, sd, st, nets, uw, iw):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
@@ -1003,44 +1056,8 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
     maxpot = np.int64(0)
     for j in range(D):
         rec = recs[j] if record else recs[0]
-        seed_state(sd, ks_deal, j)
-        seed_state(st, ks_dec, j)
-        dealer = j % n
-        while not (inmask >> dealer) & 1:
-            dealer = (dealer + 1) % n
-        rec[REC_SESSION] = sess
-        rec[REC_DEAL_IDX] = j
-        rec[REC_N] = n
-        rec[REC_DEALER] = dealer
-        rec[REC_INMASK] = inmask
-        rec[REC_POT_BEFORE] = pot
-        rec[REC_EXEMPT] = exempt
-        rec[REC_OVERFLOW] = 0
-        ok = True
-        # ---- antes (rule 2) ----
-        amt = ante
-        if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
-            amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
-        rec[REC_ANTE_AMT] = amt
-        for s in range(MAXP):
-            rec[REC_SCORE + s] = 0
-        tot = post_antes(n, inmask, exempt, dealer, amt, rules, rec)
-        if tot > OVF - pot:
-            ok = False
-        else:
-            pot += tot
-        if ok:
-            upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
-            ok = play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                            pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw)
-        if ok:
-            for s in range(n):
-                x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
-                rec[REC_SCORE + s] = x
-                if not add_net(nets, s, x):
-                    ok = False
-        if not ok:
-            rec[REC_OVERFLOW] = 1
+        if not session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
+                            pool, sd, st, nets, uw, iw):
             srow[S_OVF] = 1
             srow[S_OVF_DEAL] = j
             for p in range(3):
