@@ -371,11 +371,15 @@ def pot(players: Annotated[int, typer.Option("--players", min=2, max=8, help="pl
         sessions: Annotated[int, typer.Option("--sessions", min=1, help="independent sessions")] = 100_000,
         seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
         sweep: Annotated[Optional[str], typer.Option("--sweep", help="players | pot_limit | double_ante | tie | max_discard | looseness | heuristic, optionally =v1,v2,...")] = None,
+        tail: Annotated[bool, typer.Option("--tail", help="also the tail law (P' = A.P + B, k with E[A^k] = 1) and P(pot > X) by multilevel splitting")] = False,
+        tail_levels: Annotated[Optional[str], typer.Option("--tail-levels", help="with --tail: X / ante, e.g. 1000,10000 (default 100,...,1000000)")] = None,
+        tail_roots: Annotated[Optional[int], typer.Option("--tail-roots", help="with --tail: root sessions of the splitting (default sessions/100, 100-2000)")] = None,
         out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
         force: Force = False, quiet: Quiet = False):
     """Bourre: how the pot grows over sessions of consecutive deals."""
     _echo(bourre.pot_command(players, deals, sessions, seed, heuristic, _user_defs(heuristics),
-                             bourre.GAME.rules_from(rule), sweep, _opts(out, threads, scheduler, quiet, force, resume)))
+                             bourre.GAME.rules_from(rule), sweep, _opts(out, threads, scheduler, quiet, force, resume),
+                             tail, tail_levels, tail_roots))
 
 
 @app.command()

@@ -168,6 +168,19 @@ def parse_targets(text) -> tuple:
     return tuple(vals)
 
 
+def check_tail(tail: bool, levels, roots, sweep) -> tuple:
+    """The targets of ``--tail`` (validated before anything runs)."""
+    if not tail:
+        if levels is not None or roots is not None:
+            raise TricksimError("--tail-levels and --tail-roots go with --tail")
+        return DEFAULT_TARGETS
+    if sweep:
+        raise TricksimError("--tail studies one setting: leave out --sweep")
+    if roots is not None and roots < 2:
+        raise TricksimError(f"--tail-roots must be at least 2 (an interval needs two roots), got {roots}")
+    return parse_targets(levels)
+
+
 def split_grid(targets, unit: int) -> np.ndarray:
     """The splitting levels (chips): 10, 20, 40, ... x the ante up to the largest target, plus the targets."""
     g = set()
