@@ -30,6 +30,7 @@ from tricksim.kernels import bourre as K
 DEFAULT_TARGETS = (100, 1000, 10_000, 100_000, 1_000_000)   # X / ante reported by --tail
 GRID_LOW = 10             # the splitting levels: 10, 20, 40, ... x the ante, plus the targets
 MAX_TARGET = 1 << 50
+MIN_BAND_DEALS = 100      # a pot band with fewer deals gets no exponent
 MAX_PARTICLES = 4000      # copies per root session: past it a root stops splitting (still unbiased)
 
 
@@ -45,7 +46,8 @@ def moment(p, k: float) -> float:
 def solve_k(counts) -> tuple[float, str]:
     """(k, case) with E[A^k] = 1 for the A counts ``counts`` (index = A).  case: "power" (a root
     k > 0), "light" (A never passes 1: no heavy tail, k = inf), "no_reset" (A is never 0: the
-    pot never goes back, k = nan), "empty" (no deal)."""
+    pot never goes back, k = nan), "empty" (no deal); ``decode_tail`` adds "few" (a pot band with
+    under MIN_BAND_DEALS deals)."""
     c = np.asarray(counts, float)
     tot = c.sum()
     if tot <= 0:
@@ -125,9 +127,9 @@ def decode_tail(v, ante: int) -> dict:
     for i, name in enumerate(BAND_NAMES):
         cnt = band.sum(axis=0) if i == 0 else band[i - 1]
         cr = cross[-1] if i == 0 else cross[i - 1]
-        k, case = solve_k(cnt)
-        lo, hi, se = k_interval(cnt, cr, sessions, k) if case == "power" else (math.nan,) * 3
         nd = int(cnt.sum())
+        k, case = solve_k(cnt) if nd >= MIN_BAND_DEALS or i == 0 else (math.nan, "few")
+        lo, hi, se = k_interval(cnt, cr, sessions, k) if case == "power" else (math.nan,) * 3
         ks.append({"deals": name, "n": nd, "P(A=0)": cnt[0] / nd if nd else math.nan,
                    "P(A>=2)": cnt[2:].sum() / nd if nd else math.nan,
                    "E[A]": float((np.arange(K.TAIL_NA) * cnt).sum() / nd) if nd else math.nan,
@@ -254,7 +256,7 @@ def estimate(Y, plain: bool):
     m = s / n
     sd = float(Y.std(ddof=1)) if n > 1 else math.nan
     half = float(t_crit(n - 1)) * sd / math.sqrt(n)
-    return m, max(m - half, 0.0), m + half
+    return m, max(m - half, 0.0), min(m + half, 1.0)
 
 
 def rare_tail(params, roots: int, targets=DEFAULT_TARGETS, k: float = math.nan, R=None,

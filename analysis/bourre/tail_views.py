@@ -68,6 +68,12 @@ def tail_words(res) -> list[str]:
                 else "its tail is a power law: every 10x larger pot is 10^k times rarer")
         w.append(f"E[A^k] = 1 at k = {k:.2f} [{lo:.2f}, {hi:.2f}] (95%, delta method over sessions): the law predicts "
                  f"P(pot > x) ~ C x^-{k:.2f}; {grow}.")
+        bands = res["k"].iloc[1:]
+        bands = bands[bands.case == "power"]
+        if len(bands) > 1 and (bands.k_low.max() > bands.k_high.min()):
+            w.append("A depends on the pot (the players weigh it): k is " + "; ".join(
+                f"{r.k:.2f} [{r.k_low:.2f}, {r.k_high:.2f}] for {r.deals.replace('pot carried in ', 'pots carried in at ')}"
+                for _, r in bands.iterrows()) + ". The largest pots follow the bands of the largest pots.")
         ss = survival_slope(res["survival"], unit)
         if ss:
             s, x0, x1, nb = ss
@@ -117,7 +123,8 @@ def k_table(res) -> pd.DataFrame:
     def cell(r):
         if r.case == "power":
             return f"{r.k:.2f} [{r.k_low:.2f}, {r.k_high:.2f}]" if r.k_low == r.k_low else f"{r.k:.2f}"
-        return {"light": "none (no A >= 2)", "no_reset": "none (never resets)", "empty": "-"}[r.case]
+        return {"light": "none (no A >= 2)", "no_reset": "none (never resets)", "empty": "-",
+                "few": "- (too few deals)"}[r.case]
     return pd.DataFrame({"deals": k.deals, "n": k.n.map(lambda x: f"{x:,}"),
                          "P(A=0)": k["P(A=0)"].map(lambda x: "-" if x != x else f"{x:.4f}"),
                          "P(A>=2)": k["P(A>=2)"].map(lambda x: "-" if x != x else f"{x:.4f}"),
