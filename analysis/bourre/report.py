@@ -41,8 +41,8 @@ def tail_section(d, runs, seed, deals, quick, progress):
     from tricksim.analysis.bourre.pot import pot_study as _pot
     from tricksim.analysis.output import markdown_table, write_table
     import pandas as pd
-    n_law = 300 if quick else 10_000
-    roots = 40 if quick else 600
+    n_law = 300 if quick else 8_000
+    roots = 40 if quick else 400
     targets = (100, 1000) if quick else (100, 1000, 10_000)
     rules = BourreRules()
     rows, parts = [], []
@@ -77,7 +77,7 @@ def tail_section(d, runs, seed, deals, quick, progress):
           "the root of E[A^k] = 1: a 10x larger pot is 10^k times rarer. The chance of a pot past 1,000x the ante "
           f"within {deals} deals is estimated by multilevel splitting (a session is copied each time its pot passes a "
           "level, the copies' weights divided accordingly; unbiased, 95% intervals from the spread between independent "
-          "root sessions) beside plain sampling of sessions over the same number of deals.\n",
+          "root sessions, on the log scale) beside plain sampling of sessions over the same number of deals.\n",
           markdown_table(tab) + "\n"]
     for h, tr, sentence in parts:
         md.append(f"**`{h}`.** {sentence} " + " ".join(tail_words(tr)) + "\n")

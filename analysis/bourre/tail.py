@@ -245,7 +245,9 @@ def run_split(params, roots: int, levels, R, max_particles: int = MAX_PARTICLES,
 
 def estimate(Y, plain: bool):
     """(p, low, high) of the mean of Y over independent roots: Wilson for plain sessions (Y = 0/1),
-    else Student's t on the roots' weights (the rule of three over roots when none passed)."""
+    else the standard error between roots on the log scale, p / f to p * f with f = exp(t se / p)
+    (the splitting estimate is positive and right-skewed: a few roots carry most of the weight);
+    the rule of three over roots when none passed."""
     n = len(Y)
     s = float(Y.sum())
     if plain:
@@ -254,9 +256,11 @@ def estimate(Y, plain: bool):
     if s == 0:
         return 0.0, 0.0, 3.0 / n
     m = s / n
-    sd = float(Y.std(ddof=1)) if n > 1 else math.nan
-    half = float(t_crit(n - 1)) * sd / math.sqrt(n)
-    return m, max(m - half, 0.0), min(m + half, 1.0)
+    se = float(Y.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    if se == 0:
+        return m, m, m
+    f = math.exp(float(t_crit(n - 1)) * se / m)     # on the log scale: a positive, right-skewed estimate
+    return m, m / f, min(m * f, 1.0)
 
 
 def rare_tail(params, roots: int, targets=DEFAULT_TARGETS, k: float = math.nan, R=None,

@@ -73,16 +73,18 @@ def tail_words(res) -> list[str]:
         if len(bands) > 1 and (bands.k_low.max() > bands.k_high.min()):
             w.append("A depends on the pot (the players weigh it): k is " + "; ".join(
                 f"{r.k:.2f} [{r.k_low:.2f}, {r.k_high:.2f}] for {r.deals.replace('pot carried in ', 'pots carried in at ')}"
-                for _, r in bands.iterrows()) + ". The largest pots follow the bands of the largest pots.")
+                for _, r in bands.iterrows()) + ": the largest pots follow the exponent of the large-pot bands, "
+                "not the pooled one.")
         ss = survival_slope(res["survival"], unit)
         if ss:
             s, x0, x1, nb = ss
             rel = abs(-s - k) / k
+            why = ("the law is asymptotic and at these sizes the antes B are still a large part of the pot"
+                   + ("; the players' decisions also depend on the pot, so A is not the same at every size"
+                      if len(bands) > 1 and bands.k_low.max() > bands.k_high.min() else ""))
             w.append(f"The simulated pot after a deal falls with slope {s:.2f} between {x0:,} and {x1:,} chips "
                      f"(least squares over {nb} log bins) against -{k:.2f} from the law: "
-                     + ("they agree (within 10%)." if rel <= 0.1 else
-                        f"they differ by {100 * rel:.0f}% (the antes B still matter at these sizes, and the players' "
-                        "decisions depend on the pot, so A is not the same at every size)."))
+                     + ("they agree (within 10%)." if rel <= 0.1 else f"they differ by {100 * rel:.0f}% ({why})."))
         for sl in local_slopes(res["rare"]):
             w.append(f"The session's largest pot (splitting) falls with slope -{sl['slope']:.2f} ± {sl['half']:.2f} "
                      f"from {sl['from']:,}x to {sl['to']:,}x the ante against -{k:.2f} from the law.")
