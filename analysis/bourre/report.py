@@ -42,7 +42,7 @@ def tail_section(d, runs, seed, deals, quick, progress):
     from tricksim.analysis.output import markdown_table, write_table
     import pandas as pd
     n_law = 300 if quick else 8_000
-    roots = 40 if quick else 400
+    roots = 40 if quick else 1000
     targets = (100, 1000) if quick else (100, 1000, 10_000)
     rules = BourreRules()
     rows, parts = [], []

@@ -142,6 +142,9 @@ def rare_note(rare) -> str:
             f"{rare['plain_sessions']:,} sessions, the same number of deals. "
             + ("Chips conserved in every copy. " if not rare["violations"] else
                f"CHIP CONSERVATION VIOLATED in {rare['violations']} copies: a bug. ")
+            + ("" if (rare["table"].roots_reaching >= 20).all() else
+               "Few roots reach the highest levels (column 'roots reaching' under 20): a few roots carry the "
+               "estimate there, so its interval is rough and more roots (--tail-roots) tighten it. ")
             + ("No copy overflowed 2^62 chips." if not any(rare["overflow"]) else
                f"Overflowed 2^62 chips (counted past every level): splitting {rare['overflow'][0]:.2e}, plain "
                f"{rare['overflow'][1]:.2e} of the sessions."))
