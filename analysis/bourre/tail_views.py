@@ -32,7 +32,8 @@ def local_slopes(rare) -> list[dict]:
             ra = (a.hi_split - a.lo_split) / 2 / a.p_split
             rb = (b.hi_split - b.lo_split) / 2 / b.p_split
             half = math.hypot(ra, rb) / math.log(b["X (x ante)"] / a["X (x ante)"])
-            out.append({"from": int(a["X (x ante)"]), "to": int(b["X (x ante)"]), "slope": s, "half": half})
+            out.append({"from": int(a["X (x ante)"]), "to": int(b["X (x ante)"]), "slope": s, "half": half,
+                        "saturated": a.p_split > 0.5})
     return out
 
 
@@ -87,7 +88,9 @@ def tail_words(res) -> list[str]:
                      + ("they agree (within 10%)." if rel <= 0.1 else f"they differ by {100 * rel:.0f}% ({why})."))
         for sl in local_slopes(res["rare"]):
             w.append(f"The session's largest pot (splitting) falls with slope -{sl['slope']:.2f} ± {sl['half']:.2f} "
-                     f"from {sl['from']:,}x to {sl['to']:,}x the ante against -{k:.2f} from the law.")
+                     f"from {sl['from']:,}x to {sl['to']:,}x the ante against -{k:.2f} from the law"
+                     + (f" (most sessions pass {sl['from']:,}x: there the session's length, not the law, shapes the "
+                        "curve)." if sl["saturated"] else "."))
     if rules.pot_limit:
         w.append(f"A pot limit of {rules.pot_limit:,} chips cuts the law off: past it a winner takes {rules.pot_limit:,} "
                  "and a bourre pays at most that, so the pot grows by a fixed amount per bourre, not by a factor, and "
