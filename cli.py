@@ -203,12 +203,13 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
                                                              show_default="100,000")] = None,
                 seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
                 out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
-                force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
-    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals."""
+                force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
+                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,open (open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None):
+    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,open: under the heuristics and under paranoid open-hand play)."""
     g = bourre.GAME
     _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
                               g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
-                              until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+                              until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
 
 
 # ---- trace: one sub-command per game -------------------------------------------------------------
