@@ -226,14 +226,19 @@ def render_classes(res) -> str:
 def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, calls=None,
                  double_dummy: bool = False, n_dd: int | None = None, hands: int | None = None, seed: int = 0,
                  heuristics=None, rules=None, until_precision: float | None = None,
-                 opts: RunOptions = RunOptions()) -> Iterator[str]:
+                 opts: RunOptions = RunOptions(), play: str | None = None) -> Iterator[str]:
     """``tricksim odds boomke-wies``: the odds of one hand (``hand``), else how auctions end and
     success by hand class over random deals; ``double_dummy`` adds open-hand (double-dummy) play on the
-    first ``n_dd`` deals.  Writes the run folder and yields the text to print."""
+    first ``n_dd`` deals; ``play`` (with ``hand``): the hand's calls under each kind of play on the same deals.
+    Writes the run folder and yields the text to print."""
     from tricksim.analysis.output import with_folder, write_table
 
     rules = rules or BoomkeRules()
     specs = GAME.parse_seats(heuristics)
+    if play is not None:
+        yield from _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules,
+                                 until_precision, opts, play)
+        return
     if hand is not None:
         cards = parse_hand(hand)
         _positions(seat)
@@ -314,3 +319,30 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
                         "points per match": [pm(a, b, 3) if a == a else "-" for a, b in zip(df.mean_points, df.points_ci)],
                         "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p, df.p_lo, df.p_hi)]}).to_string(index=False)
     yield f"\nresults in {opts.out}"
+
+
+def _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules, until_precision, opts, play):
+    """``odds boomke-wies --hand ... --play heuristic,open``."""
+    from tricksim.analysis.boomke_wies.play import (PLAY_HANDS, check_open_extra, odds_play, odds_play_run,
+                                                    parse_play, render_play)
+    from tricksim.analysis.output import with_folder, write_table
+    kinds = parse_play(play)
+    if hand is None:
+        raise TricksimError("--play needs --hand for Boomke Wies (over random deals: --double-dummy)")
+    for name, v in (("--seat", seat), ("--call", calls), ("--double-dummy", double_dummy or None),
+                    ("--until-precision", until_precision)):
+        if v is not None:
+            raise TricksimError(f"{name} does not go with --play (the hand declares every suit it holds; "
+                                "--trump narrows the suits)")
+    cards = parse_hand(hand)
+    for t in trumps or ():
+        _trump(t)
+    if "open" in kinds:
+        check_open_extra()
+    hands = hands or PLAY_HANDS
+    opts = with_folder(opts, KEY, "odds_play", odds_play_run(cards, seed, hands, rules, specs, kinds))
+    res = odds_play(cards, seed, hands, rules, specs, kinds, trumps, opts)
+    for k in ("calls", "gaps", "best"):
+        write_table(res[k], opts.out, f"play_{k}")
+    yield render_play(res)
+    yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"

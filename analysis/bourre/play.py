@@ -29,6 +29,7 @@ from tricksim.analysis.bourre.config import GAME, BourreRules, _dynamic, parse_h
 from tricksim.analysis.bourre.odds import _cell_value, odds_run
 from tricksim.analysis.common import TricksimError, parse_card
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.play_kinds import parse_play as parse_kinds
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import card_str, cards_of
@@ -39,18 +40,9 @@ PLAY_BLOCK = 1 << 12      # deals per block: a few seconds of open-hand solving 
 PLAY_HANDS = 20_000       # default deals with --play
 
 
-def parse_play(text, kinds=PLAY_KINDS, game: str = "Bourre") -> list[str]:
-    """The kinds of play of ``--play`` (``"heuristic,open"`` or a list), deduplicated, in ``kinds`` order."""
-    items = text if isinstance(text, (list, tuple)) else [text]
-    names = [x.strip().lower() for item in items for x in str(item).split(",") if x.strip()]
-    if not names:
-        raise TricksimError(f"--play is empty: give kinds of play among {', '.join(kinds)}")
-    for x in names:
-        if x == "pimc":
-            raise TricksimError(f"--play pimc: {game} has no sampling player yet; use {' or '.join(kinds)}")
-        if x not in kinds:
-            raise TricksimError(f"--play: unknown kind of play {x!r}; choose among {', '.join(kinds)}")
-    return [k for k in kinds if k in names]
+def parse_play(text) -> list[str]:
+    """The kinds of play of ``--play`` among ``PLAY_KINDS``."""
+    return parse_kinds(text, PLAY_KINDS, "Bourre")
 
 
 def block_odds_play(params, first, n):
