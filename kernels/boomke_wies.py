@@ -239,6 +239,38 @@ def own_tricks(hand, w_ace, w_king, w_queen, w_len, w_short):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def sure_thirteen(hand, draws_and_counts):
+    """True when the hand, declaring and opening its best suit as trumps, takes all thirteen tricks
+    whatever the other hands hold and play: its trumps from the ace down number at least the
+    trumps it lacks (each round of trumps it leads wins and draws one from every hand that still has
+    one), and every side card lies in an unbroken run from its suit's ace (it wins when led once
+    trumps are gone). Such a hand has at least seven trumps, so its best suit is its only candidate.
+    The side cards are sure only for a player who draws trumps first and remembers what was played
+    (``draws_and_counts``: the draw_trumps and count parameters); without them only thirteen trumps
+    are sure."""
+    t = best_suit(hand)
+    tr = (hand >> np.uint64(16 * t)) & np.uint64(0x1FFF)
+    k = pop(tr)
+    if k == 13:
+        return True
+    if k < 7 or not draws_and_counts:
+        return False
+    run = 0
+    while run < 13 and (tr >> np.uint64(12 - run)) & U1:
+        run += 1
+    if run < 13 - k:
+        return False
+    for s in range(4):
+        if s == t:
+            continue
+        f = (hand >> np.uint64(16 * s)) & np.uint64(0x1FFF)
+        m = pop(f)
+        if f != (np.uint64(0x1FFF) & ~((U1 << np.uint64(13 - m)) - U1)):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def random_call(high, forced, allow_8_12, bid_prob, st):
     """The random baseline's call: as the forced dealer a uniform legal call; otherwise,
     with probability ``bid_prob``, a bid 0-2 above the lowest legal one."""
@@ -457,6 +489,8 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass):
                 b = PASS
             elif hcodes[s] == H_RANDOM:
                 b = random_call(high, forced, allow, hparams[s, P_BID_PROB], st)
+            elif high < 13 and sure_thirteen(hands[s], hparams[s, P_DRAW_TRUMPS] > 0.5 and hparams[s, P_COUNT] > 0.5):
+                b = BOOM         # a certain thirteen: Boom (+5) in every position, over partner too
             elif holder == p and hparams[s, P_OVERCALL_PARTNER] < 0.5:
                 b = PASS
             else:
