@@ -56,7 +56,7 @@ def block_odds_play(params, first, n):
     probs, meta = [], []
     for i in range(n):
         for s in range(4):
-            if tk[i, s] >= 0:
+            if tk[i, s] >= 0 and s in params["suits"]:
                 probs.append(([int(x) for x in hs[i]], 0, s, s))
                 meta.append((s, int(tk[i, s])))
     tricks = dd_solve(probs, _DD_THREADS["n"] or None) if "open" in params["play"] else [0] * len(meta)
@@ -67,11 +67,26 @@ def block_odds_play(params, first, n):
 
 
 def odds_play_run(cards, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heuristics=None, play=PLAY_KINDS,
-                  block_size: int = PLAY_BLOCK) -> engine.Run:
-    """The run of ``odds_play``: what names its folder and what it executes."""
+                  block_size: int = PLAY_BLOCK, trumps=None) -> engine.Run:
+    """The run of ``odds_play``: what names its folder and what it executes (``trumps``: only these opening
+    suits, default every suit the hand holds)."""
+    suits = sorted({c // 16 for c in cards} & {SUITS.index(t) for t in _suits(trumps) or SUITS})
+    if not suits:
+        raise TricksimError("the hand holds none of the trumps asked for")
     params = make_params(seed, rules or BoomkeRules(), GAME.parse_seats(heuristics), hand_mask=mask_of(cards),
-                         play=parse_play(play))
+                         play=parse_play(play), suits=suits)
     return engine.Run("boomke_wies.odds_play", params, hands, block_size, unit="deals")
+
+
+def _suits(trumps):
+    """The trump letters asked for (None: all), checked."""
+    if not trumps:
+        return None
+    out = [str(t).strip().upper() for t in trumps]
+    for t in out:
+        if t not in SUITS:
+            raise TricksimError(f"unknown trump {t!r}: use S H D C")
+    return out
 
 
 def _score_vectors(contract, rules):
@@ -82,7 +97,7 @@ def _score_vectors(contract, rules):
     return ours, net
 
 
-def play_tables(counts, kinds, rules, suits=None):
+def play_tables(counts, kinds, rules):
     """(calls, gaps): per trump, bid (7..13, 13 = Boom) and kind P(make) with its Wilson interval, the expected
     points and net points and the mean team tricks; per trump and bid, open-hand minus heuristics: the paired
     difference of P(make) (Agresti-Min interval) and of the net points and tricks (Student's t)."""
@@ -93,7 +108,7 @@ def play_tables(counts, kinds, rules, suits=None):
     for s in range(4):
         j = joint[s]
         n = int(j.sum())
-        if n == 0 or (suits and SUITS[s] not in suits):
+        if n == 0:
             continue
         marg = {"heuristic": j.sum(axis=1), "open": j.sum(axis=0)}
         for b in BIDS:
@@ -144,19 +159,13 @@ def odds_play(hand, seed: int = 0, hands: int = PLAY_HANDS, rules: BoomkeRules |
     kinds = parse_play(play)
     if hands < 1:
         raise TricksimError(f"the number of deals must be at least 1, got {hands}")
-    suits = [t.strip().upper() for t in trumps] if trumps else None
-    for t in suits or ():
-        if t not in SUITS:
-            raise TricksimError(f"unknown trump {t!r}: use S H D C")
-    run = odds_play_run(cards, seed, hands, rules, heuristics, kinds, block_size)
+    run = odds_play_run(cards, seed, hands, rules, heuristics, kinds, block_size, trumps)
     if "open" in kinds:
         check_open_extra()
         r, _ = _dd_run(run.study, run.params, run.total, run.block_size, opts)
     else:
         r = opts.execute(run)
-    calls, gaps = play_tables(r.counts, kinds, rules, suits)
-    if not len(calls):
-        raise TricksimError("the hand holds none of the trumps asked for")
+    calls, gaps = play_tables(r.counts, kinds, rules)
     return {"calls": calls, "gaps": gaps, "best": best_calls(calls), "n": r.n, "seconds": r.seconds,
             "hand": " ".join(card_str(c) for c in cards), "play": kinds}
 

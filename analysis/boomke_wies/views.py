@@ -340,7 +340,8 @@ def _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, r
     if "open" in kinds:
         check_open_extra()
     hands = hands or PLAY_HANDS
-    opts = with_folder(opts, KEY, "odds_play", odds_play_run(cards, seed, hands, rules, specs, kinds))
+    opts = with_folder(opts, KEY, "odds_play", odds_play_run(cards, seed, hands, rules, specs, kinds,
+                                                                 trumps=trumps))
     res = odds_play(cards, seed, hands, rules, specs, kinds, trumps, opts)
     for k in ("calls", "gaps", "best"):
         write_table(res[k], opts.out, f"play_{k}")
