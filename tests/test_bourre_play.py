@@ -203,3 +203,17 @@ def test_open_position_fields():
     rec[K.REC_HANDS + 4] = sum(1 << c for c in [up, 33, 34, 35, 36])
     O.open_position(rec, 5, 4, up, False, 1, h, pos)
     assert (pos[S.P_LEADER], pos[S.P_TRUMP], pos[S.P_LONO], pos[S.P_LEAD], pos[S.P_AKQ]) == (2, -1, 1, up, 0)
+
+
+def test_resume_and_block_size_do_not_change_the_counts(tmp_path):
+    """Through the run engine: a second execution reuses every block of the run folder; other block sizes
+    give the same counts (every deal a pure function of the seed and its index)."""
+    from tricksim.analysis.engine import RunOptions
+    cards, up = bourre.parse_hand(HAND), parse_card(UP)
+    run, _ = odds_play_run(cards, up, players=4, seat=0, seed=4, hands=300, block_size=100)
+    opts = RunOptions(out=tmp_path / "r", progress=False)
+    a = opts.execute(run)
+    b = opts.execute(run)
+    assert b.reused == 3 and np.array_equal(a.counts, b.counts)
+    run2, _ = odds_play_run(cards, up, players=4, seat=0, seed=4, hands=300, block_size=300)
+    assert np.array_equal(RunOptions(progress=False).execute(run2).counts, a.counts)
