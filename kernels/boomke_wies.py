@@ -21,6 +21,7 @@ from numba import njit, prange
 from tricksim.kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest, nth_card
 from tricksim.kernels.rng import seed_state, below, uniform, shuffle
 from tricksim.kernels.deal import deal_with_fixed
+from tricksim.kernels.tally import add_sum_outer
 
 # ---- rule flags -------------------------------------------------------------
 R_VARIANT, R_DEALER_8_12, R_MEETJE_TRUMP, R_MEETJE_SHORTFALL, R_DEFENCE = 0, 1, 2, 3, 4
@@ -1068,11 +1069,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                         acc[off + a * k + b] += ya * yb
                         acc[off + b * k + a] += ya * yb
             for mt in range(2):
-                off = mt * W
-                for e in range(k):
-                    acc[off + e] += X[mt, e]
-                    for f in range(k):
-                        acc[off + k + e * k + f] += X[mt, e] * X[mt, f]
+                add_sum_outer(acc, mt * W, X[mt], k)   # per deal (S and Q of the metric's block)
     out = np.zeros(L, np.int64)
     for ch in range(nch):
         out += part[ch]

@@ -22,6 +22,7 @@ from numba import njit, prange
 from tricksim.kernels.cards import popcount, lowest, highest, nth_card, U0, U1
 from tricksim.kernels.rng import seed_state, below, uniform, shuffle
 from tricksim.kernels.deal import deal_with_fixed
+from tricksim.kernels.tally import add_outer, add_sum_outer
 
 # ---- rule flags -------------------------------------------------------------
 R_AUCTION, R_LEFT_BOWER_TRUMP, R_MUST_HEAD, R_TRUMP_OBL, R_FAILED_KEEPS = 0, 1, 2, 3, 4
@@ -1034,13 +1035,8 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                     xs[a] += ys[a]
                     acc[m0 + r * k + a] += yp[a]
                     acc[m1 + r * k + a] += ys[a]
-                    for b in range(k):
-                        acc[o0 + k + kk + a * k + b] += yp[a] * yp[b]
-                        acc[o1 + k + kk + a * k + b] += ys[a] * ys[b]
-            for a in range(k):
-                acc[o0 + a] += xp[a]
-                acc[o1 + a] += xs[a]
-                for b in range(k):
-                    acc[o0 + k + a * k + b] += xp[a] * xp[b]
-                    acc[o1 + k + a * k + b] += xs[a] * xs[b]
+                add_outer(acc, o0 + k + kk, yp, k)   # per playout (P of the block)
+                add_outer(acc, o1 + k + kk, ys, k)
+            add_sum_outer(acc, o0, xp, k)              # per deal (S and Q of the block)
+            add_sum_outer(acc, o1, xs, k)
     return part.sum(axis=0)
