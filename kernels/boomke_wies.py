@@ -20,6 +20,8 @@ from numba import njit, prange
 
 from tricksim.kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest, nth_card
 from tricksim.kernels.rng import seed_state, below, uniform, shuffle
+from tricksim.kernels.deal import deal_with_fixed
+from tricksim.kernels.tally import add_sum_outer
 
 # ---- rule flags -------------------------------------------------------------
 R_VARIANT, R_DEALER_8_12, R_MEETJE_TRUMP, R_MEETJE_SHORTFALL, R_DEFENCE = 0, 1, 2, 3, 4
@@ -36,6 +38,11 @@ PASS, MEETJE, BOOM = 0, 1, 13     # a bid is 7..13; 1 = Meetje; 0 = pass (and "n
 # Calls of the per-deal functions pass int64 scalars (``i64``), never literal constants: numba
 # compiles one specialisation per distinct argument types (see kernels/boulmous.py).
 i64 = np.int64
+# play_deal's "nothing forced" arguments (pass each through ``i64``):
+AUCTION = -1          # forced_decl: nobody is made declarer, the auction decides
+NO_BID = 0            # forced_contract when the auction decides
+HEURISTIC_TRUMP = -1  # forced_open: the declarer's heuristic chooses the suit it opens (its trumps)
+NOBODY = -1           # forced_pass: no seat is made to pass
 
 NO_CONTRACT = 0
 
@@ -749,7 +756,7 @@ def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
         play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
     else:
-        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -888,30 +895,13 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             fresh_deck(deck)
             shuffle(sd, deck, 52)
             deal_from_deck(deck, 3, PACKETS_445, hands)
-            play_deal(hands, i64(3), i64(0), i64(7), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(3), i64(0), i64(7), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             lg, hcp = hand_class(hands[0])
             acc[((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
     out = np.zeros(AGG_CLASSES, np.int64)
     for ch in range(nch):
         out += part[ch]
     return out
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def deal_with_fixed(sd, rest, fixed, seat, hands):
-    """Seat ``seat`` holds ``fixed``; the 39 cards of ``rest`` are shuffled to the others
-    (in seat order, 13 each)."""
-    shuffle(sd, rest, 39)
-    k = 0
-    for s in range(4):
-        if s == seat:
-            hands[s] = fixed
-            continue
-        m = U0
-        for i in range(13):
-            m |= U1 << np.uint64(rest[13 * k + i])
-        k += 1
-        hands[s] = m
 
 
 # sim_odds aggregate, the hand at seat 0:
@@ -955,7 +945,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, positions, rules, hcodes, hpara
             seed_state(sd, key_deal, idx)
             for j in range(39):
                 rest[j] = rest0[j]
-            deal_with_fixed(sd, rest, fixed, 0, hands)
+            deal_with_fixed(sd, rest, fixed, 0, hands, i64(13))
             odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, rec, h, acc)
     out = np.zeros(AGG_ODDS, np.int64)
     for ch in range(nch):
@@ -969,11 +959,11 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         if (fixed & SM[s]) == U0:
             continue
         seed_state(st, key_dec, idx)
-        play_deal(hands, i64(3), i64(0), i64(7), s, i64(-1), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
         acc[s * 14 + rec[REC_TEAM]] += 1
         if rules[R_MEETJE_TRUMP] == MEETJE_NAMES_ELDEST_LEADS and positions[3]:
             seed_state(st, key_dec, idx)
-            play_deal(hands, i64(0), i64(0), i64(MEETJE), s, i64(-1), rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(0), i64(0), i64(MEETJE), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             acc[ODDS_MEETJE + s * 14 + rec[REC_TEAM]] += 1
     for p in range(4):
         if not positions[p]:
@@ -981,11 +971,11 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         dealer = (3 - p) & 3
         base = ODDS_POS + p * ODDS_POS_LEN
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(0), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(0), rules, hcodes, hparams, st, rec, h)
         acc[base + 7 + rec[REC_SCORE]] += 1
         acc[base + 13 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
         acc[base + 29 + 7 + rec[REC_SCORE]] += 1
         acc[base + 42 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         if rec[REC_DECL] == 0:
@@ -1018,13 +1008,13 @@ def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
         seed_state(sd, key_deal, idx)
         for j in range(39):
             rest[j] = rest0[j]
-        deal_with_fixed(sd, rest, fixed, 0, hands)
+        deal_with_fixed(sd, rest, fixed, 0, hands, i64(13))
         for s in range(4):
             hs[i, s] = np.int64(hands[s])
             if (fixed & SM[s]) == U0:
                 continue
             seed_state(st, key_dec, idx)
-            play_deal(hands, i64(3), i64(0), i64(7), s, i64(-1), rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             tk[i, s] = rec[REC_TEAM]
     return hs, tk
 
@@ -1113,11 +1103,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                         acc[off + a * k + b] += ya * yb
                         acc[off + b * k + a] += ya * yb
             for mt in range(2):
-                off = mt * W
-                for e in range(k):
-                    acc[off + e] += X[mt, e]
-                    for f in range(k):
-                        acc[off + k + e * k + f] += X[mt, e] * X[mt, f]
+                add_sum_outer(acc, mt * W, X[mt], k)   # per deal (S and Q of the metric's block)
     out = np.zeros(L, np.int64)
     for ch in range(nch):
         out += part[ch]
