@@ -200,11 +200,11 @@ PILOT_CAP = 400
 R_MAX = 64
 
 
-def plan_split(params, levels, k: float, rounds: int = 3) -> np.ndarray:
+def plan_split(params, levels, k: float, rounds: int = 3, pilot: int = PILOT_ROOTS) -> np.ndarray:
     """Copies per level R[i] (applied when a copy passes level i, to reach level i+1): about
     1 / P(level i+1 | level i), so about one copy per root reaches each level.  Measured by
-    pilot rounds of splitting on their own root sessions (deterministic: a function of the
-    seed); where the pilot does not reach, the tail law's (l_i+1 / l_i)^k.  Any choice keeps
+    pilot rounds of splitting on their own root sessions (``pilot`` per round; deterministic: a
+    function of the seed); where the pilot does not reach, the tail law's (l_i+1 / l_i)^k.  Any choice keeps
     the estimator unbiased; a good one keeps its variance low."""
     L = len(levels)
     lev = np.asarray(levels, float)
@@ -213,7 +213,7 @@ def plan_split(params, levels, k: float, rounds: int = 3) -> np.ndarray:
     law[:-1] = np.clip(np.round((lev[1:] / lev[:-1]) ** kk), 1, R_MAX)
     R = law.copy()
     for rnd in range(rounds):
-        Y, _, _ = run_split(params, PILOT_ROOTS, levels, R, PILOT_CAP, first=PILOT_FIRST + rnd * PILOT_ROOTS)
+        Y, _, _ = run_split(params, pilot, levels, R, PILOT_CAP, first=PILOT_FIRST + rnd * PILOT_ROOTS)
         P = Y.mean(axis=0)
         reach = (Y > 0).sum(axis=0)
         new = law.copy()
@@ -271,7 +271,7 @@ def rare_tail(params, roots: int, targets=DEFAULT_TARGETS, k: float = math.nan, 
     unit = max(GAME.rules_of(params).ante, 1)
     levels = split_grid(targets, unit)
     if R is None:
-        R = plan_split(params, levels, k)
+        R = plan_split(params, levels, k, pilot=min(PILOT_ROOTS, max(20, roots)))
     Y, ow, cnt = run_split(params, roots, levels, R, max_particles)
     budget = int(cnt[:, K.SP_DEALS].sum())
     n_plain = max(1, -(-budget // params["deals"]))
