@@ -13,7 +13,8 @@ on fresh deals.
 - optuna's TPE sampler proposes the values.  It is re-created before every trial with a seed derived
   from (seed, completed trials), so a proposal is a pure function of the seed and the history: an
   interrupted search resumes (the history is optuna's journal file in the run folder; a trial cut
-  short is proposed again with the same values) and ends where an uninterrupted one would.
+  short is marked failed, which the sampler ignores, and proposed again from the same history and
+  seed) and ends where an uninterrupted one would.
 - The confirmation plays the best set against ``against`` (and against the base's own values when
   ``against`` is something else) on deals of another seed, never used in the search: the search's
   best score is biased upwards (the best of many noisy scores); only the confirmation's interval
@@ -224,12 +225,12 @@ def _open_study(pl: Plan, folder: Path, force: bool, resume: bool):
         warnings.simplefilter("ignore")
         storage = JournalStorage(JournalFileBackend(str(folder / "trials.journal")))
         study = optuna.create_study(study_name=STUDY, storage=storage, direction="maximize", load_if_exists=True)
-    if not study.trials:
+    state = optuna.trial.TrialState
+    for t in study.trials:      # a trial cut short is forgotten: the seeded sampler proposes it again
+        if t.state == state.RUNNING:
+            study.tell(t.number, state=state.FAIL)
+    if not any(t.state in (state.COMPLETE, state.WAITING) for t in study.trials):   # trial 1: the base's values
         study.enqueue_trial({p.name: (int(p.default) if is_flag(p) else float(p.default)) for p in pl.params})
-    for t in study.trials:      # a trial cut short: proposed again, with the same values, then forgotten
-        if t.state == optuna.trial.TrialState.RUNNING:
-            study.enqueue_trial(t.params)
-            study.tell(t.number, state=optuna.trial.TrialState.FAIL)
     return study
 
 
