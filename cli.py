@@ -411,7 +411,7 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, updating their sections of README.md and keeping the others: "
-                              f"{', '.join([g.name for g in GAMES] + ['compare'])} (repeat the option or separate with commas)")] = None,
+                              f"{', '.join([g.name for g in GAMES] + ['compare', 'tune'])} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies
