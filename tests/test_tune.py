@@ -199,3 +199,11 @@ def test_bad_input_is_one_line_and_exit_2(argv, fragment, capsys, tmp_path, monk
     assert len(lines) == 1 and "Traceback" not in err and lines[0].startswith("tricksim: error: "), err
     assert fragment.lower() in lines[0].lower(), lines[0]
     assert not (tmp_path / "run").exists()
+
+
+def test_the_cli_does_not_import_optuna():
+    """optuna is imported by a tune only: ``tricksim --help`` and every other command stay fast."""
+    import subprocess
+    import sys
+    code = "import sys, tricksim.cli, tricksim.analysis.tune, tricksim.analysis.studies; print('optuna' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
