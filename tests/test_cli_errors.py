@@ -78,7 +78,7 @@ BAD_INPUT = {
         ("play-pimc", ODDS + ["--hand", HAND, "--play", "heuristic,pimc"], "--play pimc"),
         ("play-keep-hands", ODDS + ["--play", "heuristic,open", "--keep-hands"], "--keep-hands"),
         ("play-open-exact", ["odds", "boulmous", "--hand", HAND, "--exact", "--play", "open"], "not to --exact"),
-        ("play-boomke-wies", ["odds", "boomke-wies", "--play", "open"], "no such option: --play"),
+        ("play-boomke-wies", ["odds", "boomke-wies", "--play", "open"], "--play needs --hand"),
         ("compare-until-precision", ["compare", "boulmous", "cautious", "random", "--until-precision", "-1"],
          "--until-precision"),
         ("stakes-bourre", ["stakes", "bourre", "--games", "10", "--quiet"], "bourre"),
