@@ -385,11 +385,39 @@ def pot(players: Annotated[int, typer.Option("--players", min=2, max=8, help="pl
 
 
 @app.command()
+def tune(game: Game, base: Annotated[str, typer.Argument(help="the heuristic to tune (NAME or NAME:p=v,...)")],
+         params: Annotated[str, typer.Option("--params", help="the parameters to tune, e.g. margin,ace_weight "
+                                                               "(see 'tricksim heuristics GAME' for their ranges)")],
+         against: Annotated[Optional[str], typer.Option("--against", help="the opponent of every trial",
+                                                        show_default="BASE with its own values")] = None,
+         budget: Annotated[int, typer.Option("--budget", help="deals played by the whole search")] = 20_000_000,
+         trials: Annotated[Optional[int], typer.Option("--trials", help="trials (default 20 + 20 per parameter, "
+                                                                        "at most 200; at least 10,000 deals each)")] = None,
+         confirm: Annotated[Optional[int], typer.Option("--confirm", help="fresh deals of the confirmation",
+                                                        show_default="a quarter of --budget")] = None,
+         seed: Seed = 0, players: Players = None, heuristics: HeurFile = None, rule: Rule = None,
+         out: Annotated[Optional[Path], typer.Option("--out", help="the TOML heuristics file to write",
+                                                     show_default="RUN/tuned.toml")] = None,
+         run: Annotated[Optional[Path], typer.Option("--run", callback=_check_out, rich_help_panel=RUN,
+                                                     help="run folder: trial history (resume), tables "
+                                                          "(default: reports/runs/<game>-tune-<id>)")] = None,
+         threads: Threads = None, scheduler: Sched = None, resume: Resume = True, force: Force = False,
+         quiet: Quiet = False):
+    """Search a heuristic's parameters (optuna) by duplicate matches on the same deals; confirm on fresh deals."""
+    from tricksim.analysis.tune import tune_command
+
+    g = get_game(game)
+    lines = tune_command(g, base, params, against, budget, seed, trials, confirm, players, g.rules_from(rule),
+                         _user_defs(heuristics), out, _opts(run, threads, scheduler, quiet, force, resume))
+    _echo(x for x in lines if not (quiet and x.startswith("trial ")))
+
+
+@app.command()
 def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help="where the headline reports go")] = Path("reports"),
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, updating their sections of README.md and keeping the others: "
-                              f"{', '.join([g.name for g in GAMES] + ['compare'])} (repeat the option or separate with commas)")] = None,
+                              f"{', '.join([g.name for g in GAMES] + ['compare', 'tune'])} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies
