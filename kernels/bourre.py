@@ -51,21 +51,26 @@ H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
  P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
  P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
  # ev's training settings (read by analysis/bourre/ev.py, which computes its table; not by the kernel)
- P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES) = range(21)
-N_PARAMS = 21
+ P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES,
+ # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard
+ P_DRAW) = range(22)
+N_PARAMS = 22
 
 # ---- the expected-value player (H_EV): its probability table --------------
-# The play/pass decision of ``ev`` reads P(win), P(tie), P(bourre) of playing from a table
-# indexed by a hand class: strength bucket (``estimate`` / EV_STEP), players who declared play
-# before it (0..3+), position (first half, second half, dealer), pot / (players x ante) (<2,
-# <4, <8, 8+).  The table is data computed by tricksim (analysis/bourre/ev.py, fictitious play
+# The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
+# table indexed by a hand class: strength bucket of the cards it keeps (``estimate`` of the kept
+# cards, no draw term, / EV_STEP), the number of cards it draws (0..EV_ND-1), players who declared
+# play before it (0..3+), position (first half, second half, dealer), pot / (players x ante) (<2,
+# <4, <8, 8+).  For every draw count d the rules allow, ``ev_best`` keeps its 5 - d strongest
+# cards (``ev_discard``) and reads the class; it plays the d of the highest expected chips when
+# that is positive.  The table is data computed by tricksim (analysis/bourre/ev.py, fictitious play
 # with ``sim_ev_train``); it travels in the seat's row of ``hparams``, columns EV_BASE ..
 # EV_BASE + EV_LEN - 1 (3 per cell: p_win, p_tie, p_bourre; p_win < 0 = no data: the
 # threshold rule of ``basic`` decides), so no kernel signature changes.  An ``hparams`` with
 # an ev seat is therefore N_PARAMS + EV_LEN wide (analysis/game.py ``heuristic_arrays``).
-EV_NS, EV_NNP, EV_NPOS, EV_NPOT = 24, 4, 3, 4
+EV_NS, EV_ND, EV_NNP, EV_NPOS, EV_NPOT = 24, 6, 4, 3, 4
 EV_STEP = 0.25
-EV_CELLS = EV_NS * EV_NNP * EV_NPOS * EV_NPOT
+EV_CELLS = EV_NS * EV_ND * EV_NNP * EV_NPOS * EV_NPOT
 EV_BASE = N_PARAMS
 EV_LEN = 3 * EV_CELLS
 # training counts per cell (sim_ev_train): samples of playing, won, tied, bourre, decision
@@ -93,7 +98,6 @@ REC_CINCH = 210         # 40 flags: rule 11 restricted that play (evaluated when
 REC_LEN = 250
 OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
-FM_OWN = np.int64(2)          # play_dealt fmode: the forced seat plays with its own discard (ev training)
 
 
 # ============================================================================
@@ -400,15 +404,16 @@ def choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def ev_cell(est, pos, k, nplay_before, pot, table_ante):
-    """The hand class of an ev decision (the table's cell): strength bucket, players who
-    declared play before it (0..3+), position (first half, second half, dealer) and the pot
-    over the table's antes (<2, <4, <8, 8+)."""
+def ev_cell(est, d, pos, k, nplay_before, pot, table_ante):
+    """The hand class of an ev decision (the table's cell): strength bucket of the kept cards,
+    cards drawn (0..EV_ND-1), players who declared play before it (0..3+), position (first
+    half, second half, dealer) and the pot over the table's antes (<2, <4, <8, 8+)."""
     b = np.int64(est * (1.0 / EV_STEP))
     if b < 0:
         b = 0
     if b >= EV_NS:
         b = EV_NS - 1
+    dd = d if d < EV_ND else EV_ND - 1
     npb = nplay_before if nplay_before < EV_NNP else EV_NNP - 1
     if pos == k - 1:
         pb = 2
@@ -421,7 +426,33 @@ def ev_cell(est, pos, k, nplay_before, pot, table_ante):
     while pt < EV_NPOT - 1 and pot >= lim:
         pt += 1
         lim *= 2
-    return ((b * EV_NNP + npb) * EV_NPOS + pb) * EV_NPOT + pt
+    return (((b * EV_ND + dd) * EV_NNP + npb) * EV_NPOS + pb) * EV_NPOT + pt
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def strongest_card(m, trump, lono):
+    """ev's order of a hand: its strongest card (non-empty m): the highest trump, else the
+    highest card (ties: lowest suit); under Lo-No the lowest card."""
+    if lono:
+        return min_rank_card(m)
+    t = m & tmask(trump)
+    if t != U0:
+        return max_rank_card(t)
+    return max_rank_card(m)
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_discard(hand, trump, upcard, is_dealer, lono, d):
+    """Discard d cards, keeping the strongest (``strongest_card``); the Lo-No dealer never
+    discards the up-card (rule 18), so fewer when d exceeds what he may throw.  For d up to
+    the number ``basic`` throws this is exactly ``basic``'s discard."""
+    keepable = hand
+    if lono and is_dealer and upcard >= 0:
+        keepable = hand & ~bitc(upcard)
+    disc = keepable
+    while popcount(disc) > d:
+        disc ^= bitc(strongest_card(disc, trump, lono))
+    return disc
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -443,29 +474,56 @@ def ev_gain(pw, pt, pb, pot, ante_amt, rules):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def ev_lookup(hp, me, hand, trump, lono, pos, k, nplay_before, pot, table_ante, ante_amt, disc, rules):
-    """ev's play/pass decision from its table: 1 play, 0 pass, -1 no data for this class."""
-    est = estimate(hp, me, hand, trump, lono, popcount(disc))
-    o = EV_BASE + 3 * ev_cell(est, pos, k, nplay_before, pot, table_ante)
-    pw = hp[me, o]
-    if pw < 0.0:
-        return -1
-    return 1 if ev_gain(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules) > 0.0 else 0
+def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot, table_ante, ante_amt,
+            bdisc, rules):
+    """ev's best draw from its table: for every draw count d = 0..the limit (``max_discard``,
+    the cards it may throw), keep the 5 - d strongest cards, read the class of (kept strength,
+    d, ...) and its expected chips (``ev_gain``).  With ``draw`` = 0 only basic's discard
+    ``bdisc`` is weighed.  Returns (expected chips, discard, cell); cell -1 = no class with
+    data (the caller decides as basic)."""
+    best_g = 0.0
+    best_d = U0
+    best_c = np.int64(-1)
+    dmax = limit
+    if hp[me, P_DRAW] < 0.5:
+        dmax = 0
+    for d in range(dmax + 1):
+        disc = bdisc
+        if hp[me, P_DRAW] >= 0.5:
+            disc = ev_discard(hand, trump, upcard, is_dealer, lono, d)
+            if popcount(disc) < d:
+                break                    # the Lo-No dealer may throw no more
+        est = estimate(hp, me, hand & ~disc, trump, lono, 0)
+        c = ev_cell(est, popcount(disc), pos, k, nplay_before, pot, table_ante)
+        o = EV_BASE + 3 * c
+        pw = hp[me, o]
+        if pw < 0.0:
+            continue
+        g = ev_gain(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules)
+        if best_c < 0 or g > best_g:
+            best_g = g
+            best_d = disc
+            best_c = c
+    return best_g, best_d, best_c
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def decide(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, ante_amt, disc,
-           rules, st):
-    """Every heuristic's play/pass decision: ev by expected chips (``ev_lookup``; a class
-    without data and the dealer after all passed decide as ``basic``), the others by
-    ``choose_play``."""
+def decide(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k, nplay_before, pot,
+           table_ante, ante_amt, rules, st):
+    """Every heuristic's discard and play/pass decision, (play, discard): ev the draw and the
+    decision of the highest expected chips (``ev_best``: it plays when they are positive, with
+    the discard they were computed for); a class without data and the dealer after all passed
+    decide as ``basic``; the others ``choose_discard`` then ``choose_play``."""
+    disc = choose_discard(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, st)
     if code == H_EV:
         if not (pos == k - 1 and nplay_before == 0):
-            r = ev_lookup(hp, me, hand, trump, lono, pos, k, nplay_before, pot, table_ante, ante_amt, disc, rules)
-            if r >= 0:
-                return r == 1
+            g, d2, c = ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot,
+                               table_ante, ante_amt, disc, rules)
+            if c >= 0:
+                return g > 0.0, d2
         code = H_BASIC
-    return choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st)
+    play = choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st)
+    return play, disc
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -640,9 +698,8 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
                rec, fseat, fmode, fdisc, uw, iw):
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
-    decision for the odds study: seat ``fseat`` passes (fmode 0) or plays and
-    discards ``fdisc`` (fmode 1) or its heuristic's discard (fmode 2, ev training);
-    fmode -1 = its heuristic decides.
+    decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
+    plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
     Scratch: ``uw`` uint64[16], ``iw`` int64[24] (no allocation per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow)."""
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
@@ -688,14 +745,11 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
         elif s == fseat and fmode >= 0:
             play = fmode >= 1
             disc = fdisc
-            if fmode == 2:       # play, with the heuristic's own discard (ev training)
-                disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
             if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
                 play = True
         else:
-            disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
-            play = decide(hcodes[s], hparams, s, h, trump, lono, known_out, i, k, nplay, pot, table_ante,
-                          ante_amt, disc, rules, st)
+            play, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, known_out, i, k,
+                                nplay, pot, table_ante, ante_amt, rules, st)
             if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
                 play = True      # rule 4: an Ace up-card (18: Lo-No) forces the dealer to play
         if lono and is_dealer:
@@ -1387,12 +1441,16 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
     """Sessions first..first+ns-1 of D deals (as ``play_session`` plays them: antes, the
     pot carried on) played by ``hcodes``/``hparams``.  In every deal each real play/pass
     decision (not the dealer's forced ones) is counted in its class (EV_DEC, EV_PLAYED), and
-    whether the previous players (``pparams``, same codes) would have decided otherwise;
-    one decision point drawn on the stream ``key_x`` is sampled: if that seat played, its
-    outcome; if it passed, the deal is replayed from the same cards, stock and decision
-    stream with that seat playing (its own discard: the counterfactual of playing, as the
-    odds study plays a choice).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]."""
-    CH = 8
+    whether the previous players (``pparams``, same codes) would have decided otherwise (play
+    or pass, or the discard of a play); one decision point drawn on the stream ``key_x`` is
+    sampled: the outcome of playing with a draw count drawn uniformly (same stream) from
+    those the rules allow, keeping its strongest cards (``ev_discard``; ``draw`` = 0: its own
+    discard): the real outcome if that is what the seat did, else the deal replayed from the
+    same cards, stock and decision stream with that seat playing that discard (the
+    counterfactual, as the odds study plays a choice); counted in the class of (kept strength,
+    cards drawn, ...).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]; the chunks of sessions
+    (at most 128, their sizes from ns alone) make it the same on any thread count."""
+    CH = max(8, (ns + 127) // 128)
     nch = (ns + CH - 1) // CH
     width = EV_CELLS * EV_STATS + EV_GLOBAL
     part = np.zeros((nch, width), np.int64)
@@ -1413,6 +1471,8 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
         rec = np.zeros(REC_LEN, np.int64)
         rec2 = np.zeros(REC_LEN, np.int64)
         cells = np.zeros(MAXP, np.int64)
+        nbs = np.zeros(MAXP, np.int64)
+        discs = np.zeros(MAXP, np.uint64)
         acc = part[ch]
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
             sess = first + i
@@ -1468,28 +1528,38 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                     is_dealer = s == dealer
                     if not (is_dealer and (lono or ace_up or nb == 0)):
                         h = np.uint64(rec[REC_DEAL + s])
-                        disc = choose_discard(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, st)
                         potq = pot + a2 * nb
-                        c = ev_cell(estimate(hparams, s, h, trump, lono, popcount(disc)), q, k, nb, potq, table_ante)
+                        cur, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q, k,
+                                           nb, potq, table_ante, amt, rules, st)
+                        c = ev_cell(estimate(hparams, s, h & ~disc, trump, lono, 0), popcount(disc), q, k, nb, potq,
+                                    table_ante)
                         cells[q] = c
+                        discs[q] = disc
+                        nbs[q] = nb
                         acc[c * EV_STATS + EV_DEC] += 1
                         if pl:
                             acc[c * EV_STATS + EV_PLAYED] += 1
-                        prev = decide(hcodes[s], pparams, s, h, trump, lono, ko, q, k, nb, potq, table_ante, amt,
-                                      disc, rules, st)
+                        prev, pdisc = decide(hcodes[s], pparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q,
+                                             k, nb, potq, table_ante, amt, rules, st)
                         acc[g0] += 1
-                        if prev != pl:
+                        if prev != pl or (pl and pdisc != disc):
                             acc[g0 + 1] += 1
                     if pl:
                         nb += 1
                 q = below(sx, k)
-                c = cells[q]
-                if c >= 0:
+                if cells[q] >= 0:
                     s = rec[REC_DEC + 4 * q]
+                    h = np.uint64(rec[REC_DEAL + s])
+                    dsel = discs[q]
+                    if hparams[s, P_DRAW] >= 0.5:       # explore: every draw count the rules allow, uniformly
+                        dsel = ev_discard(h, trump, upcard, s == dealer, lono, below(sx, limit + 1))
+                    potq = pot + a2 * nbs[q]
+                    c = ev_cell(estimate(hparams, s, h & ~dsel, trump, lono, 0), popcount(dsel), q, k, nbs[q], potq,
+                                table_ante)
                     o = -1
-                    if rec[REC_DEC + 4 * q + 1] != 0:
+                    if rec[REC_DEC + 4 * q + 1] != 0 and dsel == discs[q]:
                         o = ev_outcome(rec, s)
-                    else:
+                    else:                # replayed from the same cards, stock and decision stream
                         for t in range(MAXP):
                             hands[t] = h0[t]
                         for t in range(m):
@@ -1497,7 +1567,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                         sd[0] = sd0
                         st[0] = st0
                         if play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                                      pool, rec2, s, FM_OWN, U0, uw, iw):
+                                      pool, rec2, s, np.int64(1), dsel, uw, iw):
                             o = ev_outcome(rec2, s)
                     if o >= 0:
                         acc[c * EV_STATS + EV_SAMP] += 1

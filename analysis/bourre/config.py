@@ -163,16 +163,19 @@ def _ev_family():
               Param("train_seed", 0, 0, 10 ** 9, "ev table: the training seed (the table is a pure function of it, "
                                                   "the rules, the table size and these settings)"),
               Param("max_iter", 12, 1, 50, "ev table: most fictitious-play iterations"),
-              Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)")]:
+              Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)"),
+              Param("draw", 1, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the "
+                                     "highest expected chips; 0: basic's discard")]:
         ps[p.name] = p
     return ps
 
 
 REGISTRY["ev"] = HeuristicDef(
     "ev", K.H_EV, _ev_family(),
-    "expected-value player: plays when P(win) x pot + P(tie) x tie value - P(bourre) x bourre cost > 0, the "
-    "probabilities per hand class (strength, players declared before it, position, pot) from a table tricksim "
-    "computes by fictitious play (analysis/bourre/ev.py, cached); discards and card play as basic")
+    "expected-value player: draws the number of cards and plays when P(win) x pot + P(tie) x tie value - "
+    "P(bourre) x bourre cost is highest and > 0, the probabilities per hand class (strength of the kept cards, "
+    "cards drawn, players declared before it, position, pot) from a table tricksim computes by fictitious play "
+    "(analysis/bourre/ev.py, cached); card play as basic")
 ALIASES = {"default": "basic", "cinch-aware": "cinch", "expected-value": "ev"}
 
 
