@@ -58,19 +58,22 @@ N_PARAMS = 22
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
-# table indexed by a hand class: strength bucket of the cards it keeps (``estimate`` of the kept
-# cards, no draw term, / EV_STEP), the number of cards it draws (0..EV_ND-1), players who declared
-# play before it (0..3+), position (first half, second half, dealer), pot / (players x ante) (<2,
-# <4, <8, 8+).  For every draw count d the rules allow, ``ev_best`` keeps its 5 - d strongest
-# cards (``ev_discard``) and reads the class; it plays the d of the highest expected chips when
-# that is positive.  The table is data computed by tricksim (analysis/bourre/ev.py, fictitious play
-# with ``sim_ev_train``); it travels in the seat's row of ``hparams``, columns EV_BASE ..
-# EV_BASE + EV_LEN - 1 (3 per cell: p_win, p_tie, p_bourre; p_win < 0 = no data: the
-# threshold rule of ``basic`` decides), so no kernel signature changes.  An ``hparams`` with
-# an ev seat is therefore N_PARAMS + EV_LEN wide (analysis/game.py ``heuristic_arrays``).
-EV_NS, EV_ND, EV_NNP, EV_NPOS, EV_NPOT = 24, 6, 4, 3, 4
-EV_STEP = 0.25
-EV_CELLS = EV_NS * EV_ND * EV_NNP * EV_NPOS * EV_NPOT
+# table indexed by a hand class: the class of the cards it keeps (``ev_kept_class``: trumps kept
+# 0..5, its highest trump none / 2-9 / T-J / Q-K / A, side aces 0..2+, side kings 0..1+, other side
+# cards 0..3+; under Lo-No 2-3s, 4-5s and the rest; the cards drawn are 5 minus those kept),
+# players who declared play before it (0..3+), position (first half, second half, dealer), pot /
+# (players x ante) (<2, <4, <8, 8+).  For every draw count d the rules allow, ``ev_best`` keeps its
+# 5 - d strongest cards (``ev_discard``) and reads the class; it plays the d of the highest
+# expected chips when they are positive.  The table is data computed by tricksim
+# (analysis/bourre/ev.py, fictitious play with ``sim_ev_train``); it travels in the seat's row of
+# ``hparams``, columns EV_BASE .. EV_BASE + EV_LEN - 1 (3 per cell: p_win, p_tie, p_bourre; p_win
+# < 0 = no data: that draw is not weighed, and with no draw weighed the threshold rule of
+# ``basic`` decides), so no kernel signature changes.  An ``hparams`` with an ev seat is
+# therefore N_PARAMS + EV_LEN wide (analysis/game.py ``heuristic_arrays``).
+EV_NT, EV_NTT, EV_NA, EV_NK, EV_NO = 6, 5, 3, 2, 4
+EV_NKC = EV_NT * EV_NTT * EV_NA * EV_NK * EV_NO
+EV_NNP, EV_NPOS, EV_NPOT = 4, 3, 4
+EV_CELLS = EV_NKC * EV_NNP * EV_NPOS * EV_NPOT
 EV_BASE = N_PARAMS
 EV_LEN = 3 * EV_CELLS
 # training counts per cell (sim_ev_train): samples of playing, won, tied, bourre, decision
@@ -404,16 +407,41 @@ def choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def ev_cell(est, d, pos, k, nplay_before, pot, table_ante):
-    """The hand class of an ev decision (the table's cell): strength bucket of the kept cards,
-    cards drawn (0..EV_ND-1), players who declared play before it (0..3+), position (first
-    half, second half, dealer) and the pot over the table's antes (<2, <4, <8, 8+)."""
-    b = np.int64(est * (1.0 / EV_STEP))
-    if b < 0:
-        b = 0
-    if b >= EV_NS:
-        b = EV_NS - 1
-    dd = d if d < EV_ND else EV_ND - 1
+def ev_kept_class(kept, trump, lono):
+    """The class of the cards ev keeps (0..EV_NKC-1): trumps 0..5, the highest trump (0 none,
+    1 2-9, 2 T-J, 3 Q-K, 4 A), side aces 0..2+, side kings 0..1+, other side cards 0..3+;
+    under Lo-No (no trumps) 2-3s count as aces, 4-5s as kings."""
+    nt = 0
+    tt = 0
+    if lono:
+        na = popcount(kept & LOW01)
+        nk = popcount(kept & LOW23)
+        no = popcount(kept) - na - nk
+    else:
+        T = tmask(trump)
+        tf = kept & T
+        nt = popcount(tf)
+        if nt > 0:
+            r = highest(tf) & 15
+            tt = 4 if r == 12 else (3 if r >= 10 else (2 if r >= 8 else 1))
+        side = kept & ~T
+        na = popcount(side & ACES)
+        nk = popcount(side & KINGS)
+        no = popcount(side) - na - nk
+    if na >= EV_NA:
+        na = EV_NA - 1
+    if nk >= EV_NK:
+        nk = EV_NK - 1
+    if no >= EV_NO:
+        no = EV_NO - 1
+    return (((nt * EV_NTT + tt) * EV_NA + na) * EV_NK + nk) * EV_NO + no
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_cell(kc, pos, k, nplay_before, pot, table_ante):
+    """The hand class of an ev decision (the table's cell): the kept cards' class
+    (``ev_kept_class``), players who declared play before it (0..3+), position (first half,
+    second half, dealer) and the pot over the table's antes (<2, <4, <8, 8+)."""
     npb = nplay_before if nplay_before < EV_NNP else EV_NNP - 1
     if pos == k - 1:
         pb = 2
@@ -426,7 +454,7 @@ def ev_cell(est, d, pos, k, nplay_before, pot, table_ante):
     while pt < EV_NPOT - 1 and pot >= lim:
         pt += 1
         lim *= 2
-    return (((b * EV_ND + dd) * EV_NNP + npb) * EV_NPOS + pb) * EV_NPOT + pt
+    return ((kc * EV_NNP + npb) * EV_NPOS + pb) * EV_NPOT + pt
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -477,8 +505,8 @@ def ev_gain(pw, pt, pb, pot, ante_amt, rules):
 def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot, table_ante, ante_amt,
             bdisc, rules):
     """ev's best draw from its table: for every draw count d = 0..the limit (``max_discard``,
-    the cards it may throw), keep the 5 - d strongest cards, read the class of (kept strength,
-    d, ...) and its expected chips (``ev_gain``).  With ``draw`` = 0 only basic's discard
+    the cards it may throw), keep the 5 - d strongest cards, read the class of (kept cards,
+    ...) and its expected chips (``ev_gain``).  With ``draw`` = 0 only basic's discard
     ``bdisc`` is weighed.  Returns (expected chips, discard, cell); cell -1 = no class with
     data (the caller decides as basic)."""
     best_g = 0.0
@@ -493,8 +521,7 @@ def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_b
             disc = ev_discard(hand, trump, upcard, is_dealer, lono, d)
             if popcount(disc) < d:
                 break                    # the Lo-No dealer may throw no more
-        est = estimate(hp, me, hand & ~disc, trump, lono, 0)
-        c = ev_cell(est, popcount(disc), pos, k, nplay_before, pot, table_ante)
+        c = ev_cell(ev_kept_class(hand & ~disc, trump, lono), pos, k, nplay_before, pot, table_ante)
         o = EV_BASE + 3 * c
         pw = hp[me, o]
         if pw < 0.0:
@@ -1447,10 +1474,10 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
     those the rules allow, keeping its strongest cards (``ev_discard``; ``draw`` = 0: its own
     discard): the real outcome if that is what the seat did, else the deal replayed from the
     same cards, stock and decision stream with that seat playing that discard (the
-    counterfactual, as the odds study plays a choice); counted in the class of (kept strength,
-    cards drawn, ...).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]; the chunks of sessions
-    (at most 128, their sizes from ns alone) make it the same on any thread count."""
-    CH = max(8, (ns + 127) // 128)
+    counterfactual, as the odds study plays a choice); counted in the class of (kept cards,
+    ...).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]; the chunks of sessions (at most 32,
+    their sizes from ns alone) make it the same on any thread count."""
+    CH = max(8, (ns + 31) // 32)
     nch = (ns + CH - 1) // CH
     width = EV_CELLS * EV_STATS + EV_GLOBAL
     part = np.zeros((nch, width), np.int64)
@@ -1531,8 +1558,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                         potq = pot + a2 * nb
                         cur, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q, k,
                                            nb, potq, table_ante, amt, rules, st)
-                        c = ev_cell(estimate(hparams, s, h & ~disc, trump, lono, 0), popcount(disc), q, k, nb, potq,
-                                    table_ante)
+                        c = ev_cell(ev_kept_class(h & ~disc, trump, lono), q, k, nb, potq, table_ante)
                         cells[q] = c
                         discs[q] = disc
                         nbs[q] = nb
@@ -1554,8 +1580,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                     if hparams[s, P_DRAW] >= 0.5:       # explore: every draw count the rules allow, uniformly
                         dsel = ev_discard(h, trump, upcard, s == dealer, lono, below(sx, limit + 1))
                     potq = pot + a2 * nbs[q]
-                    c = ev_cell(estimate(hparams, s, h & ~dsel, trump, lono, 0), popcount(dsel), q, k, nbs[q], potq,
-                                table_ante)
+                    c = ev_cell(ev_kept_class(h & ~dsel, trump, lono), q, k, nbs[q], potq, table_ante)
                     o = -1
                     if rec[REC_DEC + 4 * q + 1] != 0 and dsel == discs[q]:
                         o = ev_outcome(rec, s)

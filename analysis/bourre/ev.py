@@ -92,7 +92,7 @@ class EvTable:
 
 def table_key(rules, players: int, spec) -> str:
     js = {"rules": rules_dict(rules), "players": int(players), "heuristic": [spec.name, dict(spec.values)],
-          "layout": [K.EV_NS, K.EV_ND, K.EV_NNP, K.EV_NPOS, K.EV_NPOT, K.EV_STEP, K.N_PARAMS], "tol": TOL,
+          "layout": [K.EV_NT, K.EV_NTT, K.EV_NA, K.EV_NK, K.EV_NO, K.EV_NNP, K.EV_NPOS, K.EV_NPOT, K.N_PARAMS], "tol": TOL,
           "code": TABLE_CODE_HASH}
     return hashlib.sha256(json.dumps(js, sort_keys=True).encode()).hexdigest()[:24]
 
