@@ -513,9 +513,14 @@ def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_b
     best_d = U0
     best_c = np.int64(-1)
     dmax = limit
+    dmin = 0
     if hp[me, P_DRAW] < 0.5:
         dmax = 0
-    for d in range(dmax + 1):
+    elif hp[me, P_DRAW] > 2.5:
+        dmin = popcount(bdisc)
+    elif hp[me, P_DRAW] > 1.5:
+        dmax = popcount(bdisc)
+    for d in range(dmin, dmax + 1):
         disc = bdisc
         if hp[me, P_DRAW] >= 0.5:
             disc = ev_discard(hand, trump, upcard, is_dealer, lono, d)
