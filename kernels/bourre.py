@@ -52,9 +52,10 @@ H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
  P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
  # ev's training settings (read by analysis/bourre/ev.py, which computes its table; not by the kernel)
  P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES,
- # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard
- P_DRAW) = range(22)
-N_PARAMS = 22
+ # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the
+ # standard errors another draw must gain over basic's
+ P_DRAW, P_DRAW_Z) = range(23)
+N_PARAMS = 23
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
@@ -66,8 +67,8 @@ N_PARAMS = 22
 # 5 - d strongest cards (``ev_discard``) and reads the class; it plays the d of the highest
 # expected chips when they are positive.  The table is data computed by tricksim
 # (analysis/bourre/ev.py, fictitious play with ``sim_ev_train``); it travels in the seat's row of
-# ``hparams``, columns EV_BASE .. EV_BASE + EV_LEN - 1 (3 per cell: p_win, p_tie, p_bourre; p_win
-# < 0 = no data: that draw is not weighed, and with no draw weighed the threshold rule of
+# ``hparams``, columns EV_BASE .. EV_BASE + EV_LEN - 1 (EV_W per cell: p_win, p_tie, p_bourre,
+# samples; p_win < 0 = no data: that draw is not weighed, and with no draw weighed the threshold rule of
 # ``basic`` decides), so no kernel signature changes.  An ``hparams`` with an ev seat is
 # therefore N_PARAMS + EV_LEN wide (analysis/game.py ``heuristic_arrays``).
 EV_NT, EV_NTT, EV_NA, EV_NK, EV_NO = 6, 5, 3, 2, 4
@@ -75,7 +76,8 @@ EV_NKC = EV_NT * EV_NTT * EV_NA * EV_NK * EV_NO
 EV_NNP, EV_NPOS, EV_NPOT = 4, 3, 4
 EV_CELLS = EV_NKC * EV_NNP * EV_NPOS * EV_NPOT
 EV_BASE = N_PARAMS
-EV_LEN = 3 * EV_CELLS
+EV_W = 4
+EV_LEN = EV_W * EV_CELLS
 # training counts per cell (sim_ev_train): samples of playing, won, tied, bourre, decision
 # points met in play, of which played
 EV_STATS = 6
@@ -502,37 +504,69 @@ def ev_gain(pw, pt, pb, pot, ante_amt, rules):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
+def ev_gain_var(pw, pt, pb, pot, ante_amt, rules):
+    """The variance of one playing's chips (what ``ev_gain`` averages): won, tied, bourre or
+    lost with tricks."""
+    lim = rules[R_POT_LIMIT]
+    take = pot if (lim <= 0 or pot <= lim) else lim
+    pen = rules[R_PENALTY]
+    pay = take if pen < 0 else pen
+    save = rules[R_ANTE] if rules[R_DEALER_ANTES_ALL] == 0 else 0
+    tv = save if rules[R_TIE] == TIE_CARRY else take * 0.5
+    a2 = ante_amt if rules[R_DOUBLE_ANTE] != 0 else 0
+    m1 = ev_gain(pw, pt, pb, pot, ante_amt, rules)
+    pl = 1.0 - pw - pt - pb
+    m2 = pw * take * take + pt * (tv - a2) ** 2 + pb * (pay - save + a2) ** 2 + pl * a2 * a2
+    v = m2 - m1 * m1
+    return v if v > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot, table_ante, ante_amt,
             bdisc, rules):
     """ev's best draw from its table: for every draw count d = 0..the limit (``max_discard``,
     the cards it may throw), keep the 5 - d strongest cards, read the class of (kept cards,
-    ...) and its expected chips (``ev_gain``).  With ``draw`` = 0 only basic's discard
-    ``bdisc`` is weighed.  Returns (expected chips, discard, cell); cell -1 = no class with
-    data (the caller decides as basic)."""
+    ...) and its expected chips (``ev_gain``).  The table's estimates are noisy and the best of
+    several noisy estimates is biased upwards, so a draw other than basic's (``bdisc``, itself
+    the discard of some d) is scored by its expected chips less ``draw_z`` standard errors of
+    its difference from basic's; the highest score wins.  With ``draw`` = 0 only basic's
+    discard is weighed.  Returns (the chosen draw's expected chips, its discard, its cell);
+    cell -1 = no class with data (the caller decides as basic)."""
+    z = hp[me, P_DRAW_Z]
+    # basic's draw: the reference
+    cb = ev_cell(ev_kept_class(hand & ~bdisc, trump, lono), pos, k, nplay_before, pot, table_ante)
+    ob = EV_BASE + EV_W * cb
     best_g = 0.0
+    best_s = 0.0
     best_d = U0
     best_c = np.int64(-1)
-    dmax = limit
-    dmin = 0
+    ref_v = -1.0
+    if hp[me, ob] >= 0.0:
+        best_g = ev_gain(hp[me, ob], hp[me, ob + 1], hp[me, ob + 2], pot, ante_amt, rules)
+        best_s = best_g
+        best_d = bdisc
+        best_c = cb
+        ref_v = ev_gain_var(hp[me, ob], hp[me, ob + 1], hp[me, ob + 2], pot, ante_amt, rules) / hp[me, ob + 3]
     if hp[me, P_DRAW] < 0.5:
-        dmax = 0
-    elif hp[me, P_DRAW] > 2.5:
-        dmin = popcount(bdisc)
-    elif hp[me, P_DRAW] > 1.5:
-        dmax = popcount(bdisc)
-    for d in range(dmin, dmax + 1):
-        disc = bdisc
-        if hp[me, P_DRAW] >= 0.5:
-            disc = ev_discard(hand, trump, upcard, is_dealer, lono, d)
-            if popcount(disc) < d:
-                break                    # the Lo-No dealer may throw no more
+        return best_g, best_d, best_c
+    for d in range(limit + 1):
+        disc = ev_discard(hand, trump, upcard, is_dealer, lono, d)
+        if popcount(disc) < d:
+            break                    # the Lo-No dealer may throw no more
+        if disc == bdisc:
+            continue
         c = ev_cell(ev_kept_class(hand & ~disc, trump, lono), pos, k, nplay_before, pot, table_ante)
-        o = EV_BASE + 3 * c
+        o = EV_BASE + EV_W * c
         pw = hp[me, o]
         if pw < 0.0:
             continue
         g = ev_gain(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules)
-        if best_c < 0 or g > best_g:
+        sc = g
+        if ref_v >= 0.0:
+            sc = g - z * np.sqrt(ref_v + ev_gain_var(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules)
+                                 / hp[me, o + 3])
+        if best_c < 0 or sc > best_s:
+            best_s = sc
             best_g = g
             best_d = disc
             best_c = c

@@ -98,14 +98,15 @@ def table_key(rules, players: int, spec) -> str:
 
 
 def table_from_counts(counts, min_samples) -> np.ndarray:
-    """Per cell (p_win, p_tie, p_bourre) of playing, or p_win = -1 below ``min_samples`` samples."""
+    """Per cell (p_win, p_tie, p_bourre, samples) of playing, or p_win = -1 below ``min_samples`` samples."""
     c = np.asarray(counts[:G0], np.float64).reshape(K.EV_CELLS, K.EV_STATS)
     n = c[:, K.EV_SAMP]
-    t = np.full((K.EV_CELLS, 3), -1.0)
+    t = np.full((K.EV_CELLS, K.EV_W), -1.0)
     ok = n >= max(1, min_samples)
     t[ok, 0] = c[ok, K.EV_WIN] / n[ok]
     t[ok, 1] = c[ok, K.EV_TIE] / n[ok]
     t[ok, 2] = c[ok, K.EV_BOU] / n[ok]
+    t[ok, 3] = n[ok]
     t[~ok, 1:] = 0.0
     return t.reshape(-1)
 
@@ -132,9 +133,7 @@ def train(rules, players: int, spec) -> Iterator[dict]:
     ra = rules_array(rules)
     codes = np.full(players, K.H_EV, np.int64)
     row = _param_row(spec)
-    prev = np.full(K.EV_LEN, -1.0)
-    prev[1::3] = 0.0
-    prev[2::3] = 0.0
+    prev = table_from_counts(np.zeros(G0, np.int64), st["min_samples"])
     cur = prev.copy()
     history = []
     converged = False
