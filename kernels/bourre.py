@@ -1509,12 +1509,12 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
     decision (not the dealer's forced ones) is counted in its class (EV_DEC, EV_PLAYED), and
     whether the previous players (``pparams``, same codes) would have decided otherwise (play
     or pass, or the discard of a play); one decision point drawn on the stream ``key_x`` is
-    sampled: the outcome of playing with a draw count drawn uniformly (same stream) from
-    those the rules allow, keeping its strongest cards (``ev_discard``; ``draw`` = 0: its own
-    discard): the real outcome if that is what the seat did, else the deal replayed from the
-    same cards, stock and decision stream with that seat playing that discard (the
-    counterfactual, as the odds study plays a choice); counted in the class of (kept cards,
-    ...).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]; the chunks of sessions (at most 32,
+    sampled twice: the outcome of playing with its own discard, and (``draw`` = 1) of playing
+    with a draw count drawn uniformly (same stream) from those the rules allow, keeping its
+    strongest cards (``ev_discard``), when that is another discard; each the real outcome if
+    that is what the seat did, else the deal replayed from the same cards, stock and decision
+    stream with that seat playing that discard (the counterfactual, as the odds study plays a
+    choice); counted in the class of (kept cards, ...).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]; the chunks of sessions (at most 32,
     their sizes from ns alone) make it the same on any thread count."""
     CH = max(8, (ns + 31) // 32)
     nch = (ns + CH - 1) // CH
@@ -1615,28 +1615,33 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                 if cells[q] >= 0:
                     s = rec[REC_DEC + 4 * q]
                     h = np.uint64(rec[REC_DEAL + s])
-                    dsel = discs[q]
-                    if hparams[s, P_DRAW] >= 0.5:       # explore: every draw count the rules allow, uniformly
-                        dsel = ev_discard(h, trump, upcard, s == dealer, lono, below(sx, limit + 1))
                     potq = pot + a2 * nbs[q]
-                    c = ev_cell(ev_kept_class(h & ~dsel, trump, lono), q, k, nbs[q], potq, table_ante)
-                    o = -1
-                    if rec[REC_DEC + 4 * q + 1] != 0 and dsel == discs[q]:
-                        o = ev_outcome(rec, s)
-                    else:                # replayed from the same cards, stock and decision stream
-                        for t in range(MAXP):
-                            hands[t] = h0[t]
-                        for t in range(m):
-                            pool[t] = p0[t]
-                        sd[0] = sd0
-                        st[0] = st0
-                        if play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                                      pool, rec2, s, np.int64(1), dsel, uw, iw):
-                            o = ev_outcome(rec2, s)
-                    if o >= 0:
-                        acc[c * EV_STATS + EV_SAMP] += 1
-                        if o < 3:
-                            acc[c * EV_STATS + EV_WIN + o] += 1
+                    for ps in range(2):
+                        dsel = discs[q]          # 0: its own discard
+                        if ps == 1:              # 1: explore a draw count drawn uniformly (if not its own)
+                            if hparams[s, P_DRAW] < 0.5:
+                                break
+                            dsel = ev_discard(h, trump, upcard, s == dealer, lono, below(sx, limit + 1))
+                            if dsel == discs[q]:
+                                break
+                        c = ev_cell(ev_kept_class(h & ~dsel, trump, lono), q, k, nbs[q], potq, table_ante)
+                        o = -1
+                        if rec[REC_DEC + 4 * q + 1] != 0 and dsel == discs[q]:
+                            o = ev_outcome(rec, s)
+                        else:            # replayed from the same cards, stock and decision stream
+                            for t in range(MAXP):
+                                hands[t] = h0[t]
+                            for t in range(m):
+                                pool[t] = p0[t]
+                            sd[0] = sd0
+                            st[0] = st0
+                            if play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams,
+                                          hands, pool, rec2, s, np.int64(1), dsel, uw, iw):
+                                o = ev_outcome(rec2, s)
+                        if o >= 0:
+                            acc[c * EV_STATS + EV_SAMP] += 1
+                            if o < 3:
+                                acc[c * EV_STATS + EV_WIN + o] += 1
                 pot = rec[REC_POT_AFTER]
                 exempt, inmask = next_deal(n, rec, rules)
     return part.sum(axis=0)
