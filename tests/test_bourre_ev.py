@@ -39,12 +39,100 @@ def test_ev_gain_arithmetic():
     assert K.ev_gain(0.5, 0.0, 0.2, 10, 1, r) == pytest.approx(0.5 * 11 - 0.2 * 9 - 1)
 
 
+def _mask(*cards):
+    m = 0
+    for c in cards:
+        m |= 1 << (16 * "SHDC".index(c[1]) + "23456789TJQKA".index(c[0]))
+    return np.uint64(m)
+
+
 def test_ev_cell_layout():
-    # strength 1.3 -> bucket 5; 1 declared; position 0 of 7 (first half); pot 7 of antes 7 -> bucket 0
-    assert K.ev_cell(1.3, 0, 7, 1, 7, 7) == ((5 * K.EV_NNP + 1) * K.EV_NPOS + 0) * K.EV_NPOT + 0
-    # the dealer, 5 declared (3+), pot 60 of 7 (8+), strength beyond the last bucket
-    assert K.ev_cell(99.0, 6, 7, 5, 60, 7) == (((K.EV_NS - 1) * K.EV_NNP + 3) * K.EV_NPOS + 2) * K.EV_NPOT + 3
-    assert K.ev_cell(0.0, 4, 7, 0, 27, 7) == ((0 * K.EV_NNP + 0) * K.EV_NPOS + 1) * K.EV_NPOT + 1
+    # kept class 5; 1 declared; position 0 of 7 (first half); pot 7 of antes 7 -> bucket 0
+    assert K.ev_cell(5, 0, 7, 1, 7, 7) == ((5 * K.EV_NNP + 1) * K.EV_NPOS + 0) * K.EV_NPOT + 0
+    # the dealer, 5 declared (3+), pot 60 of 7 (8+)
+    assert K.ev_cell(K.EV_NKC - 1, 6, 7, 5, 60, 7) == (((K.EV_NKC - 1) * K.EV_NNP + 3) * K.EV_NPOS + 2) * \
+        K.EV_NPOT + 3
+    assert K.ev_cell(0, 4, 7, 0, 27, 7) == ((0 * K.EV_NNP + 0) * K.EV_NPOS + 1) * K.EV_NPOT + 1
+    # the kept cards' class (trumps spades = suit 0): 2 trumps (top Q), 1 side ace, 1 side king, 1 other
+    kc = K.ev_kept_class(_mask("QS", "3S", "AH", "KD", "7C"), 0, False)
+    assert kc == (((2 * K.EV_NTT + 3) * K.EV_NA + 1) * K.EV_NK + 1) * K.EV_NO + 1
+    assert K.ev_kept_class(np.uint64(0), 0, False) == 0
+    # Lo-No: 2-3s count as aces, 4-5s as kings, no trumps
+    assert K.ev_kept_class(_mask("2S", "3H", "5D", "9C"), -1, True) == ((0 * K.EV_NA + 2) * K.EV_NK + 1) * K.EV_NO + 1
+
+
+def test_ev_discard_keeps_the_strongest():
+    h = _mask("QS", "3S", "AH", "KD", "7C")          # trumps spades
+    order = [K.ev_discard(h, 0, 0, False, False, d) for d in range(6)]
+    assert [int(np.uint64(o)).bit_count() for o in order] == [0, 1, 2, 3, 4, 5]
+    assert order[1] == _mask("7C") and order[2] == _mask("7C", "KD") and order[3] == _mask("7C", "KD", "AH")
+    assert order[4] == _mask("7C", "KD", "AH", "3S")
+    # basic's discard (keep trumps and aces) is the d = 2 of that order
+    assert K.choose_discard(K.H_BASIC, _basic_row(), 0, h, 0, 0, False, False, 5, np.zeros(1, np.uint64)) == order[2]
+    # the Lo-No dealer never throws the up-card (the 3 of hearts)
+    up = 16 * 1 + 1
+    lo = _mask("3H", "2S", "9D", "KC", "5C")
+    assert K.ev_discard(lo, -1, up, True, True, 2) == _mask("KC", "9D")
+    assert K.ev_discard(lo, -1, up, True, True, 5) == _mask("KC", "9D", "5C", "2S")
+
+
+def _basic_row():
+    _, prm = B.heuristic_arrays(B.parse_seats("basic", 1))
+    return prm
+
+
+def _table_row(cells, draw=1.0, z=0.0):
+    """An ev row (N_PARAMS + EV_LEN) with data in ``cells`` only: {cell: (p_win, p_tie, p_bourre, n)}."""
+    spec = _spec(7, "ev:draw=%g,draw_z=%g" % (draw, z))
+    row = np.zeros((1, K.N_PARAMS + K.EV_LEN))
+    for name, v in spec.values:
+        row[0, getattr(K, "P_" + name.upper())] = v
+    t = row[0, K.EV_BASE:].reshape(K.EV_CELLS, K.EV_W)
+    t[:, 0] = -1.0
+    for c, v in cells.items():
+        t[c] = v
+    return row
+
+
+def test_ev_draws_the_count_of_the_highest_expected_chips():
+    """A constructed table: of the draws 0..5 of a hand, the one whose class has the highest
+    expected chips (``ev_gain`` at this pot) is chosen, and play follows its sign."""
+    r = B.rules_array(B.BourreRules())
+    h = _mask("QS", "3S", "AH", "KD", "7C")
+    pot, ta, pos, k, nb = 21, 7, 2, 7, 1
+    cell = [K.ev_cell(K.ev_kept_class(h & ~K.ev_discard(h, 0, 0, False, False, d), 0, False), pos, k, nb, pot, ta)
+            for d in range(6)]
+    assert len(set(cell)) == 6
+    probs = {0: (0.20, 0.0, 0.30, 1e9), 1: (0.25, 0.02, 0.25, 1e9), 2: (0.22, 0.0, 0.28, 1e9),
+             3: (0.30, 0.05, 0.20, 1e9), 4: (0.10, 0.0, 0.40, 1e9), 5: (0.05, 0.0, 0.5, 1e9)}
+    row = _table_row({cell[d]: v for d, v in probs.items()})
+    gains = {d: K.ev_gain(v[0], v[1], v[2], pot, 1, r) for d, v in probs.items()}
+    best = max(gains, key=gains.get)
+    bdisc = K.choose_discard(K.H_EV, row, 0, h, 0, 0, False, False, 5, np.zeros(1, np.uint64))
+    g, disc, c = K.ev_best(row, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
+    assert best == 3 and c == cell[3] and disc == K.ev_discard(h, 0, 0, False, False, 3)
+    assert g == pytest.approx(gains[3]) and all(g >= x for x in gains.values())
+    play, d2 = K.decide(K.H_EV, row, 0, h, 0, 0, False, False, 5, np.uint64(0), pos, k, nb, pot, ta, 1, r,
+                        np.zeros(1, np.uint64))
+    assert play and d2 == disc
+    # the rules' limit: max 2 discards -> the best of d = 0..2 (d = 1 here)
+    g2, disc2, _ = K.ev_best(row, 0, h, 0, 0, False, False, 2, pos, k, nb, pot, ta, 1, bdisc & ~_mask("AH"), r)
+    assert int(np.uint64(disc2)).bit_count() == max(range(3), key=gains.get) == 1
+    # all negative: pass (the best draw is still the one it would make if forced to play)
+    neg = _table_row({cell[d]: (0.0, 0.0, 0.9, 1e9) for d in range(6)})
+    play, _ = K.decide(K.H_EV, neg, 0, h, 0, 0, False, False, 5, np.uint64(0), pos, k, nb, pot, ta, 1, r,
+                       np.zeros(1, np.uint64))
+    assert not play
+    # draw = 0: only basic's discard (d = 2) is weighed, although d = 3 is better
+    row0 = _table_row({cell[d]: v for d, v in probs.items()}, draw=0.0)
+    g0, disc0, _ = K.ev_best(row0, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
+    assert disc0 == bdisc == K.ev_discard(h, 0, 0, False, False, 2) and g0 == pytest.approx(gains[2])
+    # draw_z: a few samples make d = 3's lead over basic's d = 2 noise, so basic's draw stays
+    few = dict(probs)
+    few[3] = (0.30, 0.05, 0.20, 20.0)
+    rowz = _table_row({cell[d]: v for d, v in few.items()}, z=1.0)
+    _, discz, _ = K.ev_best(rowz, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
+    assert discz == bdisc
 
 
 def test_empty_table_is_basic():
@@ -92,6 +180,33 @@ def test_referee_ev_every_rule_it_weighs(flags):
     assert errs == []
 
 
+EVD = EV + ",draw=1"
+
+
+@pytest.mark.parametrize("players,flags", [(7, {}), (8, {"max_discard_7plus": 3}), (5, {"max_discard": 4}),
+                                           (5, {"lo_no": True}), (5, {"declare_then_draw": True}),
+                                           (5, {"trump_card": "separate_turnup"}), (7, {"all_pass": "carry_over"}),
+                                           (4, {"reshuffle": "wp_folded_first_then_discards"})],
+                         ids=lambda x: str(x) if isinstance(x, int) else ",".join(f"{k}={v}" for k, v in x.items()))
+def test_referee_ev_draw(players, flags):
+    """ev choosing its draw count by expected chips: the referee replays every discard and draw
+    (limits, the Lo-No up-card, the reshuffle), and ev does draw counts basic would not."""
+    rules = B.BourreRules(**flags)
+    tr = B.trace(SEED, players, 5, 30, rules, [EVD], with_legal=True)
+    tb = B.trace(SEED, players, 5, 30, rules, ["basic"])
+    by = {}
+    for d in tr:
+        by.setdefault(d["session"], []).append(d)
+    R = B.rules_dict(rules)
+    assert [e for ds in by.values() for e in ref.check_session(ds, SEED, R)] == []
+    lim = min(R["max_discard"], R["max_discard_7plus"] if players >= 7 and R["max_discard_7plus"] is not None else 9)
+    assert all(len(x["discard"]) <= lim for d in tr for x in d["decisions"])
+    # some first-deal discards differ from basic's (both see the same first deal)
+    first = [(x["discard"], y["discard"]) for d, e in zip(tr, tb) if d["deal_in_session"] == 0
+             for x, y in zip(d["decisions"], e["decisions"]) if x["play"] and y["play"]]
+    assert first and any(a != b for a, b in first)
+
+
 def test_ev_decides_differently_from_basic():
     """The table is used: over a few hundred decisions, ev and basic differ somewhere."""
     players = 7
@@ -115,6 +230,28 @@ def test_chips_conserved_under_ev(flags):
     res = B.pot_study(6, 40, 1000, SEED, B.BourreRules(**flags), [EV])
     assert res["sessions"] == 1000 and res["overflowed"] == 0 and res["violations"] == 0
     assert res["deals_played"] == 1000 * 40
+
+
+def test_chips_conserved_under_ev_draw():
+    res = B.pot_study(7, 40, 600, SEED, B.BourreRules(), [EVD])
+    assert res["sessions"] == 600 and res["overflowed"] == 0 and res["violations"] == 0
+
+
+def test_ev_draw_table_is_the_same_on_any_thread_count(tmp_path, monkeypatch):
+    import numba
+    spec = _spec(5, EVD)
+    old = numba.get_num_threads()
+    tabs = []
+    try:
+        for th in (1, old):
+            ev._MEMORY.clear()
+            monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path / str(th)))
+            numba.set_num_threads(th)
+            tabs.append(ev.ev_table(B.BourreRules(), 5, spec))
+    finally:
+        numba.set_num_threads(old)
+    assert tabs[0].source == tabs[1].source == "computed"
+    assert np.array_equal(tabs[0].table, tabs[1].table) and np.array_equal(tabs[0].counts, tabs[1].counts)
 
 
 def test_ev_beside_other_heuristics_in_one_table():
@@ -141,9 +278,9 @@ def test_iteration_converges_and_is_deterministic(tmp_path, monkeypatch):
     assert [h["iteration"] for h in hist] == list(range(len(hist)))
     assert hist[-1]["changed"] < ev.TOL and all(h["changed"] >= ev.TOL for h in hist[1:-1])
     assert t1.path.exists() and t1.path.parent == tmp_path / "a" / "bourre-ev"
-    ok = t1.table[0::3] >= 0
+    ok = t1.table[0::K.EV_W] >= 0
     assert ok.sum() > 20                                      # classes with data
-    p = t1.table.reshape(-1, 3)[ok]
+    p = t1.table.reshape(-1, K.EV_W)[ok][:, :3]
     assert ((p >= 0) & (p <= 1)).all() and (p.sum(axis=1) <= 1 + 1e-12).all()
     # the same again from scratch (another cache, nothing in memory): bit for bit
     ev._MEMORY.clear()

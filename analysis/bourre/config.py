@@ -164,8 +164,8 @@ def _ev_family():
                                                   "the rules, the table size and these settings)"),
               Param("max_iter", 12, 1, 50, "ev table: most fictitious-play iterations"),
               Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)"),
-              Param("draw", 0, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the "
-                                     "highest expected chips; 0: basic's discard (measured as good: README)"),
+              Param("draw", 1, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the "
+                                     "highest expected chips; 0: basic's discard"),
               Param("draw_z", 1.0, 0, 5, "a draw other than basic's must gain this many standard errors (of the "
                                          "table's estimates) over it")]:
         ps[p.name] = p

@@ -4,11 +4,15 @@ fictitious play and cached on disk.
 **The decision.** After the up-card, ``ev`` plays when its expected chips from playing exceed
 passing's (0: a passer only loses his ante, already paid): ``P(win) x pot + P(tie) x tie value -
 P(bourre) x bourre cost`` (kernels/bourre.py ``ev_gain``: pot limit, fixed penalty, tie rule,
-double ante and the ante a bourre or a tie saves are read from the rules).  Discards and card play
-are ``basic``'s; so is the play/pass decision of a class without enough data.
+double ante and the ante a bourre or a tie saves are read from the rules).  With ``draw=1`` it also
+chooses how many cards to draw: for every count the rules allow it keeps its strongest cards
+(``ev_discard``) and takes the count of the highest expected chips (``ev_best``; another count
+than basic's must gain ``draw_z`` standard errors over it), and plays when those are positive.
+With ``draw=0`` the discard is ``basic``'s (README: ``draw=1``, the default, measured against it).  Card play is ``basic``'s; so is the decision of a hand with no class with data.
 
-**The table.** P(win), P(tie), P(bourre) of *playing* per hand class: the strength bucket of
-``estimate`` (steps of ``K.EV_STEP``), the players who declared play before it (0..3+), its
+**The table.** P(win), P(tie), P(bourre) of *playing* and the samples, per hand class: the class
+of the cards it keeps (``K.ev_kept_class``: trumps, highest trump, side aces, side kings, other
+side cards; the cards drawn are the rest), the players who declared play before it (0..3+), its
 position (first half, second half, dealer) and the pot over the table's antes (<2, <4, <8, 8+):
 ``K.EV_CELLS`` cells.  It travels to the kernels in the ev seat's row of ``hparams``, after the
 ``N_PARAMS`` named parameters (``Game.param_columns``), so no kernel signature changed.
@@ -17,9 +21,11 @@ position (first half, second half, dealer) and the pot over the table's antes (<
 (that is ``basic``).  Each iteration simulates ``train_sessions`` sessions of ``train_deals``
 deals (pot carried on, as ``tricksim pot`` plays) with the current players
 (``K.sim_ev_train``); in every deal one decision point drawn on its own stream is sampled and its
-outcome *of playing* is counted in its class: the real outcome if the seat played, else the deal
-replayed from the same cards and stock with the seat playing (the counterfactual, as the odds
-study evaluates a choice).  The counts give the next table; the next players use it.  The share
+outcome *of playing* with its own discard is counted in its class: the real outcome if the seat
+played, else the deal replayed from the same cards and stock with the seat playing (the
+counterfactual, as the odds study evaluates a choice); with ``draw=1`` a second sample plays a
+draw count drawn uniformly from those the rules allow (keeping the strongest cards), replayed
+likewise, so every count has data.  The counts give the next table; the next players use it.  The share
 of decisions that changed is measured on the decisions the current players meet: those where the
 previous players would have decided otherwise.  The iteration stops when it is under 1% (the
 table of that iteration is the answer) or after ``max_iter``.  Every iteration uses the same
@@ -28,7 +34,8 @@ so the table is a pure function of (rules, table size, ev's parameters, code).
 
 **The cache.** ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/bourre-ev/<key>.npz``, the key a
 hash of the rules, the table size, ev's parameters and the code that makes the table
-(``TABLE_CODE_HASH``: kernels/bourre.py, rng.py, cards.py and this file; not the engine's
+(``TABLE_CODE_HASH``: kernels/bourre.py, rng.py, cards.py, this file and config.py, which maps the
+rules and ev's parameters to the kernel's arrays and holds their defaults; not the engine's
 CODE_HASH, which changes with any file of analysis/, e.g. another game's, and would retrain for
 nothing); in memory too, so a run's blocks (or a Dask worker's) read it once.
 """
@@ -58,7 +65,8 @@ G0 = K.EV_CELLS * K.EV_STATS
 def _table_code_hash() -> str:
     root = Path(__file__).resolve().parent.parent.parent
     h = hashlib.sha256()
-    for rel in ("kernels/bourre.py", "kernels/rng.py", "kernels/cards.py", "analysis/bourre/ev.py"):
+    for rel in ("kernels/bourre.py", "kernels/rng.py", "kernels/cards.py", "analysis/bourre/ev.py",
+                "analysis/bourre/config.py"):
         h.update(rel.encode())
         h.update((root / rel).read_bytes())
     return h.hexdigest()[:16]
