@@ -10,7 +10,7 @@ tricks, euchre-like bowers.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
-from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
+from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, compare_slow,
                                                TRUMP_NAMES, BoulmousRules, check_seat, parse_entrants, parse_hand,
                                                rules_array)
 from tricksim.analysis.boulmous.play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run,
@@ -37,7 +37,7 @@ GAME = Game(
     hand_rows={"boulmous.deals": hand_rows},
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
-                        dealer_note=" (four deals each, one per dealer)"),
+                        dealer_note=" (four deals each, one per dealer)", slow=compare_slow),
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
     heading="## Boulmous", rules_section="1 (Boulmous)")
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import DEALER, GAME, TRUMP_NAMES, BoulmousRules, _trump, check_hands, \
-    check_seat, parse_hand
+    check_seat, no_pimc, parse_hand
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
@@ -74,7 +74,7 @@ def block_odds_play(params, first, n):
 def odds_play_run(cards, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heuristics=None,
                   play=PLAY_KINDS, block_size: int = PLAY_BLOCK) -> engine.Run:
     """The run of ``odds_play``: what names its folder and what it executes."""
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
     params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat,
                          play=parse_play(play))
     return engine.Run("boulmous.odds_play", params, hands, block_size)
@@ -196,7 +196,8 @@ def block_classes_play(params, first, n):
 def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
                      block_size: int = 1 << 17) -> engine.Run:
     """The run of ``odds_classes_play``."""
-    return engine.Run("boulmous.classes_play", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics),
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
+    return engine.Run("boulmous.classes_play", make_params(seed, rules or BoulmousRules(), specs,
                                                             play=parse_play(play)), hands, block_size)
 
 

@@ -7,7 +7,7 @@ from typing import Iterator
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, parse_hand
+from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, no_pimc, parse_hand
 from tricksim.analysis.boulmous.play import (PLAY_HANDS, PLAY_LABELS, classes_play_run, odds_classes_play, odds_play,
                                              odds_play_run, parse_play)
 
@@ -127,7 +127,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
     if play is not None:
         kinds = parse_play(play)
         if exact:
@@ -233,7 +233,7 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     and yields the text to print."""
     from tricksim.analysis.output import pct, pm, with_folder, write_table
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "stakes")
     opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
     res = game_stakes(seed, games, rules, specs, opts)
     write_table(res["seats"], opts.out, "stakes")
