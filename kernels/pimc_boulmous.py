@@ -21,7 +21,7 @@ from numba import njit, prange
 from tricksim.kernels.cards import lowest, U1
 from tricksim.kernels.rng import seed_state
 from tricksim.kernels.boulmous import (
-    CSUIT, POWER, H_CAUTIOUS, H_PIMC, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_BIDS, REC_CONTRACT, REC_DEALER,
+    CSUIT, POWER, NT, H_CAUTIOUS, H_PIMC, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_BIDS, REC_CONTRACT, REC_DEALER,
     REC_HANDS, REC_LEGAL, REC_LEN, REC_NBIDS, REC_NTRICKS, REC_SCORE, REC_STAKES, REC_TAKER, REC_TRICKS,
     REC_TRUMP, REC_WON, auction, beats, choose_card, choose_trump, deal_random, deal_with_fixed, legal_mask,
     score_deal, no_game, i64,
@@ -116,26 +116,31 @@ def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worl
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_classes_pimc(key_deal, key_pimc, first, n, trumps, rules, worlds, out):
-    """The PIMC column of the hand-class study: deal ``first + i`` dealt as kernels/boulmous.sim_classes
-    (``deal_random``), seat 0 the taker (on lead) in trump ``trumps[i]`` (-1: skipped, ``out[i]`` = -1),
-    four PIMC seats, goal GOAL_TRICKS. ``out[i]`` (int64[n]) = the taker's tricks."""
+def sim_classes_pimc(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hparams, worlds, out):
+    """The PIMC column of the hand-class study (solve_boulmous.sim_classes_play): deal ``first + i`` dealt as
+    kernels/boulmous.sim_classes, seat 0 the taker (on lead) of bid 3 in the trump its heuristic chooses (the
+    same decision stream ``seed_state(key_dec, idx)``: the same trump), four PIMC seats, goal GOAL_TRICKS.
+    ``out[i]`` (int64[n]) = the taker's tricks, -1 when the heuristic chose no-trump (left out of the study)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + PCHUNK - 1) // PCHUNK
     for ch in prange(nch):
         ws = _ws()
         sd = np.zeros(1, np.uint64)
+        st = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
         hands = np.zeros(4, np.uint64)
         played = np.zeros(24, np.int64)
         for i in range(ch * PCHUNK, min(n, (ch + 1) * PCHUNK)):
-            if trumps[i] < 0:
-                out[i] = -1
-                continue
             idx = first + i
             seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
-            out[i] = pimc_deal(hands, np.int64(0), trumps[i], np.int64(3), rules, worlds, GOAL_TRICKS, key_pimc,
-                               idx, ws, played)
+            t = choose_trump(hcodes[0], hparams, 0, hands[0], st, lb)
+            if t == NT:
+                out[i] = -1
+                continue
+            out[i] = pimc_deal(hands, np.int64(0), t, np.int64(3), rules, worlds, GOAL_TRICKS, key_pimc, idx, ws,
+                               played)
 
 
 # ============================================================================
