@@ -159,7 +159,7 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
                   hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                   rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                   resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                  play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the sampling player, pimc:worlds=N; open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals; with pimc 2,000 with --hand, 10,000 without)")] = None):
+                  play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the sampling player, pimc:worlds=N; open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals; with pimc 4,000 with --hand, 10,000 without)")] = None):
     """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout; --play heuristic,open under each kind of play on the same deals), else success by hand class and how auctions end over random deals."""
     if hand is None:
         _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact)
