@@ -32,6 +32,7 @@ from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels.cards import card_str, mask_of
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
+DEFAULT_PLAY = ("heuristic", "open")   # the kinds when none are given (pimc is slow: asked for by name)
 PLAY_LABELS = {"heuristic": "heuristics", "pimc": "pimc", "open": "open-hand"}
 PLAY_BLOCK = 1 << 14   # deals per block: about a second of open-hand solving (five trumps a deal)
 PLAY_HANDS = 200_000   # default deals with --play (as the plain odds)
@@ -115,7 +116,7 @@ def _pimc_params(play, trumps=None) -> dict:
 
 
 def odds_play_run(cards, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heuristics=None,
-                  play=PLAY_KINDS, block_size: int | None = None, trumps=None) -> engine.Run:
+                  play=DEFAULT_PLAY, block_size: int | None = None, trumps=None) -> engine.Run:
     """The run of ``odds_play``: what names its folder and what it executes (with pimc, only ``trumps``)."""
     specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
     extra = _pimc_params(play, trumps or TRUMP_NAMES)
@@ -187,7 +188,7 @@ def best_calls(calls: pd.DataFrame) -> pd.DataFrame:
 
 
 def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules: BoulmousRules | None = None,
-              heuristics=None, play=PLAY_KINDS, trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
+              heuristics=None, play=DEFAULT_PLAY, trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
               until_precision: float | None = None, block_size: int | None = None):
     """Bid odds of one Boulmous hand under each kind of play in ``play``, from the same deals.  Returns a dict:
     ``calls`` (trump x bid x kind: p_make with its interval, expected points, stakes and tricks), ``gaps``
@@ -243,7 +244,7 @@ def block_classes_play(params, first, n):
     return np.bincount(code, minlength=N_CLASSES * 7 ** k).astype(np.int64)
 
 
-def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
+def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=DEFAULT_PLAY,
                      block_size: int | None = None) -> engine.Run:
     """The run of ``odds_classes_play``."""
     specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
@@ -253,7 +254,7 @@ def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristi
                       block_size or (PIMC_CLASS_BLOCK if extra else 1 << 17))
 
 
-def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
+def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=DEFAULT_PLAY,
                       opts: RunOptions = RunOptions(), block_size: int | None = None):
     """``odds_classes`` under each kind of play on the same deals: the first to speak takes each bid in the trump
     its heuristic prefers (no-trump choices left out).  Returns ``by_trumps_bowers`` (one row per trumps held,
