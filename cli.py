@@ -292,7 +292,7 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           engine: Annotated[bool, typer.Option("--engine", help="instead: the run engine's overhead on a Boulmous run")] = False,
           repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
           dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend")] = False,
-          solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000)")] = False,
+          solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000) and Boulmous PIMC deals per second (at most 100 a round)")] = False,
           compile_: Annotated[bool, typer.Option("--compile", help="instead: seconds per kernel entry point on a first run, cold (empty Numba cache) and cached, per headline study")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
     from tricksim.analysis import bench as bench_mod

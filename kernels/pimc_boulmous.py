@@ -306,19 +306,3 @@ def sim_duplicate_mixed(key_deal, key_dec, key_pimc, first, n, rules, seat_codes
                     acc[o0 + k + a * k + b] += xp[a] * xp[b]
                     acc[o1 + k + a * k + b] += xs[a] * xs[b]
     return part.sum(axis=0)
-
-
-@njit(cache=True, nogil=True)
-def bench_pimc(hands, trumps, rules, worlds, key):
-    """Whole deals by four PIMC seats (seat 0 the taker, bid 3, goal GOAL_CONTRACT), one thread: the
-    taker's tricks summed (``tricksim bench --solver``'s PIMC case)."""
-    ws = _ws()
-    h = np.zeros(4, np.uint64)
-    played = np.zeros(24, np.int64)
-    tot = 0
-    for i in range(hands.shape[0]):
-        for s in range(4):
-            h[s] = hands[i, s]
-        tot += pimc_deal(h, np.int64(0), trumps[i], np.int64(3), rules, worlds, GOAL_CONTRACT, key, np.int64(i), ws,
-                         played)
-    return tot

@@ -316,6 +316,28 @@ def solver_bench_cases(seed=0):
     return [("open-hand solve, whole deal (taker on lead)", fn)]
 
 
+PIMC_BENCH_DEALS = 100   # at most this many deals per round of the PIMC case (about a second on one core)
+
+
+def pimc_bench_cases(seed=0):
+    """The sampling player's case of ``tricksim bench --solver``: whole random deals played by four PIMC seats at
+    the default worlds (kernels/solve_boulmous.pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
+    bid 3, goal: the contract), default rules; at most PIMC_BENCH_DEALS deals a round."""
+    from tricksim.analysis.boulmous.config import PIMC_WORLDS
+    from tricksim.kernels import solve_boulmous as S
+    ra = rules_array(BoulmousRules())
+    kd, _ = GAME.keys(seed)
+
+    def fn(first, n):
+        n = min(n, PIMC_BENCH_DEALS)
+        hands = S.random_deals(kd, first, n)
+        idx = np.arange(first, first + n, dtype=np.int64)
+        S.pimc_play_batch(hands, idx % 4, idx % 5, np.full(n, 3, np.int64), ra, PIMC_WORLDS, S.GOAL_CONTRACT,
+                          pimc_key(seed), first, np.zeros((n, 24), np.int64), np.zeros(n, np.int64))
+        return n
+    return [(f"PIMC whole deal, four pimc seats ({PIMC_WORLDS} worlds; at most {PIMC_BENCH_DEALS} deals a round)", fn)]
+
+
 def block_duplicate(params, first, n):
     from tricksim.analysis.compare import seating
     codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
