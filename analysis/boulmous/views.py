@@ -77,7 +77,7 @@ def render_play(res) -> str:
     lines = [f"Boulmous hand {res['hand']} in seat {seat} ({where}) "
              f"as the taker of a forced contract in each trump, leading the first trick: P(make) under each kind of "
              f"play, on the same {res['n']:,} random deals of the other 18 cards",
-             show(pd.DataFrame(rows))]
+             show(pd.DataFrame(rows), key=2)]
     tr = []
     for trump, df in calls[calls.bid == 3].groupby("trump", sort=False):
         row = {"trump": trump}
