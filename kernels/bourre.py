@@ -25,6 +25,7 @@ from numba import njit, prange
 
 from tricksim.kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, highest, nth_card
 from tricksim.kernels.rng import seed_state, below, uniform
+from tricksim.kernels.tally import add_outer, add_sum_outer
 
 OVF = np.int64(1 << 62)          # chips bound: a pot, payment or net beyond it is an overflow
 MAXP = 8
@@ -1339,12 +1340,8 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
                 for a in range(k):
                     X[a] += Y[a]
                     acc[m0 + r * k + a] += Y[a]
-                    for b in range(k):
-                        acc[o + k + kk + a * k + b] += Y[a] * Y[b]
-            for a in range(k):
-                acc[o + a] += X[a]
-                for b in range(k):
-                    acc[o + k + a * k + b] += X[a] * X[b]
+                add_outer(acc, o + k + kk, Y, k)   # per playout (P of the block)
+            add_sum_outer(acc, o, X, k)            # per deal (S and Q of the block)
     return part.sum(axis=0)
 
 

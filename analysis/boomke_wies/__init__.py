@@ -11,6 +11,7 @@
 from tricksim.analysis.boomke_wies.config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY,
                                                   BoomkeRules, call_name, parse_call, parse_hand, rules_array, score)
 from tricksim.analysis.boomke_wies.dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
+from tricksim.analysis.boomke_wies.play import block_odds_play, odds_play, odds_play_run, render_play
 from tricksim.analysis.boomke_wies.report import EXAMPLE_HAND, headline
 from tricksim.analysis.boomke_wies.studies import (_odds_tables, auction_stats, bench_cases, block_classes,
                                                    block_deals, block_duplicate, block_matches, block_odds,
@@ -30,7 +31,8 @@ GAME = Game(
     rng_id=GAME_BOOMKE_WIES, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
             "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
-            "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate},
+            "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
+            "boomke_wies.odds_play": block_odds_play},
     duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
                         unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
@@ -46,7 +48,7 @@ __all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "BIDS", "b
            "call_name", "CONTRACT_NAMES", "dd_deals", "dd_hand", "dd_solve", "deals_run", "decode_classes",
            "decode_deals", "EXAMPLE_HAND", "GAME", "headline", "heuristic_arrays", "heuristic_open_suit", "K", "KEY",
            "make_params", "mask_of", "match_stats", "matches_run", "N_SEATS", "odds_classes", "odds_command",
-           "odds_hand", "odds_run", "paired_gap", "parse_call", "parse_cards", "parse_hand", "parse_heuristic",
+           "odds_hand", "odds_play", "odds_play_run", "odds_run", "paired_gap", "parse_call", "parse_cards", "parse_hand", "parse_heuristic",
            "parse_seats", "plot_classes", "plot_contracts", "plot_dd", "plot_tricks", "POSITIONS", "record_to_dict",
-           "REGISTRY", "render_classes", "render_dd", "render_deals", "render_odds", "rules_array", "rules_dict",
+           "REGISTRY", "render_classes", "render_dd", "render_deals", "render_odds", "render_play", "rules_array", "rules_dict",
            "score", "specs_from_json", "stakes_command", "trace"]

@@ -18,6 +18,7 @@ from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_
 from tricksim.analysis.bourre.ev import param_columns
 from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
                                            render_odds, validate_odds)
+from tricksim.analysis.bourre.play import block_odds_play, odds_play, odds_play_run, render_play
 from tricksim.analysis.bourre.pot import (agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size,
                                           pot_run, pot_study)
 from tricksim.analysis.bourre.report import headline
@@ -35,7 +36,8 @@ GAME = Game(
     name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules_array=rules_array, kernel=K,
     rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
     seat_range=(MIN_PLAYERS, MAX_PLAYERS),
-    blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.duplicate": block_duplicate},
+    blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
+            "bourre.duplicate": block_duplicate},
     duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
                         block=1 << 16, layout="rounds", max_entrants=6),
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
@@ -51,8 +53,8 @@ __all__ = ["_seat_net_stats", "agg_layout", "ALIASES", "batch_sums", "bench_case
            "bin_mid", "block_duplicate", "block_odds", "block_pot", "BourreRules", "check_players", "decode_pot",
            "DEFAULT_PLAYERS", "discard_limit", "fan_stride", "fmt_chips_bin", "GAME", "headline", "heuristic_arrays",
            "hist_quantile", "K", "keep_order", "KEY", "make_params", "MAX_FAN", "MAX_PLAYERS", "MIN_PLAYERS", "NB1",
-           "odds_choices", "odds_command", "odds_hand", "odds_run", "odds_table", "parse_hand", "parse_seats",
+           "odds_choices", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "odds_table", "parse_hand", "parse_seats",
            "parse_sweep", "plot_pot", "plot_sweep", "pot_block_size", "pot_command", "POT_HI", "POT_LO",
            "pot_quantile", "pot_run", "pot_study", "pot_sweep", "pot_tables", "quantile_with_ci", "record_to_dict",
-           "REGISTRY", "render_odds", "render_pot", "rules_array", "rules_dict", "specs_from_json", "sweep_label",
+           "REGISTRY", "render_odds", "render_play", "render_pot", "rules_array", "rules_dict", "specs_from_json", "sweep_label",
            "SWEEPS", "trace", "validate_odds", "write_pot"]
