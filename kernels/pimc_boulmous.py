@@ -20,11 +20,12 @@ from numba import njit, prange
 
 from tricksim.kernels.cards import lowest, U1
 from tricksim.kernels.rng import seed_state
+from tricksim.kernels.deal import deal_with_fixed
 from tricksim.kernels.boulmous import (
-    CSUIT, POWER, NT, H_CAUTIOUS, H_PIMC, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_BIDS, REC_CONTRACT, REC_DEALER,
-    REC_HANDS, REC_LEGAL, REC_LEN, REC_NBIDS, REC_NTRICKS, REC_SCORE, REC_STAKES, REC_TAKER, REC_TRICKS,
-    REC_TRUMP, REC_WON, auction, beats, choose_card, choose_trump, deal_random, deal_with_fixed, legal_mask,
-    score_deal, no_game, i64,
+    CSUIT, POWER, NT, H_CAUTIOUS, H_PIMC, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_DEALER,
+    REC_HANDS, REC_LEGAL, REC_LEN, REC_NTRICKS, REC_SCORE, REC_STAKES, REC_TAKER, REC_TRICKS,
+    REC_TRUMP, REC_WON, auction, beats, choose_card, choose_trump, deal_random, legal_mask, score_deal,
+    i64, NOBODY,
 )
 from tricksim.kernels.solve_boulmous import (
     GOAL_CONTRACT, GOAL_TRICKS, TT_BITS, W_BITS, W_TT, _rest_of, pimc_card,
@@ -104,7 +105,7 @@ def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worl
             idx = first + i
             seed_state(sd, key_deal, idx)
             rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands)
+            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
             for t in range(5):
                 if trumps[t] == 0:
                     out[i, t] = -1
@@ -156,7 +157,7 @@ def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, ke
     rec[REC_DEALER] = dealer
     for s in range(4):
         rec[REC_HANDS + s] = np.int64(hands[s])
-    taker, contract = auction(hands, dealer, rules, bcodes, hparams, st, lb, rec, i64(-1))
+    taker, contract = auction(hands, dealer, rules, bcodes, hparams, st, lb, rec, i64(NOBODY))
     rec[REC_TAKER] = taker
     rec[REC_CONTRACT] = contract
     if taker < 0:
