@@ -285,6 +285,49 @@ def stakes(game: Annotated[StakesGame, typer.Argument(help="boulmous or boomke-w
                    _opts(out, threads, scheduler, quiet, force, resume)))
 
 
+# ---- equity: match equity tables (issue 16) ----------------------------------------------------
+equity_app = _group("equity", "Match equity: each side's chance to win the game (match) from a score state.")
+Deals = Annotated[int, typer.Option("--deals", min=1, help="deals measured for the per-deal outcome distribution (cached)")]
+
+
+@equity_app.command("boulmous")
+def equity_boulmous(scores: Annotated[str, typer.Option("--scores", help="the four scores, seats 0-3, e.g. 18,17,9,3")],
+                    dealer: Annotated[int, typer.Option("--dealer", min=0, max=3, help="the seat that deals next")] = 0,
+                    target: Annotated[Optional[int], typer.Option("--target", help="points that win the game (the rule flag target)")] = None,
+                    boxes: Annotated[Optional[str], typer.Option("--boxes", help="boxes made so far per seat, e.g. 0,1,0,0 (money only)")] = None,
+                    heatmap: Annotated[str, typer.Option("--heatmap", help="the two seats whose scores the heatmap varies")] = "0,1",
+                    check: Annotated[int, typer.Option("--check", min=0, help="also simulate whole games from this many sampled states")] = 0,
+                    check_games: Annotated[int, typer.Option("--check-games", min=1, help="games per checked state")] = 20_000,
+                    deals: Deals = 8_000_000, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                    rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                    resume: Resume = True, force: Force = False, quiet: Quiet = False):
+    """Boulmous: P(each seat wins the game) and expected money from the scores and who deals (value iteration
+    over the measured per-deal outcomes), with a heatmap over two seats' scores."""
+    from tricksim.analysis.equity.views import boulmous_command
+    g = boulmous.GAME
+    rules = g.rules_from(list(rule or []) + ([f"target={target}"] if target is not None else []))
+    _echo(boulmous_command(scores, dealer, seed, deals, rules, g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
+                           boxes, heatmap, check, check_games, _opts(out, threads, scheduler, quiet, force, resume)))
+
+
+@equity_app.command("boomke-wies")
+def equity_boomke_wies(scores: Annotated[str, typer.Option("--scores", help="the two teams' points (seats 0+2, 1+3), e.g. 7,4")],
+                       deals_left: Annotated[int, typer.Option("--deals-left", min=0, help="deals left in the match")],
+                       dealer: Annotated[Optional[int], typer.Option("--dealer", min=0, max=3, help="the seat that deals next (default: as in a match from seat 0)")] = None,
+                       check: Annotated[int, typer.Option("--check", min=0, help="also simulate the rest of the match from this many sampled states")] = 0,
+                       check_games: Annotated[int, typer.Option("--check-games", min=1, help="matches per checked state")] = 20_000,
+                       deals: Deals = 4_000_000, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                       rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                       resume: Resume = True, force: Force = False, quiet: Quiet = False):
+    """Boomke Wies: P(each team wins the match) from the points and the deals left (a recursion over the
+    measured per-deal points distribution)."""
+    from tricksim.analysis.equity.boomke_views import boomke_command
+    g = boomke_wies.GAME
+    _echo(boomke_command(scores, deals_left, dealer, seed, deals, g.rules_from(rule),
+                         g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), check, check_games,
+                         _opts(out, threads, scheduler, quiet, force, resume)))
+
+
 @app.command()
 def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (default: all)")] = None,
           hands: BenchHands = None, seed: Seed = 0,

@@ -25,12 +25,15 @@ from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import mask_of
 from tricksim.kernels.rng import GAME_BOOMKE_WIES
 
+from tricksim.analysis.equity import outcomes as equity_outcomes
+
 GAME = Game(
     name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array, kernel=K,
     rng_id=GAME_BOOMKE_WIES, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
             "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
-            "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate},
+            "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
+            "boomke_wies.equity_outcomes": equity_outcomes.block_boomke},
     duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
                         unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
