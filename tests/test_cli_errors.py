@@ -100,6 +100,25 @@ BAD_INPUT = {
         ("duplicate", ["odds", "boomke-wies", "--hand", "AS AS QS JS 9S 7S AH KH 4H AD 3D 5C 2C", "--hands", "100",
                        "--quiet"], "duplicate"),
     ],
+    "equity": [
+        ("scores-3", ["equity", "boulmous", "--scores", "1,2,3", "-q"], "needs 4 scores"),
+        ("scores-5", ["equity", "boulmous", "--scores", "1,2,3,4,5", "-q"], "needs 4 scores"),
+        ("scores-at-target", ["equity", "boulmous", "--scores", "21,0,0,0", "-q"], "at or above the target 21"),
+        ("scores-above-target", ["equity", "boulmous", "--scores", "3,12,0,0", "--target", "11", "-q"],
+         "at or above the target 11"),
+        ("scores-below-floor", ["equity", "boulmous", "--scores", "-7,0,0,0", "-q"], "below the table's floor -6"),
+        ("scores-not-numbers", ["equity", "boulmous", "--scores", "a,b,c,d", "-q"], "4 integers"),
+        ("per-seat-heuristics", ["equity", "boulmous", "--scores", "1,2,3,4", "-H", "cautious", "-H", "random",
+                                 "-H", "cautious", "-H", "random", "-q"], "one heuristic for every seat"),
+        ("end-check", ["equity", "boulmous", "--scores", "1,2,3,4", "-r", "end_check=after_each_trick", "-q"],
+         "end_check=end_of_deal"),
+        ("deals-0", ["equity", "boulmous", "--scores", "1,2,3,4", "--deals", "0", "-q"], "--deals"),
+        ("bw-scores-3", ["equity", "boomke-wies", "--scores", "1,2,3", "--deals-left", "5", "-q"], "needs 2 scores"),
+        ("bw-deals-left", ["equity", "boomke-wies", "--scores", "1,2", "--deals-left", "17", "-q"],
+         "--deals-left must be 0..16"),
+        ("bw-target-score", ["equity", "boomke-wies", "--scores", "1,2", "--deals-left", "3", "-r",
+                             "target_score=20", "-q"], "target_score"),
+    ],
 }
 
 # Known bugs, as xfail(strict=True): a fix turns them into XPASS failures (then drop the mark).
