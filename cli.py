@@ -159,7 +159,8 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
                   hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                   rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                   resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                  play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals)")] = None):
+                  play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals)")] = None,
+                  scores: Annotated[Optional[str], typer.Option("--scores", help="with --hand: the four scores (seats 0-3 as --seat numbers them); ranks the calls by the chance to win the game")] = None):
     """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout; --play heuristic,open under each kind of play on the same deals), else success by hand class and how auctions end over random deals."""
     if hand is None:
         _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact)
@@ -168,7 +169,7 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
     g = boulmous.GAME
     _echo(boulmous.odds_command(hand, seat, exact, trump, keep_hands, hands, seed,
                                 g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
-                                until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
+                                until_precision, _opts(out, threads, scheduler, quiet, force, resume), play, scores))
 
 
 @odds_app.command("boomke-wies")

@@ -18,6 +18,7 @@ from numba import njit, prange
 
 from tricksim.kernels import boulmous as KB
 from tricksim.kernels import boomke_wies as KW
+from tricksim.kernels.cards import lowest
 from tricksim.kernels.rng import seed_state
 
 PASS_CODE = 4 * 4 * 2401
@@ -537,3 +538,83 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
             acc[4] += (a - b) * (a - b)
             acc[5] += nd
     return part.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------
+# score-aware decisions: the joint outcome of one hand's calls, and the value after a deal
+# ---------------------------------------------------------------------------
+ODDS_WON = 2401                  # per trump: the four seats' tricks, w0 * 343 + w1 * 49 + w2 * 7 + w3
+AGG_ODDS_JOINT = 5 * ODDS_WON + N_CODES
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams):
+    """As kernels/boulmous.sim_odds (the same deals and decisions), but the tricks of every seat: per trump
+    the counts of the four seats' tricks with ``seat`` forced taker, then the outcome codes (as
+    ``boulmous_outcomes``, seats relative to the dealer) of the auction in which ``seat`` passes."""
+    lb = rules[KB.R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_ODDS_JOINT), np.int64)
+    rest0 = np.zeros(18, np.int64)
+    k = 0
+    m = KB.DECK24 & ~fixed
+    while m != np.uint64(0):
+        rest0[k] = lowest(m)
+        m &= m - np.uint64(1)
+        k += 1
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        rest = np.zeros(18, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(KB.REC_LEN, np.int64)
+        nogame = KB.no_game()
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            rest[:] = rest0
+            KB.deal_with_fixed(sd, rest, fixed, seat, hands)
+            for t in range(5):
+                seed_state(st, key_dec, idx)
+                KB.play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb,
+                             rec, nogame)
+                code = 0
+                mul = 343
+                for r in range(4):
+                    code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                    mul //= 7
+                acc[t * ODDS_WON + code] += 1
+            seed_state(st, key_dec, idx)
+            KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec,
+                         nogame)
+            taker = rec[KB.REC_TAKER]
+            if taker < 0:
+                code = PASS_CODE
+            else:
+                code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                mul = 343
+                for r in range(4):
+                    code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                    mul //= 7
+            acc[5 * ODDS_WON + code] += 1
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def values_after(V, y, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef):
+    """The 8 values (canonical seats of ``y``) after each outcome k from canonical scores ``y``, the
+    boulmous payments included: float64[n outcomes, 8]."""
+    nk = delta.shape[0]
+    out = np.zeros((nk, 8))
+    yn = np.zeros(4, np.int64)
+    z = np.zeros(4, np.int64)
+    tmp = np.zeros(8)
+    for k in range(nk):
+        for q in range(8):
+            tmp[q] = 0.0
+        _backup(V, y, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z, tmp)
+        for q in range(8):
+            out[k, q] = tmp[q]
+    return out

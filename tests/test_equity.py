@@ -142,3 +142,26 @@ def test_boomke_against_match_ends(tmp_path, monkeypatch):
     assert e.p_win[0] > e.p_win[1]
     chk = B.check(c, rules, states=5, games=3000, seed=2, boot=30)
     assert chk.inside.sum() >= 4
+
+
+def test_odds_by_game_chance(tmp_path, monkeypatch):
+    """The calls of a hand by the chance to win the game: the same deals as ``odds_hand`` (same P(make)),
+    a call that cannot fail from one point short of the target wins the game for sure (and collects the
+    three stakes), a failing boulmous is worth less money than a sure win."""
+    from tricksim.analysis.boulmous import odds_hand, parse_hand
+    from tricksim.analysis.engine import RunOptions
+    from tricksim.analysis.equity import decide as D
+    monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path))
+    rules = BoulmousRules(target=7)
+    hand = "JH JD AH KH 9S TC"
+    res = D.odds_scores(parse_hand(hand),
+                        0, [6, 5, 2, 1], seed=2, hands=4000, rules=rules, heuristics="cautious",
+                        opts=RunOptions(progress=False), table_deals=200_000)
+    df = res["calls"].set_index("call")
+    ref = odds_hand(hand, seat=0, seed=2, hands=4000, rules=rules, heuristics="cautious")["calls"]
+    for r in ref.itertuples():
+        assert df.loc[f"{r.bid} {r.trump}", "p_make"] == pytest.approx(r.p_make, abs=1e-12)
+    assert df.loc["3 H", "p_win_game"] == pytest.approx(1.0) and df.index[0] in ("3 H", "4 H")
+    assert df.loc["3 H", "money"] == pytest.approx(3.0)
+    assert (df.p_win_game.between(0, 1)).all() and df.loc["6 D", "money"] < df.loc["3 H", "money"]
+    assert res["before"] < 1 and df.loc["3 H", "change"] == pytest.approx(1 - res["before"])

@@ -24,6 +24,7 @@ from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
 from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
                                               stakes_command)
 from tricksim.analysis.common import make_params
+from tricksim.analysis.equity import decide as equity_decide
 from tricksim.analysis.equity import outcomes as equity_outcomes
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boulmous as K
@@ -35,7 +36,8 @@ GAME = Game(
     blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
             "boulmous.games": block_games, "boulmous.duplicate": block_duplicate,
             "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play,
-            "boulmous.equity_outcomes": equity_outcomes.block_boulmous},
+            "boulmous.equity_outcomes": equity_outcomes.block_boulmous,
+            "boulmous.equity_odds": equity_decide.block_odds},
     hand_rows={"boulmous.deals": hand_rows},
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,

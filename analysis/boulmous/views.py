@@ -118,7 +118,7 @@ def render_classes_play(res) -> str:
 def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
                  keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
                  until_precision: float | None = None, opts: RunOptions = RunOptions(),
-                 play=None) -> Iterator[str]:
+                 play=None, scores: str | None = None) -> Iterator[str]:
     """``tricksim odds boulmous``: the odds of one hand (``hand``; ``exact`` also enumerates every
     layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
     hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
@@ -128,6 +128,10 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
 
     rules = rules or BoulmousRules()
     specs = GAME.parse_seats(heuristics)
+    if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/equity/)
+        from tricksim.analysis.equity.views import odds_scores_command
+        yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
+        return
     if play is not None:
         kinds = parse_play(play)
         if exact:

@@ -98,3 +98,43 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
                                                    zip(chk.p_sim, chk.sim_lo, chk.sim_hi)],
                             "inside": chk.inside}).to_string(index=False)
     yield f"\nresults in {opts.out}"
+
+
+def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: int | None = None, seed: int = 0,
+                        heuristics=None, rules=None, trumps=None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+    """``tricksim odds boulmous --hand ... --scores ...``: the hand's calls ranked by the chance to win the game."""
+    from tricksim.analysis.boulmous.config import GAME, KEY, check_seat, parse_hand
+    from tricksim.analysis.equity import decide as D
+    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    if hand is None:
+        raise TricksimError("--scores needs --hand: it ranks one hand's calls by the chance to win the game")
+    rules = rules or GAME.rules()
+    E.check_rules(rules)
+    cards = parse_hand(hand)
+    seat = check_seat(0 if seat is None else seat)
+    sc = E.parse_scores(scores, 4, rules.target, E.FLOOR)
+    specs = GAME.parse_seats(heuristics)
+    S.same_heuristic(specs)
+    hands = hands or 200_000
+    opts = with_folder(opts, KEY, "odds_scores", D.odds_run(cards, seat, seed, hands, rules, specs))
+    res = D.odds_scores(cards, seat, sc, seed, hands, rules, specs, trumps, opts)
+    df = res["calls"]
+    write_table(df, opts.out, "odds_scores")
+    yield (f"Boulmous hand {hand.upper()} in seat {seat} (0 = dealer's left, 3 = dealer) at scores "
+           f"{','.join(map(str, sc))} (same seats), game to {rules.target}, {specs[0].label} in every seat, "
+           f"{res['n']:,} deals")
+    yield (f"before the deal (hand unknown) seat {seat} wins the game with {pct(res['before'], digits=2)}, "
+           f"expected money {res['money_before']:+.3f}")
+    top = df.head(12)
+    yield pd.DataFrame({"call": top.call, "P(make)": [pct(p) if p == p else "" for p in top.p_make],
+                        "P(win the game) ± 95%": [f"{100 * p:.2f}% ± {100 * h:.2f}" for p, h in
+                                                  zip(top.p_win_game, top.win_ci)],
+                        "change": [f"{100 * c:+.2f} pts" for c in top.change],
+                        "expected money": [pm(m, h) for m, h in zip(top.money, top.money_ci)]}).to_string(index=False)
+    best = df.iloc[0]
+    bym = df.sort_values(["money", "bid"], ascending=[False, True]).iloc[0]
+    yield (f"best call by the chance to win the game: {best.call}; by money: {bym.call}"
+           + (f" ({len(df) - len(top)} more calls in the table)" if len(df) > len(top) else ""))
+    t = res["table"]
+    yield (f"(equity table: {t.dist['n']:,} measured deals, {t.source}; intervals from the hand's deals only: the "
+           f"table's own error is common to every call)\nresults in {opts.out}")
