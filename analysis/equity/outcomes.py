@@ -3,8 +3,8 @@ engine runs, the cache on disk, and the decoding of Boulmous outcome codes into 
 
 The cache: ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/equity/<key>.npz``, the key a hash of
 the game, the rules, the heuristics, the sample (seed, deals) and the code that makes the counts and
-tables (``CODE``: the game's kernels, kernels/equity.py, rng.py, cards.py and analysis/equity/), as in
-analysis/bourre/ev.py.
+tables (``CODE``: the games' kernels, kernels/equity.py, rng.py, cards.py and the modules here that decode
+the counts and build the tables: outcomes.py, boulmous.py, boomke.py), as in analysis/bourre/ev.py.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def _code_hash() -> str:
     root = Path(__file__).resolve().parent.parent.parent
     h = hashlib.sha256()
     files = ["kernels/boulmous.py", "kernels/boomke_wies.py", "kernels/equity.py", "kernels/rng.py",
-             "kernels/cards.py"] + sorted(p.relative_to(root).as_posix()
-                                          for p in (root / "analysis" / "equity").glob("*.py"))
+             "kernels/cards.py", "analysis/equity/outcomes.py", "analysis/equity/boulmous.py",
+             "analysis/equity/boomke.py"]
     for rel in files:
         h.update(rel.encode())
         h.update((root / rel).read_bytes())
