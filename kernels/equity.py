@@ -24,6 +24,7 @@ from tricksim.kernels.rng import seed_state
 PASS_CODE = 4 * 4 * 2401
 N_CODES = PASS_CODE + 1
 CHUNK = 2048
+GROUPS = 16            # partial count vectors per call of the long-vector kernels (memory, not results)
 i64 = np.int64
 
 
@@ -33,8 +34,9 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     ``sim_deals``): int64[4 * N_CODES], dealer-major."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
-    part = np.zeros((nch, 4 * N_CODES), np.int64)
-    for ch in prange(nch):
+    ng = min(nch, GROUPS)            # one partial count vector per group of chunks: the vector is long
+    part = np.zeros((ng, 4 * N_CODES), np.int64)
+    for g in prange(ng):
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
@@ -42,25 +44,26 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
         work = np.zeros(4, np.uint64)
         rec = np.zeros(KB.REC_LEN, np.int64)
         nogame = KB.no_game()
-        acc = part[ch]
-        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
-            idx = first + i
-            seed_state(sd, key_deal, idx)
-            seed_state(st, key_dec, idx)
-            KB.deal_random(sd, deck, hands)
-            dealer = idx % 4
-            KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
-                         rec, nogame)
-            taker = rec[KB.REC_TAKER]
-            if taker < 0:
-                code = PASS_CODE
-            else:
-                code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
-                mul = 343
-                for r in range(4):
-                    code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
-                    mul //= 7
-            acc[dealer * N_CODES + code] += 1
+        acc = part[g]
+        for ch in range(g, nch, ng):
+            for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+                idx = first + i
+                seed_state(sd, key_deal, idx)
+                seed_state(st, key_dec, idx)
+                KB.deal_random(sd, deck, hands)
+                dealer = idx % 4
+                KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
+                             rec, nogame)
+                taker = rec[KB.REC_TAKER]
+                if taker < 0:
+                    code = PASS_CODE
+                else:
+                    code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                    mul = 343
+                    for r in range(4):
+                        code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                        mul //= 7
+                acc[dealer * N_CODES + code] += 1
     return part.sum(axis=0)
 
 
@@ -339,8 +342,8 @@ MU_MIN = 1e-12         # states visited less than this (expected visits) are lef
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0,
-              coef, same_cap, max_inner):
+def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, box, imm, target, F, C, tie_break,
+              wpo, settle0, coef, same_cap, max_inner):
     """Delta method: the derivative of the 8 values of state ``x0`` with respect to each outcome's
     probability, centred (sum over the visits of the game from x0, by the rotation r of the seats,
     of the occupancy times (the outcome's backed-up value minus the state's value)).  Returns
@@ -554,7 +557,8 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
     ``boulmous_outcomes``, seats relative to the dealer) of the auction in which ``seat`` passes."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
-    part = np.zeros((nch, AGG_ODDS_JOINT), np.int64)
+    ng = min(nch, GROUPS)
+    part = np.zeros((ng, AGG_ODDS_JOINT), np.int64)
     rest0 = np.zeros(18, np.int64)
     k = 0
     m = KB.DECK24 & ~fixed
@@ -562,7 +566,7 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
         rest0[k] = lowest(m)
         m &= m - np.uint64(1)
         k += 1
-    for ch in prange(nch):
+    for g in prange(ng):
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
         rest = np.zeros(18, np.int64)
@@ -570,35 +574,36 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
         work = np.zeros(4, np.uint64)
         rec = np.zeros(KB.REC_LEN, np.int64)
         nogame = KB.no_game()
-        acc = part[ch]
-        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
-            idx = first + i
-            seed_state(sd, key_deal, idx)
-            rest[:] = rest0
-            KB.deal_with_fixed(sd, rest, fixed, seat, hands)
-            for t in range(5):
+        acc = part[g]
+        for ch in range(g, nch, ng):
+            for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+                idx = first + i
+                seed_state(sd, key_deal, idx)
+                rest[:] = rest0
+                KB.deal_with_fixed(sd, rest, fixed, seat, hands)
+                for t in range(5):
+                    seed_state(st, key_dec, idx)
+                    KB.play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb,
+                                 rec, nogame)
+                    code = 0
+                    mul = 343
+                    for r in range(4):
+                        code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                        mul //= 7
+                    acc[t * ODDS_WON + code] += 1
                 seed_state(st, key_dec, idx)
-                KB.play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb,
-                             rec, nogame)
-                code = 0
-                mul = 343
-                for r in range(4):
-                    code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
-                    mul //= 7
-                acc[t * ODDS_WON + code] += 1
-            seed_state(st, key_dec, idx)
-            KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec,
-                         nogame)
-            taker = rec[KB.REC_TAKER]
-            if taker < 0:
-                code = PASS_CODE
-            else:
-                code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
-                mul = 343
-                for r in range(4):
-                    code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
-                    mul //= 7
-            acc[5 * ODDS_WON + code] += 1
+                KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec,
+                             nogame)
+                taker = rec[KB.REC_TAKER]
+                if taker < 0:
+                    code = PASS_CODE
+                else:
+                    code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                    mul = 343
+                    for r in range(4):
+                        code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                        mul //= 7
+                acc[5 * ODDS_WON + code] += 1
     return part.sum(axis=0)
 
 

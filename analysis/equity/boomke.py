@@ -54,7 +54,8 @@ def recursion(p: np.ndarray, diff: int, deals_left: int, dealer: int, extra: boo
     R = abs(diff) + H * steps + 1
     D = np.arange(-R, R + 1)
     sign = np.sign(D)
-    win, draw, loss, val = (sign > 0).astype(float), (sign == 0).astype(float), (sign < 0).astype(float), D.astype(float)
+    win, draw, loss = (sign > 0).astype(float), (sign == 0).astype(float), (sign < 0).astype(float)
+    val = D.astype(float)
     last_dealer = (dealer + deals_left) % 4
 
     def step(v, d):
