@@ -182,8 +182,9 @@ def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Opt
                                                                      show_default="1,000 with --hand, 2,000 without")] = None,
                      hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                      rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
-                     resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
-    """Boomke Wies: the odds of one hand per trump and call in each seat (--hand), else how auctions end and success by hand class over random deals; --double-dummy adds open-hand (double-dummy) play on the same deals (both sides see all cards and play perfectly: not a bound on the heuristics' result)."""
+                     resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
+                     play: Annotated[Optional[str], typer.Option("--play", help="with --hand: kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play: the dd extra; default 1,000 deals)")] = None):
+    """Boomke Wies: the odds of one hand per trump and call in each seat (--hand), else how auctions end and success by hand class over random deals; --double-dummy adds open-hand (double-dummy) play on the same deals (both sides see all cards and play perfectly: not a bound on the heuristics' result); --hand ... --play heuristic,open: the hand's calls under each kind of play, with the paired gap."""
     if hand is None:
         _needs("--hand", seat=seat, trump=trump, call=call, until_precision=until_precision)
     if not double_dummy:
@@ -191,7 +192,7 @@ def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Opt
     g = boomke_wies.GAME
     _echo(boomke_wies.odds_command(hand, seat, trump, call, double_dummy, dd_deals, hands, seed,
                                    g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
-                                   until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+                                   until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
 
 
 @odds_app.command("bourre")
@@ -204,12 +205,13 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
                                                              show_default="100,000")] = None,
                 seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
                 out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
-                force: Force = False, until_precision: Prec = None, quiet: Quiet = False):
-    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals."""
+                force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
+                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,open (open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None):
+    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,open: under the heuristics and under paranoid open-hand play)."""
     g = bourre.GAME
     _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
                               g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
-                              until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+                              until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
 
 
 # ---- trace: one sub-command per game -------------------------------------------------------------
@@ -415,11 +417,43 @@ def pot(players: Annotated[int, typer.Option("--players", min=2, max=8, help="pl
         sessions: Annotated[int, typer.Option("--sessions", min=1, help="independent sessions")] = 100_000,
         seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
         sweep: Annotated[Optional[str], typer.Option("--sweep", help="players | pot_limit | double_ante | tie | max_discard | looseness | heuristic, optionally =v1,v2,...")] = None,
+        tail: Annotated[bool, typer.Option("--tail", help="also the tail law (P' = A.P + B, k with E[A^k] = 1) and P(pot > X) by multilevel splitting")] = False,
+        tail_levels: Annotated[Optional[str], typer.Option("--tail-levels", help="with --tail: X / ante, e.g. 1000,10000 (default 100,...,1000000)")] = None,
+        tail_roots: Annotated[Optional[int], typer.Option("--tail-roots", help="with --tail: root sessions of the splitting (default sessions/100, 100-2000)")] = None,
         out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
         force: Force = False, quiet: Quiet = False):
     """Bourre: how the pot grows over sessions of consecutive deals."""
     _echo(bourre.pot_command(players, deals, sessions, seed, heuristic, _user_defs(heuristics),
-                             bourre.GAME.rules_from(rule), sweep, _opts(out, threads, scheduler, quiet, force, resume)))
+                             bourre.GAME.rules_from(rule), sweep, _opts(out, threads, scheduler, quiet, force, resume),
+                             tail, tail_levels, tail_roots))
+
+
+@app.command()
+def tune(game: Game, base: Annotated[str, typer.Argument(help="the heuristic to tune (NAME or NAME:p=v,...)")],
+         params: Annotated[str, typer.Option("--params", help="the parameters to tune, e.g. margin,ace_weight "
+                                                               "(see 'tricksim heuristics GAME' for their ranges)")],
+         against: Annotated[Optional[str], typer.Option("--against", help="the opponent of every trial",
+                                                        show_default="BASE with its own values")] = None,
+         budget: Annotated[int, typer.Option("--budget", help="deals played by the whole search")] = 20_000_000,
+         trials: Annotated[Optional[int], typer.Option("--trials", help="trials (default 20 + 20 per parameter, "
+                                                                        "at most 200; at least 10,000 deals each)")] = None,
+         confirm: Annotated[Optional[int], typer.Option("--confirm", help="fresh deals of the confirmation",
+                                                        show_default="a quarter of --budget")] = None,
+         seed: Seed = 0, players: Players = None, heuristics: HeurFile = None, rule: Rule = None,
+         out: Annotated[Optional[Path], typer.Option("--out", help="the TOML heuristics file to write",
+                                                     show_default="RUN/tuned.toml")] = None,
+         run: Annotated[Optional[Path], typer.Option("--run", callback=_check_out, rich_help_panel=RUN,
+                                                     help="run folder: trial history (resume), tables "
+                                                          "(default: reports/runs/<game>-tune-<id>)")] = None,
+         threads: Threads = None, scheduler: Sched = None, resume: Resume = True, force: Force = False,
+         quiet: Quiet = False):
+    """Search a heuristic's parameters (optuna) by duplicate matches on the same deals; confirm on fresh deals."""
+    from tricksim.analysis.tune import tune_command
+
+    g = get_game(game)
+    lines = tune_command(g, base, params, against, budget, seed, trials, confirm, players, g.rules_from(rule),
+                         _user_defs(heuristics), out, _opts(run, threads, scheduler, quiet, force, resume))
+    _echo(x for x in lines if not (quiet and x.startswith("trial ")))
 
 
 @app.command()
@@ -427,7 +461,7 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, updating their sections of README.md and keeping the others: "
-                              f"{', '.join([g.name for g in GAMES] + ['compare'])} (repeat the option or separate with commas)")] = None,
+                              f"{', '.join([g.name for g in GAMES] + ['compare', 'tune'])} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies

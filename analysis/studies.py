@@ -52,9 +52,9 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     return "\n".join(md)
 
 
-STUDIES = [g.name for g in GAMES] + ["compare"]
+STUDIES = [g.name for g in GAMES] + ["compare", "tune"]
 # how each study's section begins in reports/README.md (for READMEs written before the section markers)
-HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics"}
+HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics", "tune": "## Tuned heuristics"}
 _BEGIN = re.compile(r"^<!-- tricksim:section (\S+) seconds=(\S+) -->$")
 
 
@@ -119,6 +119,9 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
     """Run one headline study (a game's, or ``compare``) into ``out``; its markdown section."""
     if study == "compare":
         return _compare_section(out, quick, progress)
+    if study == "tune":
+        from tricksim.analysis.tune.report import tune_section
+        return tune_section(out, quick, progress)
     return get(study).headline(out, quick=quick, progress=progress)
 
 

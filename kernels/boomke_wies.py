@@ -20,6 +20,8 @@ from numba import njit, prange
 
 from tricksim.kernels.cards import SUIT_MASK, U0, U1, popcount, lowest, highest, nth_card
 from tricksim.kernels.rng import seed_state, below, uniform, shuffle
+from tricksim.kernels.deal import deal_with_fixed
+from tricksim.kernels.tally import add_sum_outer
 
 # ---- rule flags -------------------------------------------------------------
 R_VARIANT, R_DEALER_8_12, R_MEETJE_TRUMP, R_MEETJE_SHORTFALL, R_DEFENCE = 0, 1, 2, 3, 4
@@ -36,6 +38,11 @@ PASS, MEETJE, BOOM = 0, 1, 13     # a bid is 7..13; 1 = Meetje; 0 = pass (and "n
 # Calls of the per-deal functions pass int64 scalars (``i64``), never literal constants: numba
 # compiles one specialisation per distinct argument types (see kernels/boulmous.py).
 i64 = np.int64
+# play_deal's "nothing forced" arguments (pass each through ``i64``):
+AUCTION = -1          # forced_decl: nobody is made declarer, the auction decides
+NO_BID = 0            # forced_contract when the auction decides
+HEURISTIC_TRUMP = -1  # forced_open: the declarer's heuristic chooses the suit it opens (its trumps)
+NOBODY = -1           # forced_pass: no seat is made to pass
 
 NO_CONTRACT = 0
 
@@ -236,6 +243,38 @@ def own_tricks(hand, w_ace, w_king, w_queen, w_len, w_short):
             short += (m == 0) * 2 + (m == 1)
         v += w_len * (n - 3) + w_short * short
     return v
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def sure_thirteen(hand, draws_and_counts):
+    """True when the hand, declaring and opening its best suit as trumps, takes all thirteen tricks
+    whatever the other hands hold and play: its trumps from the ace down number at least the
+    trumps it lacks (each round of trumps it leads wins and draws one from every hand that still has
+    one), and every side card lies in an unbroken run from its suit's ace (it wins when led once
+    trumps are gone). Such a hand has at least seven trumps, so its best suit is its only candidate.
+    The side cards are sure only for a player who draws trumps first and remembers what was played
+    (``draws_and_counts``: the draw_trumps and count parameters); without them only thirteen trumps
+    are sure."""
+    t = best_suit(hand)
+    tr = (hand >> np.uint64(16 * t)) & np.uint64(0x1FFF)
+    k = pop(tr)
+    if k == 13:
+        return True
+    if k < 7 or not draws_and_counts:
+        return False
+    run = 0
+    while run < 13 and (tr >> np.uint64(12 - run)) & U1:
+        run += 1
+    if run < 13 - k:
+        return False
+    for s in range(4):
+        if s == t:
+            continue
+        f = (hand >> np.uint64(16 * s)) & np.uint64(0x1FFF)
+        m = pop(f)
+        if f != (np.uint64(0x1FFF) & ~((U1 << np.uint64(13 - m)) - U1)):
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -457,6 +496,8 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass):
                 b = PASS
             elif hcodes[s] == H_RANDOM:
                 b = random_call(high, forced, allow, hparams[s, P_BID_PROB], st)
+            elif high < 13 and sure_thirteen(hands[s], hparams[s, P_DRAW_TRUMPS] > 0.5 and hparams[s, P_COUNT] > 0.5):
+                b = BOOM         # a certain thirteen: Boom (+5) in every position, over partner too
             elif holder == p and hparams[s, P_OVERCALL_PARTNER] < 0.5:
                 b = PASS
             else:
@@ -715,7 +756,7 @@ def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
         play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
     else:
-        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -854,30 +895,13 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             fresh_deck(deck)
             shuffle(sd, deck, 52)
             deal_from_deck(deck, 3, PACKETS_445, hands)
-            play_deal(hands, i64(3), i64(0), i64(7), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(3), i64(0), i64(7), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             lg, hcp = hand_class(hands[0])
             acc[((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
     out = np.zeros(AGG_CLASSES, np.int64)
     for ch in range(nch):
         out += part[ch]
     return out
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def deal_with_fixed(sd, rest, fixed, seat, hands):
-    """Seat ``seat`` holds ``fixed``; the 39 cards of ``rest`` are shuffled to the others
-    (in seat order, 13 each)."""
-    shuffle(sd, rest, 39)
-    k = 0
-    for s in range(4):
-        if s == seat:
-            hands[s] = fixed
-            continue
-        m = U0
-        for i in range(13):
-            m |= U1 << np.uint64(rest[13 * k + i])
-        k += 1
-        hands[s] = m
 
 
 # sim_odds aggregate, the hand at seat 0:
@@ -921,7 +945,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, positions, rules, hcodes, hpara
             seed_state(sd, key_deal, idx)
             for j in range(39):
                 rest[j] = rest0[j]
-            deal_with_fixed(sd, rest, fixed, 0, hands)
+            deal_with_fixed(sd, rest, fixed, 0, hands, i64(13))
             odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, rec, h, acc)
     out = np.zeros(AGG_ODDS, np.int64)
     for ch in range(nch):
@@ -935,11 +959,11 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         if (fixed & SM[s]) == U0:
             continue
         seed_state(st, key_dec, idx)
-        play_deal(hands, i64(3), i64(0), i64(7), s, i64(-1), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
         acc[s * 14 + rec[REC_TEAM]] += 1
         if rules[R_MEETJE_TRUMP] == MEETJE_NAMES_ELDEST_LEADS and positions[3]:
             seed_state(st, key_dec, idx)
-            play_deal(hands, i64(0), i64(0), i64(MEETJE), s, i64(-1), rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(0), i64(0), i64(MEETJE), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             acc[ODDS_MEETJE + s * 14 + rec[REC_TEAM]] += 1
     for p in range(4):
         if not positions[p]:
@@ -947,11 +971,11 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         dealer = (3 - p) & 3
         base = ODDS_POS + p * ODDS_POS_LEN
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(0), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(0), rules, hcodes, hparams, st, rec, h)
         acc[base + 7 + rec[REC_SCORE]] += 1
         acc[base + 13 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         seed_state(st, key_dec, idx)
-        play_deal(hands, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
         acc[base + 29 + 7 + rec[REC_SCORE]] += 1
         acc[base + 42 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         if rec[REC_DECL] == 0:
@@ -984,13 +1008,13 @@ def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
         seed_state(sd, key_deal, idx)
         for j in range(39):
             rest[j] = rest0[j]
-        deal_with_fixed(sd, rest, fixed, 0, hands)
+        deal_with_fixed(sd, rest, fixed, 0, hands, i64(13))
         for s in range(4):
             hs[i, s] = np.int64(hands[s])
             if (fixed & SM[s]) == U0:
                 continue
             seed_state(st, key_dec, idx)
-            play_deal(hands, i64(3), i64(0), i64(7), s, i64(-1), rules, hcodes, hparams, st, rec, h)
+            play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             tk[i, s] = rec[REC_TEAM]
     return hs, tk
 
@@ -1079,11 +1103,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                         acc[off + a * k + b] += ya * yb
                         acc[off + b * k + a] += ya * yb
             for mt in range(2):
-                off = mt * W
-                for e in range(k):
-                    acc[off + e] += X[mt, e]
-                    for f in range(k):
-                        acc[off + k + e * k + f] += X[mt, e] * X[mt, f]
+                add_sum_outer(acc, mt * W, X[mt], k)   # per deal (S and Q of the metric's block)
     out = np.zeros(L, np.int64)
     for ch in range(nch):
         out += part[ch]

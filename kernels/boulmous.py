@@ -21,6 +21,8 @@ from numba import njit, prange
 
 from tricksim.kernels.cards import popcount, lowest, highest, nth_card, U0, U1
 from tricksim.kernels.rng import seed_state, below, uniform, shuffle
+from tricksim.kernels.deal import deal_with_fixed
+from tricksim.kernels.tally import add_outer, add_sum_outer
 
 # ---- rule flags -------------------------------------------------------------
 R_AUCTION, R_LEFT_BOWER_TRUMP, R_MUST_HEAD, R_TRUMP_OBL, R_FAILED_KEEPS = 0, 1, 2, 3, 4
@@ -527,22 +529,6 @@ def deal_random(st, deck, hands):
         hands[s] = m
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def deal_with_fixed(st, rest, fixed, seat, hands):
-    """Seat ``seat`` holds ``fixed``; the 18 cards of ``rest`` are shuffled to the others."""
-    shuffle(st, rest, 18)
-    k = 0
-    for s in range(4):
-        if s == seat:
-            hands[s] = fixed
-            continue
-        m = U0
-        for i in range(6):
-            m |= U1 << np.uint64(rest[6 * k + i])
-        k += 1
-        hands[s] = m
-
-
 NO_GAME = np.array([-(1 << 50), 0, 0, 0], dtype=np.int64)
 # Every call of play_deal passes the same argument types (int64 scalars through ``i64``, never
 # literal constants; writable arrays, never the read-only module constant NO_GAME): numba compiles
@@ -550,6 +536,11 @@ NO_GAME = np.array([-(1 << 50), 0, 0, 0], dtype=np.int64)
 # compile the whole per-deal code again (measured: play_tricks twice, play_deal 7 times, 35 s of a
 # cold first run).  ``bench --compile`` shows the entry points' cold cost.
 i64 = np.int64
+# play_deal's "nothing forced" arguments (pass each through ``i64``):
+AUCTION = -1          # forced_taker: nobody is made taker, the auction decides
+NO_BID = 0            # forced_bid when the auction decides
+HEURISTIC_TRUMP = -1  # forced_trump: the taker's heuristic names trumps
+NOBODY = -1           # forced_pass: no seat is made to pass
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -591,7 +582,7 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
             dealer = idx % 4
-            play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec,
+            play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
                       nogame)
             taker = rec[REC_TAKER]
             if taker < 0:
@@ -640,7 +631,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
             idx = first + i
             seed_state(sd, key_deal, idx)
             rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands)
+            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
             odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
                      lb, rec, acc, nogame)
     return part.sum(axis=0)
@@ -650,10 +641,10 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
 def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, lb, rec, acc, nogame):
     for t in range(5):
         seed_state(st, key_dec, idx)
-        play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec, nogame)
+        play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec, nogame)
         acc[t * 7 + rec[REC_WON + seat]] += 1
     seed_state(st, key_dec, idx)
-    play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec, nogame)
+    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb, rec, nogame)
     acc[35 + 6 + rec[REC_SCORE + seat]] += 1
     acc[48 + 1 + rec[REC_STAKES + seat]] += 1
 
@@ -728,11 +719,11 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
                 hands[others[2]] = mc
                 for ti in range(trumps.shape[0]):
                     t = trumps[ti]
-                    play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                    play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
                               nogame)
                     acc[t * 7 + rec[REC_WON + seat]] += 1
                 if with_pass:
-                    play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb,
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb,
                               rec, nogame)
                     acc[35 + 6 + rec[REC_SCORE + seat]] += 1
                     acc[48 + 1 + rec[REC_STAKES + seat]] += 1
@@ -784,7 +775,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
             dealer = i64(3)
-            play_deal(hands, work, dealer, i64(0), i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec,
+            play_deal(hands, work, dealer, i64(0), i64(3), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
                       nogame)
             t = rec[REC_TRUMP]
             if t == NT:
@@ -823,7 +814,7 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
     while ndeals < MAX_DEALS_PER_GAME:
         deal_random(sd, deck, hands)
         # the game scores are read only under end_check=after_each_trick (play_tricks)
-        play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec, scores)
+        play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec, scores)
         ndeals += 1
         taker = rec[REC_TAKER]
         for s in range(4):
@@ -971,7 +962,7 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
         deal_random(sd, deck, hands)
-        play_deal(hands, work, idx % 4, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, out[i],
+        play_deal(hands, work, idx % 4, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, out[i],
                   nogame)
     return out
 
@@ -1031,7 +1022,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                 # that two random heuristics are independent draws of the same player
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
-                play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, seat_codes[r],
+                play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, seat_codes[r],
                           seat_params[r], st, lb, rec, nogame)
                 yp[:] = 0
                 ys[:] = 0
@@ -1044,13 +1035,8 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                     xs[a] += ys[a]
                     acc[m0 + r * k + a] += yp[a]
                     acc[m1 + r * k + a] += ys[a]
-                    for b in range(k):
-                        acc[o0 + k + kk + a * k + b] += yp[a] * yp[b]
-                        acc[o1 + k + kk + a * k + b] += ys[a] * ys[b]
-            for a in range(k):
-                acc[o0 + a] += xp[a]
-                acc[o1 + a] += xs[a]
-                for b in range(k):
-                    acc[o0 + k + a * k + b] += xp[a] * xp[b]
-                    acc[o1 + k + a * k + b] += xs[a] * xs[b]
+                add_outer(acc, o0 + k + kk, yp, k)   # per playout (P of the block)
+                add_outer(acc, o1 + k + kk, ys, k)
+            add_sum_outer(acc, o0, xp, k)              # per deal (S and Q of the block)
+            add_sum_outer(acc, o1, xs, k)
     return part.sum(axis=0)

@@ -62,7 +62,7 @@ from tricksim.kernels.cards import lowest, highest, popcount, U0, U1
 from tricksim.kernels.rng import seed_state, below
 from tricksim.kernels.boulmous import (
     TABS, POWER, CSUIT, NT, N_RULES, R_LEFT_BOWER_TRUMP, DECK24, legal_mask, beats, min_power_card, max_power_card, deal_random,
-    deal_with_fixed, play_deal, no_game, i64, REC_LEN, REC_WON, REC_TRUMP, hand_class,
+    deal_with_fixed, play_deal, no_game, i64, REC_LEN, REC_WON, REC_TRUMP, hand_class, HEURISTIC_TRUMP, NOBODY,
 )
 
 TT_BITS = 14
@@ -659,7 +659,7 @@ def sim_odds_open(key_deal, first, n, fixed, seat, rules, out):
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             seed_state(sd, key_deal, first + i)
             rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands)
+            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
             for t in range(5):
                 out[i, t] = solve(hands, seat, trick, np.int64(0), np.int64(t), seat, rules, ws)
 
@@ -685,10 +685,10 @@ def sim_odds_tricks(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hco
             idx = first + i
             seed_state(sd, key_deal, idx)
             rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands)
+            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
             for t in range(5):
                 seed_state(st, key_dec, idx)
-                play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb, rec,
+                play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
                           nogame)
                 out[i, t] = rec[REC_WON + seat]
 
@@ -717,7 +717,7 @@ def sim_classes_play(key_deal, key_dec, first, n, rules, hcodes, hparams, with_o
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             deal_random(sd, deck, hands)
-            play_deal(hands, work, i64(3), i64(0), i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st, lb, rec,
+            play_deal(hands, work, i64(3), i64(0), i64(3), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
                       nogame)
             t = rec[REC_TRUMP]
             out[i, 1] = rec[REC_WON]

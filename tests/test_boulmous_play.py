@@ -63,7 +63,7 @@ def test_open_column_solves_the_deals_of_the_odds(seat):
         seed_state(sd, kd, 500 + i)
         rest = rest0.copy()
         hands = np.zeros(4, np.uint64)
-        K.deal_with_fixed(sd, rest, fixed, seat, hands)
+        K.deal_with_fixed(sd, rest, fixed, seat, hands, np.int64(6))
         assert hands[seat] == fixed
         for t in range(5):
             assert S.solve(hands.copy(), seat, trick, 0, t, seat, ra, ws) == out[i, t]

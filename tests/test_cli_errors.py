@@ -78,10 +78,14 @@ BAD_INPUT = {
         ("play-pimc", ODDS + ["--hand", HAND, "--play", "heuristic,pimc"], "--play pimc"),
         ("play-keep-hands", ODDS + ["--play", "heuristic,open", "--keep-hands"], "--keep-hands"),
         ("play-open-exact", ["odds", "boulmous", "--hand", HAND, "--exact", "--play", "open"], "not to --exact"),
-        ("play-boomke-wies", ["odds", "boomke-wies", "--play", "open"], "no such option: --play"),
+        ("play-boomke-wies", ["odds", "boomke-wies", "--play", "open"], "--play needs --hand"),
         ("compare-until-precision", ["compare", "boulmous", "cautious", "random", "--until-precision", "-1"],
          "--until-precision"),
         ("stakes-bourre", ["stakes", "bourre", "--games", "10", "--quiet"], "bourre"),
+        # tune (issue 16; more cases in tests/test_tune.py)
+        ("tune-unknown-param", ["tune", "boulmous", "cautious", "--params", "margin,nerve"], "unknown parameter 'nerve'"),
+        ("tune-budget-0", ["tune", "boulmous", "cautious", "--params", "margin", "--budget", "0"], "--budget"),
+        ("tune-unknown-heuristic", ["tune", "boulmous", "clever", "--params", "margin"], "unknown heuristic 'clever'"),
         ("stakes-hands-0", ["stakes", "boulmous", "--hands", "0", "--quiet"], "'--hands': input should be greater"),
         *[(f"{argv[0]}-seed-{tag}", argv + ["--seed", seed], "--seed must be an integer in 0..18446744073709551615")
           for argv in (ODDS, TRACE, ["stakes", "boulmous", "--games", "10", "--quiet"],

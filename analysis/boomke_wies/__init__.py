@@ -11,6 +11,7 @@
 from tricksim.analysis.boomke_wies.config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY,
                                                   BoomkeRules, call_name, parse_call, parse_hand, rules_array, score)
 from tricksim.analysis.boomke_wies.dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
+from tricksim.analysis.boomke_wies.play import block_odds_play, odds_play, odds_play_run, render_play
 from tricksim.analysis.boomke_wies.report import EXAMPLE_HAND, headline
 from tricksim.analysis.boomke_wies.studies import (_odds_tables, auction_stats, bench_cases, block_classes,
                                                    block_deals, block_duplicate, block_matches, block_odds,
@@ -20,12 +21,11 @@ from tricksim.analysis.boomke_wies.trace import record_to_dict, trace
 from tricksim.analysis.boomke_wies.views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks,
                                                  render_classes, render_dd, render_deals, render_odds, stakes_command)
 from tricksim.analysis.common import make_params, parse_cards, parse_heuristic, rules_dict
+from tricksim.analysis.equity import outcomes as equity_outcomes
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import mask_of
 from tricksim.kernels.rng import GAME_BOOMKE_WIES
-
-from tricksim.analysis.equity import outcomes as equity_outcomes
 
 GAME = Game(
     name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array, kernel=K,
@@ -33,6 +33,7 @@ GAME = Game(
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
             "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
+            "boomke_wies.odds_play": block_odds_play,
             "boomke_wies.equity_outcomes": equity_outcomes.block_boomke},
     duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
                         unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
@@ -49,7 +50,7 @@ __all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "BIDS", "b
            "call_name", "CONTRACT_NAMES", "dd_deals", "dd_hand", "dd_solve", "deals_run", "decode_classes",
            "decode_deals", "EXAMPLE_HAND", "GAME", "headline", "heuristic_arrays", "heuristic_open_suit", "K", "KEY",
            "make_params", "mask_of", "match_stats", "matches_run", "N_SEATS", "odds_classes", "odds_command",
-           "odds_hand", "odds_run", "paired_gap", "parse_call", "parse_cards", "parse_hand", "parse_heuristic",
+           "odds_hand", "odds_play", "odds_play_run", "odds_run", "paired_gap", "parse_call", "parse_cards", "parse_hand", "parse_heuristic",
            "parse_seats", "plot_classes", "plot_contracts", "plot_dd", "plot_tricks", "POSITIONS", "record_to_dict",
-           "REGISTRY", "render_classes", "render_dd", "render_deals", "render_odds", "rules_array", "rules_dict",
+           "REGISTRY", "render_classes", "render_dd", "render_deals", "render_odds", "render_play", "rules_array", "rules_dict",
            "score", "specs_from_json", "stakes_command", "trace"]

@@ -74,7 +74,7 @@ def _family(margin=0.0, ace=1.0, king=0.75, queen=0.4, trump_len=0.75, short=0.2
         Param("partner_passed", partner_passed, 0, 7, "tricks credited to a partner who has passed"),
         Param("partner_bid", partner_bid, 0, 2, "share credited of what a partner's bid b implies (b + margin - partner)"),
         Param("seven_margin", seven_margin, -3, 6, "forced dealer: bid 7 when the team estimate reaches 7 + this, else Meetje"),
-        Param("boom_margin", boom_margin, -3, 6, "bid Boom when the team estimate reaches 13 + this"),
+        Param("boom_margin", boom_margin, -3, 6, "bid Boom when the team estimate reaches 13 + this (always on a certain thirteen, see sure_thirteen)"),
         Param("overcall_partner", overcall_partner, 0, 1, "1: may overbid its own partner"),
         Param("draw_trumps", draw_trumps, 0, 1, "1: the declaring side leads trumps while an opponent may hold one"),
         Param("count", count, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-
 from tricksim.analysis.boomke_wies.dd import _endplay, dd_deals
 from tricksim.analysis.boomke_wies.studies import auction_stats, odds_classes, odds_hand
+from tricksim.analysis.boomke_wies.tables import (calls_table, class_tables, contracts_table, dd_bid_table,
+                                                  dd_contract_table, points_text)
 from tricksim.analysis.boomke_wies.views import plot_classes, plot_contracts, plot_dd, plot_tricks
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
@@ -18,7 +18,7 @@ EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boomke Wies headline studies into ``out/boomke_wies/``: how auctions end, success by
     hand class, the example hand's bid odds, and heuristic vs double-dummy success."""
-    from tricksim.analysis.output import markdown_table, pct, pm, write_table
+    from tricksim.analysis.output import markdown_table, pm, write_table
     out = Path(out)
     d = out / "boomke_wies"
     d.mkdir(parents=True, exist_ok=True)
@@ -36,15 +36,10 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     write_table(res["by_class"], d, "contracts_by_class")
     write_table(res["points"], d, "points_by_position")
     plot_contracts(res["contracts"], d / "contracts.png", res["n"])
-    t = res["contracts"]
-    tab = pd.DataFrame({"contract": t.contract, "share [95% CI]": [pct(a, b, c, 2) for a, b, c in zip(t.freq, t.freq_lo, t.freq_hi)],
-                        "deals": [f"{x:,}" for x in t.declared],
-                        "made [95% CI]": [pct(a, b, c) for a, b, c in zip(t.p_made, t.made_lo, t.made_hi)]})
     md.append("### How auctions end\n")
     md.append(f"Regenerate: `tricksim odds boomke-wies --hands {n_deals} --seed {seed}`\n")
-    md.append(f"{res['n']:,} random deals, dealer = deal index mod 4, {res['seconds']:.1f} s.\n\n" + markdown_table(tab) + "\n")
-    md.append("Mean points per deal by seat position: " + ", ".join(
-        f"{r.position} {pm(r.mean_points, r.ci, 3)}" for r in res["points"].itertuples()) + ".\n")
+    md.append(f"{res['n']:,} random deals, dealer = deal index mod 4, {res['seconds']:.1f} s.\n\n" + markdown_table(contracts_table(res)) + "\n")
+    md.append("Mean points per deal by seat position: " + points_text(res) + ".\n")
     md.append("![contracts](boomke_wies/contracts.png)\n")
     # 2. classes
     cls = odds_classes(seed, n_deals, opts=RunOptions(runs / "boomke_wies-headline-classes", progress=progress, force=True))
@@ -56,11 +51,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append(f"The first to speak declares and opens its longest suit (so makes it trumps); {cls['n']:,} random "
               "deals; the chance its team takes at least b tricks, by its longest suit and by its high-card points "
               "(A4 K3 Q2 J1).\n")
-    for key, df in (("longest_suit", cls["by_longest"]), ("hcp", cls["by_hcp"])):
-        tb = pd.DataFrame({key: df[key], "n": [f"{x:,}" for x in df.n],
-                           **{f"{b}+": [pct(a, lo, hi) for a, lo, hi in zip(df[f"p{b}"], df[f"p{b}_lo"], df[f"p{b}_hi"])]
-                              for b in (7, 9, 10, 13)}})
-        md.append(markdown_table(tb) + "\n")
+    for tab in class_tables(cls, bids=(7, 9, 10, 13)).values():
+        md.append(markdown_table(tab) + "\n")
     md.append("![classes](boomke_wies/classes.png)\n")
     # 3. the example hand
     oh = odds_hand(EXAMPLE_HAND, None, seed, n_hand, opts=RunOptions(runs / "boomke_wies-headline-hand", progress=progress, force=True))
@@ -69,13 +61,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     plot_tricks(oh, d / "hand_tricks.png")
     md.append("### One hand: " + EXAMPLE_HAND + "\n")
     md.append(f"Regenerate: `tricksim odds boomke-wies --hand \"{EXAMPLE_HAND}\" --hands {n_hand} --seed {seed}`\n")
-    c = oh["calls"]
-    c7 = c[c.call.isin(["7", "9", "10", "Boom", "Meetje"])]
     md.append(f"{oh['n']:,} random deals of the other 39 cards; the hand's holder declares and opens each suit.\n\n"
-              + markdown_table(pd.DataFrame({"opens (trumps)": c7.trump, "call": c7.call,
-                                  "P(make) [95% CI]": [pct(a, b, e) for a, b, e in zip(c7.p_make, c7.ci_low, c7.ci_high)],
-                                  "E[points]": [pm(a, b) for a, b in zip(c7.exp_points, c7.points_ci)],
-                                  "E[net]": [pm(a, b) for a, b in zip(c7.exp_net, c7.net_ci)]})) + "\n")
+              + markdown_table(calls_table(oh, calls=["7", "9", "10", "Boom", "Meetje"])) + "\n")
     md.append("Best call by position: " + "; ".join(f"{r.position}: **{r.best_call}** ({pm(r.exp_net, r.net_ci)} net)"
                                                     for r in oh["best"].itertuples())
               + f". The heuristic opens {oh['open_suit']}.\n")
@@ -101,19 +88,14 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                   "same deals, in percentage points, with a paired 95% interval. Open-hand play means both sides see "
                   "all cards and play perfectly; it is not a bound on the heuristics' result (against heuristic "
                   "defenders a heuristic declarer can do better, so a gap can be negative).\n")
-        b = dd["by_bid"]
-        md.append(markdown_table(pd.DataFrame({"tricks needed": b.bid, "heuristic": [pct(x, y, z) for x, y, z in zip(b.p_heuristic, b.heur_lo, b.heur_hi)],
-                                    "double dummy": [pct(x, y, z) for x, y, z in zip(b.p_double_dummy, b.dd_lo, b.dd_hi)],
-                                    "gap (pct. points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(b.gap, b.gap_ci)]})) + "\n")
-        bc = dd["by_contract"]
-        md.append("By contract (made = the declaring team reaches its bid; Meetje: 7):\n\n" + markdown_table(pd.DataFrame(
-            {"contract": bc.contract, "n": bc.n, "heuristic made": [pct(x, y, z) for x, y, z in zip(bc.p_heuristic, bc.heur_lo, bc.heur_hi)],
-             "double dummy": [pct(x, y, z) for x, y, z in zip(bc.p_double_dummy, bc.dd_lo, bc.dd_hi)],
-             "gap (pct. points)": [f"{100 * g:+.1f} ± {100 * h:.1f}" for g, h in zip(bc.gap, bc.gap_ci)]})) + "\n")
+        md.append(markdown_table(dd_bid_table(dd)) + "\n")
+        md.append("By contract (made = the declaring team reaches its bid; Meetje: 7):\n\n"
+                  + markdown_table(dd_contract_table(dd)) + "\n")
         (mh, hh), (mdd, hd), (mg, hg) = dd["mean_heuristic"], dd["mean_dd"], dd["mean_gap"]
         md.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {mdd:.2f} ± {hd:.2f} "
                   f"(gap {mg:+.2f} ± {hg:.2f}).\n")
-        below = [f"{r.contract} / {r.bid}" for df in (b, bc) for r in df.itertuples() if r.dd_below_heuristic]
+        below = [f"{r.contract} / {r.bid}" for df in (dd["by_bid"], dd["by_contract"]) for r in df.itertuples()
+                 if r.dd_below_heuristic]
         md.append("Sanity: " + ("in no row is the double-dummy success below the heuristic declaring side's by more "
                                 "than the gap's 95% interval." if not below else
                                 "the double-dummy success is below the heuristic's by more than the interval in "

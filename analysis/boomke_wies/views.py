@@ -13,6 +13,7 @@ from tricksim.analysis.boomke_wies.config import (GAME, HCP_BUCKETS, KEY, Boomke
 from tricksim.analysis.boomke_wies.dd import _endplay, dd_deals, dd_hand
 from tricksim.analysis.boomke_wies.studies import (auction_stats, deals_run, match_stats, matches_run, odds_classes,
                                                    odds_hand, odds_run)
+from tricksim.analysis.boomke_wies.tables import class_tables, contracts_table, matches_table, points_text
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
 
@@ -196,44 +197,33 @@ def plot_dd(by_bid: pd.DataFrame, path: Path, n: int, title: str):
 
 
 def render_deals(res) -> str:
-    from tricksim.analysis.output import pct, pm
-    rows = []
-    for r in res["contracts"].itertuples():
-        rows.append({"contract": r.contract, "share [95% CI]": pct(r.freq, r.freq_lo, r.freq_hi),
-                     "deals": f"{r.declared:,}", "made [95% CI]": pct(r.p_made, r.made_lo, r.made_hi),
-                     "E[team tricks]": "-" if r.declared == 0 else pm(r.mean_team_tricks, r.tricks_ci, 2)})
-    pts = res["points"]
+    from tricksim.analysis.output import show
     return (f"How auctions end over {res['n']:,} random deals (dealer = deal index mod 4):\n"
-            + pd.DataFrame(rows).to_string(index=False)
-            + "\nMean points per deal by seat position: "
-            + ", ".join(f"{r.position} {pm(r.mean_points, r.ci, 3)}" for r in pts.itertuples()))
+            + show(contracts_table(res)) + "\nMean points per deal by seat position: " + points_text(res))
 
 
 def render_classes(res) -> str:
-    from tricksim.analysis.output import pct, show
-    out = [f"The first to speak declares in the suit its heuristic opens ({res['n']:,} random deals): chance its "
-           "team takes at least b tricks"]
-    for key, df in (("longest_suit", res["by_longest"]), ("hcp", res["by_hcp"])):
-        rows = []
-        for r in df.itertuples():
-            rows.append({key: getattr(r, key), "n": f"{r.n:,}", "E[tricks]": f"{r.mean_tricks:.2f}",
-                         **{f"{b}+": pct(getattr(r, f'p{b}'), getattr(r, f'p{b}_lo'), getattr(r, f'p{b}_hi'))
-                            for b in (7, 8, 9, 10, 13)}})
-        out.append(show(pd.DataFrame(rows)))
-    return "\n".join(out)
+    from tricksim.analysis.output import show
+    return "\n".join([f"The first to speak declares in the suit its heuristic opens ({res['n']:,} random deals): "
+                      "chance its team takes at least b tricks"] + [show(t) for t in class_tables(res).values()])
 
 
 def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, calls=None,
                  double_dummy: bool = False, n_dd: int | None = None, hands: int | None = None, seed: int = 0,
                  heuristics=None, rules=None, until_precision: float | None = None,
-                 opts: RunOptions = RunOptions()) -> Iterator[str]:
+                 opts: RunOptions = RunOptions(), play: str | None = None) -> Iterator[str]:
     """``tricksim odds boomke-wies``: the odds of one hand (``hand``), else how auctions end and
     success by hand class over random deals; ``double_dummy`` adds open-hand (double-dummy) play on the
-    first ``n_dd`` deals.  Writes the run folder and yields the text to print."""
+    first ``n_dd`` deals; ``play`` (with ``hand``): the hand's calls under each kind of play on the same deals.
+    Writes the run folder and yields the text to print."""
     from tricksim.analysis.output import with_folder, write_table
 
     rules = rules or BoomkeRules()
     specs = GAME.parse_seats(heuristics)
+    if play is not None:
+        yield from _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules,
+                                 until_precision, opts, play)
+        return
     if hand is not None:
         cards = parse_hand(hand)
         _positions(seat)
@@ -299,7 +289,7 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim stakes boomke-wies``: whole matches (rule 12), team points; writes the run folder
     and yields the text to print."""
-    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoomkeRules()
     specs = GAME.parse_seats(heuristics)
     opts = with_folder(opts, KEY, "matches", matches_run(seed, games, rules, specs))
@@ -309,8 +299,33 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     yield (f"Boomke Wies matches {length}, {res['matches']:,} matches ({res['mean_deals']:.2f} deals per match, "
            f"{res['extra_deals']:,} tie-break deals; {res['booms_per_match']:.3f} Booms and "
            f"{res['meetjes_per_match']:.3f} Meetjes per match); seat 0 deals first")
-    df = res["teams"]
-    yield pd.DataFrame({"team": df.team, "heuristics": df.heuristics,
-                        "points per match": [pm(a, b, 3) if a == a else "-" for a, b in zip(df.mean_points, df.points_ci)],
-                        "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p, df.p_lo, df.p_hi)]}).to_string(index=False)
+    yield show(matches_table(res))
     yield f"\nresults in {opts.out}"
+
+
+def _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules, until_precision, opts, play):
+    """``odds boomke-wies --hand ... --play heuristic,open``."""
+    from tricksim.analysis.boomke_wies.play import (PLAY_HANDS, check_open_extra, odds_play, odds_play_run,
+                                                    parse_play, render_play)
+    from tricksim.analysis.output import with_folder, write_table
+    kinds = parse_play(play)
+    if hand is None:
+        raise TricksimError("--play needs --hand for Boomke Wies (over random deals: --double-dummy)")
+    for name, v in (("--seat", seat), ("--call", calls), ("--double-dummy", double_dummy or None),
+                    ("--until-precision", until_precision)):
+        if v is not None:
+            raise TricksimError(f"{name} does not go with --play (the hand declares every suit it holds; "
+                                "--trump narrows the suits)")
+    cards = parse_hand(hand)
+    for t in trumps or ():
+        _trump(t)
+    if "open" in kinds:
+        check_open_extra()
+    hands = hands or PLAY_HANDS
+    opts = with_folder(opts, KEY, "odds_play", odds_play_run(cards, seed, hands, rules, specs, kinds,
+                                                                 trumps=trumps))
+    res = odds_play(cards, seed, hands, rules, specs, kinds, trumps, opts)
+    for k in ("calls", "gaps", "best"):
+        write_table(res[k], opts.out, f"play_{k}")
+    yield render_play(res)
+    yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"

@@ -1,10 +1,10 @@
 """Boulmous headline studies of the main job (``tricksim report``)."""
 from __future__ import annotations
 
-import pandas as pd
-
 from tricksim.analysis.boulmous.config import N_LAYOUTS
 from tricksim.analysis.boulmous.studies import auction_stats, compare_exact, game_stakes, inside_text, odds_classes, odds_hand
+from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exact_vs_mc_table, positions_table,
+                                               stakes_table)
 from tricksim.analysis.boulmous.views import render_odds
 from tricksim.analysis.engine import RunOptions
 
@@ -16,7 +16,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boulmous headline studies into ``out/boulmous/``; returns the markdown section."""
     from pathlib import Path
 
-    from tricksim.analysis.output import markdown_table, pct, pm, write_table
+    from tricksim.analysis.output import markdown_table, write_table
     from tricksim.analysis.plots import heatmap_classes
 
     out = Path(out)
@@ -34,7 +34,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     mc = odds_hand(HEADLINE_HAND, 0, seed, n_odds, trumps=trumps, opts=RunOptions(runs / "boulmous-headline-odds", progress=progress, force=True))
     ex = None if quick else odds_hand(HEADLINE_HAND, 0, seed, exact=True)
     write_table(mc["calls"], d, "hand_odds_mc")
-    cmd = f'tricksim odds boulmous --hand "{HEADLINE_HAND}" --hands {n_odds} --seed {seed}' + ("" if quick else " --exact")
+    cmd = (f'tricksim odds boulmous --hand "{HEADLINE_HAND}" --hands {n_odds} --seed {seed}'
+           + ("".join(f" --trump {t}" for t in trumps) if trumps else " --exact"))
     md.append(f"### Bid odds of one hand: {HEADLINE_HAND}, first to speak\n")
     md.append(f"Regenerate: `{cmd}`\n")
     md.append("All four seats play the default heuristic (`cautious`); the hand's holder takes the contract "
@@ -46,11 +47,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         md.append(f"The exact column enumerates all {N_LAYOUTS:,} layouts of the other hands "
                   f"({ex['seconds']:.0f} s); the Monte Carlo column uses {mc['n']:,} random deals. "
                   f"{inside_text(cmpdf)}.\n")
-        tab = pd.DataFrame({"trump": cmpdf.trump, "bid": cmpdf.bid,
-                            "P(make) exact": [pct(x, digits=2) for x in cmpdf.p_make_exact],
-                            "Monte Carlo [95% CI]": [pct(a, b, c) for a, b, c in zip(cmpdf.p_make_mc, cmpdf.ci_low, cmpdf.ci_high)],
-                            "inside CI": cmpdf.inside_ci, "E[points] exact": cmpdf.exp_points_exact.round(3)})
-        md.append(markdown_table(tab) + "\n")
+        md.append(markdown_table(exact_vs_mc_table(cmpdf)) + "\n")
         p = ex["pass"].iloc[0]
         b = ex["best"].iloc[0]
         md.append(f"Passing instead (the others bid on, this seat defends): expected points {p.exp_points:+.3f} "
@@ -70,11 +67,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               "heuristic prefers (no-trump choices, a minority, are left out) and the table counts how often the "
               "tricks it then takes reach each bid. Trumps held include the bowers.\n")
     md.append("![Boulmous success by hand class](boulmous/classes_heatmap.png)\n")
-    bt = res["by_trumps_bowers"]
-    bt = bt[bt.n >= 1000]
-    md.append(markdown_table(pd.DataFrame({"trumps": bt.trumps, "bowers": bt.bowers, "deals": [f"{x:,}" for x in bt.n],
-                                **{f"bid {b}": [pct(getattr(r, f"p{b}"), getattr(r, f"p{b}_lo"), getattr(r, f"p{b}_hi"))
-                                                for r in bt.itertuples()] for b in range(3, 7)}})) + "\n")
+    md.append(markdown_table(classes_table(res, min_deals=1000)) + "\n")
     md.append("(Classes with fewer than 1,000 deals omitted here; all are in `boulmous/by_trumps_bowers.csv`, "
               "and by side aces too in `boulmous/classes.csv`. Rows with one or two trumps are a selected few: the "
               "heuristic names such a short trump suit only when its side cards are strong, which is why one "
@@ -86,23 +79,16 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     write_table(au["positions"], d, "auction_positions")
     md.append("### How auctions end (all seats `cautious`)\n")
     md.append(f"Regenerate: `tricksim odds boulmous --hands {n_cls} --seed {seed}` (printed after the class table).\n")
-    c = au["contracts"]
-    md.append(markdown_table(pd.DataFrame({"contract": c.contract, "frequency": [pct(a, b, e, 2) for a, b, e in zip(c.freq, c.freq_lo, c.freq_hi)],
-                                "made": [pct(a, b, e) if a == a else "-" for a, b, e in zip(c.p_made, c.made_lo, c.made_hi)],
-                                "deals": [f"{x:,}" for x in c.n_deals]})) + "\n")
-    pos = au["positions"]
-    md.append(markdown_table(pd.DataFrame({"position": pos.position, "mean points per deal": [pm(a, b) for a, b in zip(pos.mean_points, pos.ci)]})) + "\n")
+    md.append(markdown_table(auction_table(au)) + "\n")
+    md.append(markdown_table(positions_table(au)) + "\n")
 
     # 4. whole games with money
     gs = game_stakes(seed, n_games, opts=RunOptions(runs / "boulmous-headline-stakes", progress=progress, force=True))
     write_table(gs["seats"], d, "game_stakes")
-    s = gs["seats"]
     md.append("### Whole games to 21 with the money settlement\n")
     md.append(f"Regenerate: `tricksim stakes boulmous --games {n_games} --seed {seed}`\n")
     md.append(f"{gs['games']:,} games, {gs['mean_deals']:.1f} deals per game on average; seat 0 deals first. "
               "Stakes: the winner collects 1 from each other player plus 1 per box (failed contract) each made; "
               "a boulmous moves 1 per opponent at once.\n")
-    md.append(markdown_table(pd.DataFrame({"seat": s.seat, "stakes per game": [pm(a, b) for a, b in zip(s.mean_stakes, s.stakes_ci)],
-                                "P(win)": [pct(a, b, e) for a, b, e in zip(s.p_win, s.win_lo, s.win_hi)],
-                                "boxes per game": s.boxes_per_game.round(3)})) + "\n")
+    md.append(markdown_table(stakes_table(gs)) + "\n")
     return "\n".join(md)

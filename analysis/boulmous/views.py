@@ -14,6 +14,8 @@ from tricksim.analysis.boulmous.play import (PLAY_HANDS, PLAY_LABELS, classes_pl
 CLASSES_PLAY_HANDS = 200_000   # default deals of the class table with --play
 from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text,
                                                 odds_classes, odds_hand, odds_run, stakes_run)
+from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exact_vs_mc_table, positions_table,
+                                               stakes_table)
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
 
@@ -123,7 +125,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
     hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
     default one) and yields the text to print."""
-    from tricksim.analysis.output import pct, with_folder, write_table
+    from tricksim.analysis.output import show, with_folder, write_table
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules or BoulmousRules()
@@ -183,10 +185,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
             write_table(ex["calls"], opts.out, "odds_calls_exact")
             write_table(cmp, opts.out, "mc_vs_exact")
             yield f"Monte Carlo ({mc['n']:,} deals) against the exact answer: {inside_text(cmp)}"
-            yield pd.DataFrame({"trump": cmp.trump, "bid": cmp.bid,
-                                "MC [95% CI]": [pct(a, b, c) for a, b, c in zip(cmp.p_make_mc, cmp.ci_low, cmp.ci_high)],
-                                "exact": [pct(x, digits=2) for x in cmp.p_make_exact],
-                                "inside": cmp.inside_ci}).to_string(index=False)
+            yield show(exact_vs_mc_table(cmp))
         else:
             yield render_odds(mc)
         yield f"\nresults in {opts.out}"
@@ -207,45 +206,29 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
 
 
 def render_auction(au) -> str:
-    from tricksim.analysis.output import pct, pm
-    c = au["contracts"]
-    pos = au["positions"]
+    from tricksim.analysis.output import show
     return (f"How the auctions end over {au['n']:,} random deals (the chosen heuristics in every seat):\n"
-            + pd.DataFrame({"contract": c.contract, "frequency [95% CI]": [pct(a, b, e, 2) for a, b, e in zip(c.freq, c.freq_lo, c.freq_hi)],
-                            "made [95% CI]": [pct(a, b, e) if a == a else "-" for a, b, e in zip(c.p_made, c.made_lo, c.made_hi)],
-                            "taken": [f"{x:,}" for x in c.taken]}).to_string(index=False)
-            + "\nmean points per deal by position:\n"
-            + pd.DataFrame({"position": pos.position, "points": [pm(a, b) for a, b in zip(pos.mean_points, pos.ci)]}).to_string(index=False))
+            + show(auction_table(au)) + "\nmean points per deal by position:\n" + show(positions_table(au)))
 
 
 def render_classes(res) -> str:
-    from tricksim.analysis.output import pct
-    df = res["by_trumps_bowers"]
-    rows = []
-    for r in df.itertuples():
-        rows.append({"trumps": r.trumps, "bowers": r.bowers, "n": f"{r.n:,}",
-                     **{f"bid {b}": pct(getattr(r, f"p{b}"), getattr(r, f"p{b}_lo"), getattr(r, f"p{b}_hi"))
-                        for b in range(3, 7)}})
+    from tricksim.analysis.output import show
     return (f"Boulmous: chance that the first to speak makes each bid, taking the contract in the trump suit its "
             f"heuristic prefers, by trumps held (bowers included) and bowers held; {res['n']:,} random deals "
-            f"(no-trump choices left out)\n" + pd.DataFrame(rows).to_string(index=False))
+            f"(no-trump choices left out)\n" + show(classes_table(res)))
 
 
 def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=None,
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim stakes boulmous``: whole games with the money settlement; writes the run folder
     and yields the text to print."""
-    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoulmousRules()
     specs = GAME.parse_seats(heuristics)
     opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
     res = game_stakes(seed, games, rules, specs, opts)
     write_table(res["seats"], opts.out, "stakes")
-    df = res["seats"]
     yield (f"Boulmous games to {rules.target} with the money settlement, {res['games']:,} games "
            f"({res['mean_deals']:.1f} deals per game on average, {res['abandoned']} abandoned); seat 0 deals first")
-    yield pd.DataFrame({"seat": df.seat, "heuristic": df.heuristic,
-                        "stakes per game": [pm(a, b) for a, b in zip(df.mean_stakes, df.stakes_ci)],
-                        "P(win) [95% CI]": [pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
-                        "boxes per game": df.boxes_per_game.round(3)}).to_string(index=False)
+    yield show(stakes_table(res))
     yield f"\nresults in {opts.out}"

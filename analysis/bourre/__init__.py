@@ -4,7 +4,8 @@ that grows when players go bourre.
 - ``config``: the rules dataclass and its kernel array, the heuristics registry, parsing;
 - ``pot``: the pot-growth study over sessions (``bins``: log-binned chips and their quantiles);
   ``sweep``: one pot study per value of a setting; ``odds``: the odds of one hand before the draw;
-  ``studies``: the duplicate tournament block and benchmark cases;
+  ``studies``: the duplicate tournament block and benchmark cases; ``tail``: the pot's tail law and
+  its rare tails (multilevel splitting);
 - ``ev``: the expected-value player's probability table (fictitious play, cached);
 - ``trace``: the deals of sessions as the kernels played them (TRACE.md);
 - ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
@@ -18,12 +19,14 @@ from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_
 from tricksim.analysis.bourre.ev import param_columns
 from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
                                            render_odds, validate_odds)
+from tricksim.analysis.bourre.play import block_odds_play, odds_play, odds_play_run, render_play
 from tricksim.analysis.bourre.pot import (agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size,
                                           pot_run, pot_study)
 from tricksim.analysis.bourre.report import headline
 from tricksim.analysis.bourre.studies import bench_cases, block_duplicate
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
+from tricksim.analysis.bourre.tail import block_tail, rare_tail, solve_k, tail_study
 from tricksim.analysis.bourre.trace import record_to_dict, trace
 from tricksim.analysis.bourre.views import odds_command, pot_command, pot_tables, render_pot, write_pot
 from tricksim.analysis.common import make_params, rules_dict
@@ -35,7 +38,8 @@ GAME = Game(
     name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules_array=rules_array, kernel=K,
     rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
     seat_range=(MIN_PLAYERS, MAX_PLAYERS),
-    blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.duplicate": block_duplicate},
+    blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
+            "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
     duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
                         block=1 << 16, layout="rounds", max_entrants=6),
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
@@ -51,8 +55,8 @@ __all__ = ["_seat_net_stats", "agg_layout", "ALIASES", "batch_sums", "bench_case
            "bin_mid", "block_duplicate", "block_odds", "block_pot", "BourreRules", "check_players", "decode_pot",
            "DEFAULT_PLAYERS", "discard_limit", "fan_stride", "fmt_chips_bin", "GAME", "headline", "heuristic_arrays",
            "hist_quantile", "K", "keep_order", "KEY", "make_params", "MAX_FAN", "MAX_PLAYERS", "MIN_PLAYERS", "NB1",
-           "odds_choices", "odds_command", "odds_hand", "odds_run", "odds_table", "parse_hand", "parse_seats",
+           "odds_choices", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "odds_table", "parse_hand", "parse_seats",
            "parse_sweep", "plot_pot", "plot_sweep", "pot_block_size", "pot_command", "POT_HI", "POT_LO",
            "pot_quantile", "pot_run", "pot_study", "pot_sweep", "pot_tables", "quantile_with_ci", "record_to_dict",
-           "REGISTRY", "render_odds", "render_pot", "rules_array", "rules_dict", "specs_from_json", "sweep_label",
-           "SWEEPS", "trace", "validate_odds", "write_pot"]
+           "REGISTRY", "render_odds", "render_play", "render_pot", "rules_array", "rules_dict", "specs_from_json", "sweep_label",
+           "SWEEPS", "block_tail", "rare_tail", "solve_k", "tail_study", "trace", "validate_odds", "write_pot"]

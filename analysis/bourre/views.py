@@ -12,9 +12,12 @@ from tricksim.analysis.bourre.bins import _pct, _q_text, _short, bin_hi, bin_lo
 from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, KEY, BourreRules, parse_hand
 from tricksim.analysis.bourre.ev import prepare_lines
 from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
+from tricksim.analysis.common import TricksimError
 from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
+from tricksim.analysis.bourre.tail import check_tail, tail_study
+from tricksim.analysis.bourre.tail_views import render_tail, write_tail
 from tricksim.analysis.common import parse_card, rules_dict
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import wilson
@@ -154,14 +157,17 @@ def write_pot(res, out: Path):
 
 
 def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, heuristic=None,
-                user_defs=None, rules=None, sweep: str | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+                user_defs=None, rules=None, sweep: str | None = None, opts: RunOptions = RunOptions(),
+                tail: bool = False, tail_levels: str | None = None, tail_roots: int | None = None) -> Iterator[str]:
     """``tricksim pot``: the pot-growth study, or with ``sweep`` (``NAME`` or ``NAME=v1,v2,...``) one
     study per value of a setting.  ``heuristic``: names (with ``user_defs``), resolved per setting.
-    Writes the run folder and yields the text to print."""
+    With ``tail`` also the tail law and the rare tails (``tail_levels``: X / ante, ``tail_roots``:
+    root sessions of the splitting).  Writes the run folder and yields the text to print."""
     from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BourreRules()
     players = GAME.check_players(players)
     check_sessions(sessions, deals)
+    targets = check_tail(tail, tail_levels, tail_roots, sweep)
     if sweep:
         name, values = parse_sweep(sweep)
         for v in values:             # validate every setting before running any
@@ -186,14 +192,21 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
     res = pot_study(players, deals, sessions, seed, rules, specs, opts)
     write_pot(res, opts.out)
     yield render_pot(res)
+    if tail:
+        tr = tail_study(players, deals, sessions, seed, rules, specs, opts, targets,
+                        tail_roots or max(100, min(2000, sessions // 100)))
+        write_tail(tr, opts.out, res)
+        yield render_tail(tr)
     yield f"\npeak memory (RSS) of this process: {res['peak_rss_mb']:,.0f} MB; tables and plots in {opts.out}"
 
 
 def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: int = 0, pot: int = 0,
                  hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
-                 until_precision: float | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+                 until_precision: float | None = None, opts: RunOptions = RunOptions(),
+                 play: str | None = None) -> Iterator[str]:
     """``tricksim odds bourre``: the chances of one hand before the draw, every choice played on the same
-    deals; writes the run folder and yields the text to print."""
+    deals (``play``: under each kind of play, e.g. "heuristic,open"); writes the run folder and yields the
+    text to print."""
     from tricksim.analysis.output import with_folder, write_table
     rules = rules or BourreRules()
     players = GAME.check_players(players)
@@ -201,6 +214,21 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
     up = parse_card(up_card)
     specs = GAME.parse_seats(heuristics, players)
     yield from prepare_lines(specs, rules, players)
+    if play is not None:
+        from tricksim.analysis.bourre.play import PLAY_HANDS, odds_play, odds_play_run, parse_play, render_play
+        kinds = parse_play(play)
+        if until_precision is not None:
+            raise TricksimError("--until-precision is not available with --play: give --hands")
+        hands = hands or PLAY_HANDS
+        run, _ = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, kinds)
+        opts = with_folder(opts, KEY, "odds_play", run)
+        res = odds_play(cards, up, players, seat, pot, seed, hands, rules, specs, kinds, opts)
+        write_table(res["choices"], opts.out, "play_choices")
+        write_table(res["gaps"], opts.out, "play_gaps")
+        write_table(res["best"], opts.out, "play_best")
+        yield render_play(res)
+        yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"
+        return
     hands = hands or 100_000
     run, _ = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs)
     opts = with_folder(opts, KEY, "odds", run)
