@@ -580,7 +580,7 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
                 idx = first + i
                 seed_state(sd, key_deal, idx)
                 rest[:] = rest0
-                KB.deal_with_fixed(sd, rest, fixed, seat, hands)
+                KB.deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
                 for t in range(5):
                     seed_state(st, key_dec, idx)
                     KB.play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb,
