@@ -24,6 +24,8 @@ from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
 from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
                                               stakes_command)
 from tricksim.analysis.common import make_params
+from tricksim.analysis.equity import decide as equity_decide
+from tricksim.analysis.equity import outcomes as equity_outcomes
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.rng import GAME_BOULMOUS
@@ -33,7 +35,9 @@ GAME = Game(
     rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
     blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
             "boulmous.games": block_games, "boulmous.duplicate": block_duplicate,
-            "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play},
+            "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play,
+            "boulmous.equity_outcomes": equity_outcomes.block_boulmous,
+            "boulmous.equity_odds": equity_decide.block_odds},
     hand_rows={"boulmous.deals": hand_rows},
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,

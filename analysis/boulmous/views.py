@@ -139,7 +139,7 @@ def _pimc_note(hands, pimc_default, default) -> str:
 def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
                  keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
                  until_precision: float | None = None, opts: RunOptions = RunOptions(),
-                 play=None) -> Iterator[str]:
+                 play=None, scores: str | None = None) -> Iterator[str]:
     """``tricksim odds boulmous``: the odds of one hand (``hand``; ``exact`` also enumerates every
     layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
     hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
@@ -149,6 +149,10 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
 
     rules = rules or BoulmousRules()
     specs = no_pimc(GAME.parse_seats(heuristics), "odds")
+    if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/equity/)
+        from tricksim.analysis.equity.views import odds_scores_command
+        yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
+        return
     if play is not None:
         kinds = parse_play(play)
         if exact:

@@ -4,7 +4,8 @@ that grows when players go bourre.
 - ``config``: the rules dataclass and its kernel array, the heuristics registry, parsing;
 - ``pot``: the pot-growth study over sessions (``bins``: log-binned chips and their quantiles);
   ``sweep``: one pot study per value of a setting; ``odds``: the odds of one hand before the draw;
-  ``studies``: the duplicate tournament block and benchmark cases;
+  ``studies``: the duplicate tournament block and benchmark cases; ``tail``: the pot's tail law and
+  its rare tails (multilevel splitting);
 - ``ev``: the expected-value player's probability table (fictitious play, cached);
 - ``trace``: the deals of sessions as the kernels played them (TRACE.md);
 - ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
@@ -25,6 +26,7 @@ from tricksim.analysis.bourre.report import headline
 from tricksim.analysis.bourre.studies import bench_cases, block_duplicate
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
+from tricksim.analysis.bourre.tail import block_tail, rare_tail, solve_k, tail_study
 from tricksim.analysis.bourre.trace import record_to_dict, trace
 from tricksim.analysis.bourre.views import odds_command, pot_command, pot_tables, render_pot, write_pot
 from tricksim.analysis.common import make_params, rules_dict
@@ -37,7 +39,7 @@ GAME = Game(
     rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
     seat_range=(MIN_PLAYERS, MAX_PLAYERS),
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
-            "bourre.duplicate": block_duplicate},
+            "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
     duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
                         block=1 << 16, layout="rounds", max_entrants=6),
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
@@ -57,4 +59,4 @@ __all__ = ["_seat_net_stats", "agg_layout", "ALIASES", "batch_sums", "bench_case
            "parse_sweep", "plot_pot", "plot_sweep", "pot_block_size", "pot_command", "POT_HI", "POT_LO",
            "pot_quantile", "pot_run", "pot_study", "pot_sweep", "pot_tables", "quantile_with_ci", "record_to_dict",
            "REGISTRY", "render_odds", "render_play", "render_pot", "rules_array", "rules_dict", "specs_from_json", "sweep_label",
-           "SWEEPS", "trace", "validate_odds", "write_pot"]
+           "SWEEPS", "block_tail", "rare_tail", "solve_k", "tail_study", "trace", "validate_odds", "write_pot"]

@@ -2,6 +2,7 @@
 sweep's curves side by side (matplotlib, Agg backend)."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -110,6 +111,100 @@ def plot_sweep(sw, path: Path):
         ax.legend(fontsize=7)
     r0 = sw["results"][0]
     fig.suptitle(f"Bourre pot growth, sweep of {sw['name']}: {r0['sessions']:,} sessions of {r0['deals']} deals per setting")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _one_in(v, _pos=None):
+    """A probability for a card player: 10%, 1%, 0.1%, then 1 in 10,000 ... 1 in 10^12."""
+    if v <= 0:
+        return ""
+    if v >= 1e-3:
+        return f"{100 * v:g}%"
+    n = 1 / v
+    return f"1 in {n:,.0f}" if n < 1e7 else f"1 in 10^{math.log10(n):.0f}"
+
+
+def _chips_tick(v, _pos=None):
+    if v <= 0:
+        return ""
+    return f"{v:,.0f}" if v < 1e6 else f"10^{math.log10(v):.0f}"
+
+
+def _law_line(ax, x0, p0, k, xmax, color, label, ls="-"):
+    xs = np.geomspace(x0, xmax, 50)
+    ax.plot(xs, p0 * (xs / x0) ** (-k), color=color, ls=ls, lw=1.5, label=label)
+
+
+def plot_tail(res, path: Path, pot=None):
+    """Left: how often the pot after a deal exceeds x (simulated, 95% band) beside the law's slope
+    -k; right: the chance the session's largest pot passes x (plain sampling, splitting with 95%
+    intervals) beside the same slope."""
+    from matplotlib import ticker
+    from tricksim.analysis.plots import plt
+    kr = res["k"].iloc[0]
+    k, klo, khi = kr["k"], kr["k_low"], kr["k_high"]
+    power = kr["case"] == "power"
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5.4))
+    ax = axes[0]
+    s = res["survival"]
+    if len(s):
+        ax.step(s.x_hi, s.p, where="post", color="C0", lw=2, label="simulated: share of deals with a bigger pot")
+        ax.fill_between(s.x_hi, s.ci_low.clip(lower=1e-300), s.ci_high, step="post", color="C0", alpha=0.2)
+        if power:
+            cand = s[s["count"] >= min(1000, max(30, int(s["count"].iloc[0]) // 100))]
+            a = cand.iloc[-1] if len(cand) else s.iloc[0]
+            xmax = float(s.x_hi.iloc[-1]) * 4
+            _law_line(ax, a.x_hi, a.p, k, xmax, "C3", f"tail law: slope -{k:.2f} (E[A^k] = 1)")
+            if klo == klo:
+                _law_line(ax, a.x_hi, a.p, klo, xmax, "C3", f"95% interval of k: {klo:.2f} to {khi:.2f}", ":")
+                _law_line(ax, a.x_hi, a.p, khi, xmax, "C3", None, ":")
+        ax.set_ylim(max(0.3 * float(s.p.iloc[-1]), 1e-12), 1.2)
+    ax.set_title("Pot left in the middle after a deal")
+    ax.set_xlabel("pot x (chips, log scale)")
+    ax.set_ylabel("share of deals with a pot bigger than x")
+    ax = axes[1]
+    t = res["rare"]["table"]
+    if pot is not None:
+        mh = np.asarray(pot["max_hist"], float)
+        n = mh.sum()
+        tail = np.cumsum(mh[::-1])[::-1] / max(n, 1)
+        xs = np.array([bin_lo(b) for b in range(K.BIN_OVF)], float)
+        keep = (tail[:K.BIN_OVF] > 0) & (xs > 0)
+        ax.step(xs[keep], tail[:K.BIN_OVF][keep], where="post", color="C0", lw=2,
+                label=f"plain sampling, {int(n):,} sessions")
+    pos = t.p_split > 0
+    yerr = np.array([(t.p_split - t.lo_split)[pos], (t.hi_split - t.p_split)[pos]])
+    ax.errorbar(t.chips[pos], t.p_split[pos], yerr=yerr, fmt="o", color="C2", capsize=4, ms=7,
+                label=f"splitting, {res['rare']['roots']:,} root sessions (95% CI)")
+    hit = t.p_plain > 0
+    ax.errorbar(t.chips[hit], t.p_plain[hit], yerr=np.array([(t.p_plain - t.lo_plain)[hit], (t.hi_plain - t.p_plain)[hit]]),
+                fmt="s", color="C1", capsize=3, ms=5, mfc="none",
+                label=f"plain sampling, same work ({res['rare']['plain_sessions']:,} sessions)")
+    for x in t.chips[~hit]:
+        ax.annotate("plain: 0", (x, float(t.p_split[t.chips == x].iloc[0]) if (t.p_split[t.chips == x] > 0).any() else 1e-6),
+                    textcoords="offset points", xytext=(6, -14), fontsize=8, color="C1")
+    if power and pos.any():
+        i0 = int(np.flatnonzero(pos.to_numpy())[0])
+        _law_line(ax, float(t.chips.iloc[i0]), float(t.p_split.iloc[i0]), k, float(t.chips.max()) * 2, "C3",
+                  f"tail law: slope -{k:.2f}")
+    ax.set_title(f"Largest pot of a {res['deals_per_session']}-deal session")
+    ax.set_xlabel("pot x (chips, log scale)")
+    ax.set_ylabel(f"chance the pot passes x within {res['deals_per_session']} deals")
+    for a in axes:
+        a.set_xscale("log")
+        a.set_yscale("log")
+        a.set_ylim(top=1.5)
+        a.yaxis.set_major_locator(ticker.LogLocator(base=10, numticks=12))
+        a.yaxis.set_major_formatter(ticker.FuncFormatter(_one_in))
+        a.yaxis.set_minor_formatter(ticker.NullFormatter())
+        a.xaxis.set_major_formatter(ticker.FuncFormatter(_chips_tick))
+        a.grid(True, which="major", alpha=0.3)
+        a.legend(fontsize=8, loc="lower left")
+    labels = ", ".join(sorted({sp.label for sp in res["specs"]}))
+    fig.suptitle(f"Bourre, {res['players']} players ({labels}): how rare are big pots? The straight red line is the "
+                 "power law the per-deal multipliers predict")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -1,4 +1,5 @@
-"""Bourre headline studies of the main job (``tricksim report``): the pot growth and its sweeps."""
+"""Bourre headline studies of the main job (``tricksim report``): does the pot compound under `basic`,
+`loose` and `ev` play, its tail law and rare tails, then the pot growth of `basic` and its sweeps."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,9 @@ from tricksim.analysis.bourre.config import MAX_FAN
 from tricksim.analysis.bourre.pot import agg_layout, fan_stride, pot_block_size, pot_study
 from tricksim.analysis.bourre.plots import plot_sweep
 from tricksim.analysis.bourre.sweep import pot_sweep
-from tricksim.analysis.bourre.views import pot_tables, write_pot
+from tricksim.analysis.bourre.tail import tail_study
+from tricksim.analysis.bourre.tail_views import k_table, rare_note, rare_table, tail_words, write_tail
+from tricksim.analysis.bourre.views import compounds, pot_tables, write_pot
 from tricksim.analysis.engine import RunOptions
 from tricksim.kernels import bourre as K
 
@@ -19,7 +22,69 @@ SWEEP_NOTES = {
                  "sweep, `tricksim sweep bourre basic --param threshold=0.5:3:0.5 --against basic --players 7`, "
                  "finds 2.0 the best reply to itself): looser tables put more players in, more of them go bourré, "
                  "and the pot compounds.",
+    "heuristic": "Every seat plays the named heuristic (`ev` with its table computed by fictitious play, or loaded "
+                 "from the cache).",
 }
+TAIL_HEURISTICS = ("basic", "loose", "ev")
+
+
+def _cell(p, lo, hi) -> str:
+    if p >= 1e-4:
+        return f"{100 * p:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
+    return f"{p:.1e} [{lo:.1e}, {hi:.1e}]"
+
+
+def tail_section(d, runs, seed, deals, quick, progress):
+    """Does the pot compound under basic, loose, ev; k; P(pot > 1000x) by splitting (markdown lines)."""
+    from tricksim.analysis.bourre.config import BourreRules, GAME
+    from tricksim.analysis.bourre.ev import prepare_lines
+    from tricksim.analysis.bourre.pot import pot_study as _pot
+    from tricksim.analysis.output import markdown_table, write_table
+    import pandas as pd
+    n_law = 300 if quick else 8_000
+    roots = 40 if quick else 1000
+    targets = (100, 1000) if quick else (100, 1000, 10_000)
+    rules = BourreRules()
+    rows, parts = [], []
+    for h in TAIL_HEURISTICS:
+        specs = GAME.parse_seats([h], 7)
+        for _ in prepare_lines(specs, rules, 7):
+            pass
+        opts = RunOptions(runs / f"bourre-headline-tail-{h}", progress=progress, force=True)
+        pot = _pot(7, deals, n_law, seed, rules, specs, opts)
+        tr = tail_study(7, deals, n_law, seed, rules, specs, opts, targets, roots)
+        write_tail(tr, d / f"tail_{h}", pot)
+        kr = tr["k"].iloc[0]
+        ok, sentence = compounds(pot)
+        t = tr["rare"]["table"].set_index("X (x ante)")
+        kc = k_table(tr)["tail exponent k [95% CI]"].iloc[0]
+        row = {"players play": f"`{h}`", "pot compounds?": "yes" if ok else "no", "E[A] per deal": f"{kr['E[A]']:.3f}",
+               "tail exponent k [95% CI]": kc}
+        for x in targets[:2]:
+            r = t.loc[x]
+            row[f"P(pot > {x:,}x ante within {deals} deals), splitting"] = _cell(r.p_split, r.lo_split, r.hi_split)
+            row[f"{x:,}x: plain sampling, same work"] = _cell(r.p_plain, r.lo_plain, r.hi_plain) + f" ({r.plain_hits} hits)"
+        rows.append(row)
+        parts.append((h, tr, sentence))
+    tab = pd.DataFrame(rows)
+    write_table(tab, d, "tail_summary")
+    md = ["### Does the pot compound, and how rare are big pots?\n",
+          f"Regenerate one row: `tricksim pot --players 7 -H ev --deals {deals} --sessions {n_law} --seed {seed} --tail "
+          f"--tail-levels {','.join(str(x) for x in targets)} --tail-roots {roots}` (likewise `-H basic`, `-H loose`).\n",
+          "Between two wins the pot follows P' = A·P + B: A counts the pot-sized bourré payments, plus one when a tie "
+          "carries the pot over (A = 0: someone won it and nobody went bourré, the pot is reset); B is the antes. The "
+          "pot compounds when E[A] >= 1. If the deals' (A, B) were independent, P(pot > x) would fall like x^-k with k "
+          "the root of E[A^k] = 1: a 10x larger pot is 10^k times rarer. The chance of a pot past 1,000x the ante "
+          f"within {deals} deals is estimated by multilevel splitting (a session is copied each time its pot passes a "
+          "level, the copies' weights divided accordingly; unbiased, 95% intervals from the spread between independent "
+          "root sessions, on the log scale) beside plain sampling of sessions over the same number of deals.\n",
+          markdown_table(tab) + "\n"]
+    for h, tr, sentence in parts:
+        md.append(f"**`{h}`.** {sentence} " + " ".join(tail_words(tr)) + "\n")
+        md.append(f"![tail law, {h}](bourre/tail_{h}/tail_law.png)\n")
+        md.append(markdown_table(k_table(tr)) + "\n")
+        md.append(markdown_table(rare_table(tr["rare"])) + "\n\n" + rare_note(tr["rare"]) + "\n")
+    return md
 
 
 def headline(out, quick: bool = False, progress: bool = False) -> str:
@@ -32,9 +97,11 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     runs = out / "runs"
     seed = 2026
     deals = 50 if quick else 200
-    n_main = 500 if quick else 100_000
-    n_sweep = 200 if quick else 5_000
-    md = ["## Bourré: how the pot grows\n"]
+    n_main = 500 if quick else 50_000
+    n_sweep = 200 if quick else 3_000
+    md = ["## Bourré: does the pot compound, and how rare are big pots\n"]
+    md += tail_section(d, runs, seed, deals, quick, progress)
+    md.append("### The pot under `basic`: fan chart, largest pot, first passages\n")
     res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True))
     write_pot(res, d)
     t = pot_tables(res)
@@ -62,7 +129,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               + markdown_table(t["bourre"]) + "\n\n" + markdown_table(t["outcomes"]) + "\n")
     md.append("**Each seat's net chips after the session:**\n\n" + markdown_table(t["seats"]) + "\n")
     # sweeps
-    for name, values in (("players", [2, 3, 4, 5, 6, 7, 8]), ("pot_limit", [None, 100, 50, 20]),
+    for name, values in (("heuristic", ["basic", "tight", "loose", "ev"]), ("players", [2, 3, 4, 5, 6, 7, 8]),
+                         ("pot_limit", [None, 100, 50, 20]),
                          ("looseness", [0.0, 0.5, 1.0, 1.5])):
         sw = pot_sweep(name, values, 7, deals, n_sweep, seed,
                        opts=RunOptions(runs / f"bourre-headline-sweep-{name}", progress=progress, force=True))
@@ -82,6 +150,6 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               f"{bs:,} sessions into one int64 vector of {lay['len']:,} counts ({lay['len'] * 8 / 2 ** 20:.1f} MB: "
               "log-binned histograms of the pot at each deal, first-passage counts, per-seat sums and histograms), "
               f"using {bs * (K.S_LEN + min(deals, MAX_FAN)) * 8 / 2 ** 20:.0f} MB of per-session scratch while it runs; "
-              "no row per deal is ever stored. The whole 100,000 x 200 run peaks at about 300 MB of resident memory "
+              "no row per deal is ever stored. A 100,000 x 200 run peaks at about 300 MB of resident memory "
               "(most of it the Python, NumPy, pandas and Numba runtime).\n")
     return "\n".join(md)

@@ -16,6 +16,8 @@ from tricksim.analysis.common import TricksimError
 from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
+from tricksim.analysis.bourre.tail import check_tail, tail_study
+from tricksim.analysis.bourre.tail_views import render_tail, write_tail
 from tricksim.analysis.common import parse_card, rules_dict
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import wilson
@@ -155,14 +157,17 @@ def write_pot(res, out: Path):
 
 
 def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, heuristic=None,
-                user_defs=None, rules=None, sweep: str | None = None, opts: RunOptions = RunOptions()) -> Iterator[str]:
+                user_defs=None, rules=None, sweep: str | None = None, opts: RunOptions = RunOptions(),
+                tail: bool = False, tail_levels: str | None = None, tail_roots: int | None = None) -> Iterator[str]:
     """``tricksim pot``: the pot-growth study, or with ``sweep`` (``NAME`` or ``NAME=v1,v2,...``) one
     study per value of a setting.  ``heuristic``: names (with ``user_defs``), resolved per setting.
-    Writes the run folder and yields the text to print."""
+    With ``tail`` also the tail law and the rare tails (``tail_levels``: X / ante, ``tail_roots``:
+    root sessions of the splitting).  Writes the run folder and yields the text to print."""
     from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BourreRules()
     players = GAME.check_players(players)
     check_sessions(sessions, deals)
+    targets = check_tail(tail, tail_levels, tail_roots, sweep)
     if sweep:
         name, values = parse_sweep(sweep)
         for v in values:             # validate every setting before running any
@@ -187,6 +192,11 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
     res = pot_study(players, deals, sessions, seed, rules, specs, opts)
     write_pot(res, opts.out)
     yield render_pot(res)
+    if tail:
+        tr = tail_study(players, deals, sessions, seed, rules, specs, opts, targets,
+                        tail_roots or max(100, min(2000, sessions // 100)))
+        write_tail(tr, opts.out, res)
+        yield render_tail(tr)
     yield f"\npeak memory (RSS) of this process: {res['peak_rss_mb']:,.0f} MB; tables and plots in {opts.out}"
 
 
