@@ -25,6 +25,8 @@ def _game():
 
 
 def same_heuristic(specs) -> None:
+    from tricksim.analysis.boulmous.config import no_pimc
+    no_pimc(specs, "equity")
     if len({(s.name, tuple(s.values)) for s in specs}) != 1:
         raise TricksimError("equity tables need one heuristic for every seat (the table pools the four dealers): "
                             "give -H once")
@@ -35,7 +37,9 @@ def outcomes_run(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=Non
     g = _game()
     if deals < 1:
         raise TricksimError(f"--deals must be at least 1, got {deals}")
-    return engine.Run("boulmous.equity_outcomes", make_params(seed, rules or g.rules(), g.parse_seats(heuristics)),
+    from tricksim.analysis.boulmous.config import no_pimc
+    specs = no_pimc(g.parse_seats(heuristics), "equity")
+    return engine.Run("boulmous.equity_outcomes", make_params(seed, rules or g.rules(), specs),
                       deals, E.BLOCK)
 
 
