@@ -23,6 +23,7 @@ from tricksim.analysis.common import TricksimError, check_out_path, check_seed, 
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES
 from tricksim.analysis.registry import get as get_game
+from tricksim.analysis.studies import STUDIES
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode="rich",
@@ -461,7 +462,7 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, updating their sections of README.md and keeping the others: "
-                              f"{', '.join([g.name for g in GAMES] + ['compare', 'tune'])} (repeat the option or separate with commas)")] = None,
+                              f"{', '.join(STUDIES)} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies
