@@ -23,6 +23,7 @@ from tricksim.analysis.common import TricksimError, check_out_path, check_seed, 
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES
 from tricksim.analysis.registry import get as get_game
+from tricksim.analysis.studies import STUDIES
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode="rich",
@@ -159,7 +160,8 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
                   hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                   rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                   resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                  play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals)")] = None):
+                  play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the sampling player, pimc:worlds=N; open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals; with pimc 4,000 with --hand, 10,000 without)")] = None,
+                  scores: Annotated[Optional[str], typer.Option("--scores", help="with --hand: the four scores (seats 0-3 as --seat numbers them); ranks the calls by the chance to win the game")] = None):
     """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout; --play heuristic,open under each kind of play on the same deals), else success by hand class and how auctions end over random deals."""
     if hand is None:
         _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact)
@@ -168,7 +170,7 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
     g = boulmous.GAME
     _echo(boulmous.odds_command(hand, seat, exact, trump, keep_hands, hands, seed,
                                 g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
-                                until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
+                                until_precision, _opts(out, threads, scheduler, quiet, force, resume), play, scores))
 
 
 @odds_app.command("boomke-wies")
@@ -287,6 +289,49 @@ def stakes(game: Annotated[StakesGame, typer.Argument(help="boulmous or boomke-w
                    _opts(out, threads, scheduler, quiet, force, resume)))
 
 
+# ---- equity: match equity tables (issue 16) ----------------------------------------------------
+equity_app = _group("equity", "Match equity: each side's chance to win the game (match) from a score state.")
+Deals = Annotated[int, typer.Option("--deals", min=1, help="deals measured for the per-deal outcome distribution (cached)")]
+
+
+@equity_app.command("boulmous")
+def equity_boulmous(scores: Annotated[str, typer.Option("--scores", help="the four scores, seats 0-3, e.g. 18,17,9,3")],
+                    dealer: Annotated[int, typer.Option("--dealer", min=0, max=3, help="the seat that deals next")] = 0,
+                    target: Annotated[Optional[int], typer.Option("--target", help="points that win the game (the rule flag target)")] = None,
+                    boxes: Annotated[Optional[str], typer.Option("--boxes", help="boxes made so far per seat, e.g. 0,1,0,0 (money only)")] = None,
+                    heatmap: Annotated[str, typer.Option("--heatmap", help="the two seats whose scores the heatmap varies")] = "0,1",
+                    check: Annotated[int, typer.Option("--check", min=0, help="also simulate whole games from this many sampled states")] = 0,
+                    check_games: Annotated[int, typer.Option("--check-games", min=1, help="games per checked state")] = 20_000,
+                    deals: Deals = 8_000_000, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                    rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                    resume: Resume = True, force: Force = False, quiet: Quiet = False):
+    """Boulmous: P(each seat wins the game) and expected money from the scores and who deals (value iteration
+    over the measured per-deal outcomes), with a heatmap over two seats' scores."""
+    from tricksim.analysis.equity.views import boulmous_command
+    g = boulmous.GAME
+    rules = g.rules_from(list(rule or []) + ([f"target={target}"] if target is not None else []))
+    _echo(boulmous_command(scores, dealer, seed, deals, rules, g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
+                           boxes, heatmap, check, check_games, _opts(out, threads, scheduler, quiet, force, resume)))
+
+
+@equity_app.command("boomke-wies")
+def equity_boomke_wies(scores: Annotated[str, typer.Option("--scores", help="the two teams' points (seats 0+2, 1+3), e.g. 7,4")],
+                       deals_left: Annotated[int, typer.Option("--deals-left", min=0, help="deals left in the match")],
+                       dealer: Annotated[Optional[int], typer.Option("--dealer", min=0, max=3, help="the seat that deals next (default: as in a match from seat 0)")] = None,
+                       check: Annotated[int, typer.Option("--check", min=0, help="also simulate the rest of the match from this many sampled states")] = 0,
+                       check_games: Annotated[int, typer.Option("--check-games", min=1, help="matches per checked state")] = 20_000,
+                       deals: Deals = 4_000_000, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
+                       rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                       resume: Resume = True, force: Force = False, quiet: Quiet = False):
+    """Boomke Wies: P(each team wins the match) from the points and the deals left (a recursion over the
+    measured per-deal points distribution)."""
+    from tricksim.analysis.equity.boomke_views import boomke_command
+    g = boomke_wies.GAME
+    _echo(boomke_command(scores, deals_left, dealer, seed, deals, g.rules_from(rule),
+                         g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), check, check_games,
+                         _opts(out, threads, scheduler, quiet, force, resume)))
+
+
 @app.command()
 def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (default: all)")] = None,
           hands: BenchHands = None, seed: Seed = 0,
@@ -294,7 +339,7 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           engine: Annotated[bool, typer.Option("--engine", help="instead: the run engine's overhead on a Boulmous run")] = False,
           repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
           dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend")] = False,
-          solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000)")] = False,
+          solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000) and Boulmous PIMC deals per second (at most 100 a round)")] = False,
           compile_: Annotated[bool, typer.Option("--compile", help="instead: seconds per kernel entry point on a first run, cold (empty Numba cache) and cached, per headline study")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
     from tricksim.analysis import bench as bench_mod
@@ -417,7 +462,7 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, updating their sections of README.md and keeping the others: "
-                              f"{', '.join([g.name for g in GAMES] + ['compare', 'tune'])} (repeat the option or separate with commas)")] = None,
+                              f"{', '.join(STUDIES)} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
     from tricksim.analysis import studies

@@ -43,6 +43,9 @@ class Duplicate:
     """The most heuristics one tournament takes (None: no limit of the game's own)."""
     dealer_note: str = ""
     """How the rounds take turns over the deals, for the design text ("" when nothing to say)."""
+    slow: Callable | None = None
+    """``slow(specs)`` -> (deals, deals per block) when these entrants need other defaults than ``hands``
+    and ``block`` (a slow player such as Boulmous's ``pimc``), else None; None: never."""
 
 
 @dataclass(frozen=True)

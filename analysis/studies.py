@@ -52,9 +52,10 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     return "\n".join(md)
 
 
-STUDIES = [g.name for g in GAMES] + ["compare", "tune"]
+STUDIES = [g.name for g in GAMES] + ["compare", "trust", "tune"]
 # how each study's section begins in reports/README.md (for READMEs written before the section markers)
-HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics", "tune": "## Tuned heuristics"}
+HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics",
+            "trust": "## How far to trust the odds", "tune": "## Tuned heuristics"}
 _BEGIN = re.compile(r"^<!-- tricksim:section (\S+) seconds=(\S+) -->$")
 
 
@@ -119,6 +120,9 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
     """Run one headline study (a game's, or ``compare``) into ``out``; its markdown section."""
     if study == "compare":
         return _compare_section(out, quick, progress)
+    if study == "trust":
+        from tricksim.analysis.trust import trust_section
+        return trust_section(out, quick, progress)
     if study == "tune":
         from tricksim.analysis.tune.report import tune_section
         return tune_section(out, quick, progress)

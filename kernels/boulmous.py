@@ -36,9 +36,12 @@ NT = 4
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_CAUTIOUS, H_AGGRESSIVE = 0, 1, 2
+H_PIMC = 3  # the sampling player: bids as cautious (its own parameters); its card play is in kernels/pimc_boulmous.py,
+#             whose kernels alone take it (the kernels of this module never see it: analysis/ dispatches)
 P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = 0, 1, 2, 3, 4, 5
 P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
-N_PARAMS = 12
+P_WORLDS = 12          # H_PIMC: worlds sampled per decision
+N_PARAMS = 13
 
 # ---- hand record ------------------------------------------------------------
 REC_DEALER, REC_TAKER, REC_CONTRACT, REC_TRUMP, REC_MADE, REC_NBIDS = 0, 1, 2, 3, 4, 5

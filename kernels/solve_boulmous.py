@@ -43,9 +43,9 @@ sharing the table.
 Entry points: ``solve``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
 (many, prange), ``random_deals``; ``sim_odds_open`` and ``sim_odds_tricks`` (the odds of one hand
 deal by deal, open-hand and under the heuristics: ``tricksim odds boulmous --play``), ``sim_classes_play``
-(the hand classes likewise); the sampling player ``pimc_card`` (with ``sample_worlds``) and
-``pimc_play_batch`` (whole deals, four PIMC seats) are a design for issue 12 item 3, not yet
-used by analysis/.
+(the hand classes likewise); the sampling player ``pimc_card`` (with ``sample_worlds``), which
+kernels/pimc_boulmous.py plays (the odds' pimc column, pimc seats in compare, sweep and trace), and
+``pimc_play_batch`` (whole deals, four PIMC seats: ``tricksim bench --solver``).
 
 Numba caches a compiled function keyed on its own file only: the functions imported from
 kernels/boulmous.py (``legal_mask``, ``beats``, ``min_power_card``, the tables) are inlined into
@@ -742,7 +742,7 @@ def rules_probe(hand, n_in_trick, led, win_pow, t, rules, c):
 
 
 # ============================================================================
-# the sampling player (PIMC): a design, not yet used by analysis/
+# the sampling player (PIMC): played by kernels/pimc_boulmous.py
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
 

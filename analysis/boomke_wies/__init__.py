@@ -21,6 +21,7 @@ from tricksim.analysis.boomke_wies.trace import record_to_dict, trace
 from tricksim.analysis.boomke_wies.views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks,
                                                  render_classes, render_dd, render_deals, render_odds, stakes_command)
 from tricksim.analysis.common import make_params, parse_cards, parse_heuristic, rules_dict
+from tricksim.analysis.equity import outcomes as equity_outcomes
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import mask_of
@@ -32,7 +33,8 @@ GAME = Game(
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
             "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
-            "boomke_wies.odds_play": block_odds_play},
+            "boomke_wies.odds_play": block_odds_play,
+            "boomke_wies.equity_outcomes": equity_outcomes.block_boomke},
     duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
                         unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,

@@ -10,7 +10,7 @@ tricks, euchre-like bowers.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
-from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
+from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, compare_slow,
                                                TRUMP_NAMES, BoulmousRules, check_seat, parse_entrants, parse_hand,
                                                rules_array)
 from tricksim.analysis.boulmous.play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run,
@@ -24,6 +24,8 @@ from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
 from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
                                               stakes_command)
 from tricksim.analysis.common import make_params
+from tricksim.analysis.equity import decide as equity_decide
+from tricksim.analysis.equity import outcomes as equity_outcomes
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.rng import GAME_BOULMOUS
@@ -33,11 +35,13 @@ GAME = Game(
     rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
     blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
             "boulmous.games": block_games, "boulmous.duplicate": block_duplicate,
-            "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play},
+            "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play,
+            "boulmous.equity_outcomes": equity_outcomes.block_boulmous,
+            "boulmous.equity_odds": equity_decide.block_odds},
     hand_rows={"boulmous.deals": hand_rows},
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
-                        dealer_note=" (four deals each, one per dealer)"),
+                        dealer_note=" (four deals each, one per dealer)", slow=compare_slow),
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
     heading="## Boulmous", rules_section="1 (Boulmous)")
 

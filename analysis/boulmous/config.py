@@ -63,6 +63,9 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
     return a
 
 
+PIMC_WORLDS = 32   # default worlds per decision, chosen by measurement (README "The sampling player")
+
+
 def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
     return {p.name: p for p in [
         Param("margin", margin, -3, 3, "bid only when estimated tricks - margin reach the bid"),
@@ -87,7 +90,51 @@ REGISTRY = {
     "aggressive": HeuristicDef("aggressive", K.H_AGGRESSIVE, _family(-0.3, 1.0, 0.75, 0.9, 0.45, 0.4, -0.3, 0.0, 0, 0, 1),
                                "optimistic bidder, no card memory: wins a trick with its cheapest winning card whenever it can"),
 }
+REGISTRY["pimc"] = HeuristicDef(
+    "pimc", K.H_PIMC, {**_family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
+                       "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card "
+                                       "played (an integer)")},
+    "sampling player: bids and chooses trumps as cautious (its own parameters); plays each card by sampling worlds "
+    "consistent with what it has seen and solving each open-handed (make or defeat the contract first, then tricks)")
 ALIASES = {"default": "cautious"}
+PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc seat (kernels/pimc_boulmous.py)
+
+
+def pimc_key(seed: int):
+    """The sampling player's random key of a seed (its own stream: it never moves the deals or the
+    heuristics' decisions)."""
+    from tricksim.kernels.rng import GAME_BOULMOUS, STREAM_PIMC, derive_key
+    return derive_key(int(seed), GAME_BOULMOUS, STREAM_PIMC)
+
+
+def has_pimc(specs) -> bool:
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
+    found = False
+    for s in specs:
+        if s.code == K.H_PIMC:
+            w = s.value("worlds")
+            if w != int(w):
+                raise TricksimError(f"heuristic {s.label!r}: worlds must be an integer, got {w:g}")
+            found = True
+    return found
+
+
+PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
+PIMC_COMPARE_BLOCK = 512      # deals per engine block then (a few seconds each)
+
+
+def compare_slow(specs):
+    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
+    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
+
+
+def no_pimc(specs, study: str):
+    """``specs`` unchanged, or a one-line refusal when a seat is pimc and ``study`` plays its cards with the
+    batch kernels only."""
+    if has_pimc(specs):
+        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY} (and as --play pimc in the "
+                            "odds); choose heuristics among cautious, aggressive, random here")
+    return specs
 
 
 def parse_hand(text: str) -> list[int]:

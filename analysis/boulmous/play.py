@@ -5,6 +5,11 @@ Kinds of play (``PLAY_KINDS``):
 
 - ``heuristic``: the four seats play their heuristics, as the plain odds study does (the same deals and the
   same random decisions: its column equals ``odds_hand``'s on the same number of deals);
+- ``pimc``: the sampling player in every seat (taker and defenders; card play only, the contract being
+  forced): each decision samples ``worlds`` layouts of the unseen cards consistent with what the seat has
+  seen and plays the card that scores best on them open-handed (kernels/solve_boulmous.pimc_card, goal: the
+  taker's tricks); ``pimc:worlds=N`` sets the worlds (default ``PIMC_WORLDS``).  Its own random stream
+  (seed, deal index, trump): the column does not depend on threads or blocks;
 - ``open``: open-hand (double-dummy) play: every seat sees every card and plays perfectly, the taker against
   the three defenders as one side (kernels/solve_boulmous.py).  It is *not* a bound on the heuristics' result:
   heuristic defenders can do worse than perfect ones, so a heuristic taker can make more than open-hand play.
@@ -20,16 +25,39 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import DEALER, GAME, TRUMP_NAMES, BoulmousRules, _trump, check_hands, \
-    check_seat, parse_hand
+    check_seat, no_pimc, parse_hand, PIMC_WORLDS, pimc_key
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels.cards import card_str, mask_of
 
-PLAY_KINDS = ("heuristic", "open")
-PLAY_LABELS = {"heuristic": "heuristics", "open": "open-hand"}
+PLAY_KINDS = ("heuristic", "pimc", "open")
+DEFAULT_PLAY = ("heuristic", "open")   # the kinds when none are given (pimc is slow: asked for by name)
+PLAY_LABELS = {"heuristic": "heuristics", "pimc": "pimc", "open": "open-hand"}
 PLAY_BLOCK = 1 << 14   # deals per block: about a second of open-hand solving (five trumps a deal)
 PLAY_HANDS = 200_000   # default deals with --play (as the plain odds)
+PIMC_BLOCK = 128       # deals per block with pimc (five PIMC deals each: a few seconds a block)
+PIMC_HANDS = 4_000     # default deals of --hand with pimc (README: about a minute on 2 cores, five trumps)
+PIMC_CLASS_HANDS = 10_000   # default deals of the class table with pimc
+PIMC_CLASS_BLOCK = 512
+
+
+def play_worlds(text) -> int:
+    """The worlds of ``pimc:worlds=N`` in ``--play`` (default ``PIMC_WORLDS``)."""
+    items = text if isinstance(text, (list, tuple)) else [text]
+    worlds = PIMC_WORLDS
+    for x in (x.strip().lower() for item in items for x in str(item).split(",")):
+        if x.startswith("pimc:"):
+            key, _, val = x[5:].partition("=")
+            if key.strip() != "worlds":
+                raise TricksimError(f"--play {x!r}: pimc takes one parameter, worlds (pimc:worlds=N)")
+            try:
+                worlds = int(val)
+            except ValueError:
+                raise TricksimError(f"--play {x!r}: worlds must be an integer from 1 to 4096") from None
+            if not 1 <= worlds <= 4096:
+                raise TricksimError(f"--play {x!r}: worlds must be an integer from 1 to 4096, got {worlds}")
+    return worlds
 
 
 def parse_play(text) -> list[str]:
@@ -38,23 +66,27 @@ def parse_play(text) -> list[str]:
     names = [x.strip().lower() for item in items for x in str(item).split(",") if x.strip()]
     if not names:
         raise TricksimError(f"--play is empty: give kinds of play among {', '.join(PLAY_KINDS)}")
+    play_worlds(names)
+    names = [x.split(":")[0].strip() for x in names]
     for x in names:
-        if x == "pimc":
-            raise TricksimError("--play pimc: the sampling player is not in the odds yet; use "
-                                f"{' or '.join(PLAY_KINDS)}")
         if x not in PLAY_KINDS:
             raise TricksimError(f"--play: unknown kind of play {x!r}; choose among {', '.join(PLAY_KINDS)}")
     return [k for k in PLAY_KINDS if k in names]
 
 
 def _tricks(kind, params, first, n):
-    """int64[n, 5]: the taker's tricks per deal and trump under ``kind``."""
+    """int64[n, 5]: the taker's tricks per deal and trump under ``kind`` (pimc: -1 for a trump not asked)."""
     from tricksim.kernels import solve_boulmous as S
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     out = np.zeros((n, 5), np.int64)
     fixed = np.uint64(params["hand_mask"])
     if kind == "heuristic":
         S.sim_odds_tricks(kd, kc, first, n, fixed, params["seat"], DEALER, ra, codes, prm, out)
+    elif kind == "pimc":
+        from tricksim.kernels import pimc_boulmous as P
+        asked = np.array([int(t in params["trumps"]) for t in range(5)], np.int64)
+        P.sim_odds_pimc(kd, pimc_key(params["seed"]), first, n, fixed, params["seat"], ra, asked,
+                        params["worlds"], out)
     else:
         S.sim_odds_open(kd, first, n, fixed, params["seat"], ra, out)
     return out
@@ -68,16 +100,29 @@ def block_odds_play(params, first, n):
     code = np.repeat(np.arange(5, dtype=np.int64)[None, :] * 7 ** k, n, axis=0)
     for j, kind in enumerate(kinds):
         code += _tricks(kind, params, first, n) * 7 ** j
+    if "trumps" in params:      # pimc: only the trumps asked are played (and counted)
+        code = code[:, sorted(params["trumps"])]
     return np.bincount(code.ravel(), minlength=5 * 7 ** k).astype(np.int64)
 
 
+def _pimc_params(play, trumps=None) -> dict:
+    """The run parameters pimc adds (none without it, so the other kinds' runs keep their folders)."""
+    if "pimc" not in parse_play(play):
+        return {}
+    out = {"worlds": play_worlds(play)}
+    if trumps is not None:
+        out["trumps"] = sorted({TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)})
+    return out
+
+
 def odds_play_run(cards, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heuristics=None,
-                  play=PLAY_KINDS, block_size: int = PLAY_BLOCK) -> engine.Run:
-    """The run of ``odds_play``: what names its folder and what it executes."""
-    specs = GAME.parse_seats(heuristics)
+                  play=DEFAULT_PLAY, block_size: int | None = None, trumps=None) -> engine.Run:
+    """The run of ``odds_play``: what names its folder and what it executes (with pimc, only ``trumps``)."""
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
+    extra = _pimc_params(play, trumps or TRUMP_NAMES)
     params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat,
-                         play=parse_play(play))
-    return engine.Run("boulmous.odds_play", params, hands, block_size)
+                         play=parse_play(play), **extra)
+    return engine.Run("boulmous.odds_play", params, hands, block_size or (PIMC_BLOCK if extra else PLAY_BLOCK))
 
 
 def _points(bid, rules):
@@ -143,8 +188,8 @@ def best_calls(calls: pd.DataFrame) -> pd.DataFrame:
 
 
 def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules: BoulmousRules | None = None,
-              heuristics=None, play=PLAY_KINDS, trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
-              until_precision: float | None = None, block_size: int = PLAY_BLOCK):
+              heuristics=None, play=DEFAULT_PLAY, trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
+              until_precision: float | None = None, block_size: int | None = None):
     """Bid odds of one Boulmous hand under each kind of play in ``play``, from the same deals.  Returns a dict:
     ``calls`` (trump x bid x kind: p_make with its interval, expected points, stakes and tricks), ``gaps``
     (trump x bid, each kind against the heuristics: the paired difference of P(make) and of mean tricks with
@@ -154,7 +199,7 @@ def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules
     check_seat(seat)
     kinds = parse_play(play)
     tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
-    run = odds_play_run(cards, seat, seed, check_hands(hands), rules, heuristics, kinds, block_size)
+    run = odds_play_run(cards, seat, seed, check_hands(hands), rules, heuristics, play, block_size, trumps)
     stop = None
     if until_precision:
         def stop(acc, n):
@@ -169,7 +214,8 @@ def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules
     if not len(calls):
         raise TricksimError("no trump selected")
     return {"calls": calls, "gaps": gaps, "best": best_calls(calls), "n": r.n, "seconds": r.seconds,
-            "hand": " ".join(card_str(c) for c in cards), "play": kinds, "seat": seat}
+            "hand": " ".join(card_str(c) for c in cards), "play": kinds, "seat": seat,
+            "worlds": run.params.get("worlds")}
 
 
 # ---- the hand classes over random deals ----------------------------------------------------------------------
@@ -186,29 +232,38 @@ def block_classes_play(params, first, n):
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     out = np.zeros((n, 3), np.int64)
     S.sim_classes_play(kd, kc, first, n, ra, codes, prm, "open" in kinds, out)
+    if "pimc" in kinds:     # the same deals and trumps, four PIMC seats
+        from tricksim.kernels import pimc_boulmous as P
+        pim = np.zeros(n, np.int64)
+        P.sim_classes_pimc(kd, kc, pimc_key(params["seed"]), first, n, ra, codes, prm, params["worlds"], pim)
+        out = np.column_stack([out, pim])
     out = out[out[:, 0] >= 0]
     code = out[:, 0] * 7 ** k
     for j, kind in enumerate(kinds):
-        code = code + out[:, 1 if kind == "heuristic" else 2] * 7 ** j
+        code = code + out[:, {"heuristic": 1, "open": 2, "pimc": 3}[kind]] * 7 ** j
     return np.bincount(code, minlength=N_CLASSES * 7 ** k).astype(np.int64)
 
 
-def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
-                     block_size: int = 1 << 17) -> engine.Run:
+def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=DEFAULT_PLAY,
+                     block_size: int | None = None) -> engine.Run:
     """The run of ``odds_classes_play``."""
-    return engine.Run("boulmous.classes_play", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics),
-                                                            play=parse_play(play)), hands, block_size)
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
+    extra = _pimc_params(play)
+    return engine.Run("boulmous.classes_play", make_params(seed, rules or BoulmousRules(), specs,
+                                                            play=parse_play(play), **extra), hands,
+                      block_size or (PIMC_CLASS_BLOCK if extra else 1 << 17))
 
 
-def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=PLAY_KINDS,
-                      opts: RunOptions = RunOptions(), block_size: int = 1 << 17):
+def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=DEFAULT_PLAY,
+                      opts: RunOptions = RunOptions(), block_size: int | None = None):
     """``odds_classes`` under each kind of play on the same deals: the first to speak takes each bid in the trump
     its heuristic prefers (no-trump choices left out).  Returns ``by_trumps_bowers`` (one row per trumps held,
     bowers held and kind: n, p3..p6 with intervals, mean tricks), ``gaps`` (per trumps, bowers and bid, each kind
     against the heuristics: the paired difference with its interval), ``n``, ``seconds``, ``play``."""
     rules = rules or BoulmousRules()
     kinds = parse_play(play)
-    r = opts.execute(classes_play_run(seed, check_hands(hands), rules, heuristics, kinds, block_size))
+    run = classes_play_run(seed, check_hands(hands), rules, heuristics, play, block_size)
+    r = opts.execute(run)
     k = len(kinds)
     joint = r.counts.reshape((8, 3, 5) + (7,) * k).sum(axis=2)
     rows, gaps = [], []
@@ -241,4 +296,4 @@ def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heurist
                         gaps.append({"trumps": ntr, "bowers": nb, "bid": bid, "play": kind, "versus": "heuristic",
                                      "gap": float(d), "gap_ci": float(half), "n": n})
     return {"by_trumps_bowers": pd.DataFrame(rows), "gaps": pd.DataFrame(gaps), "n": r.n, "seconds": r.seconds,
-            "play": kinds}
+            "play": kinds, "worlds": run.params.get("worlds")}

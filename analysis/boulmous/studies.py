@@ -10,7 +10,8 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAME, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK,
                                                TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat,
-                                               parse_hand, rules_array)
+                                               has_pimc, no_pimc, parse_hand, pimc_key,
+                                               rules_array)
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, wilson
@@ -105,7 +106,7 @@ def best_call(df: pd.DataFrame, pas: pd.DataFrame):
 def odds_run(cards, seat: int = 0, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
              block_size: int = ODDS_BLOCK) -> engine.Run:
     """The run of ``odds_hand`` (Monte Carlo): what names its folder and what it executes."""
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
     params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat)
     return engine.Run("boulmous.odds", params, hands, block_size)
 
@@ -121,7 +122,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
     rules = rules or BoulmousRules()
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     check_seat(seat)
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
     tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
     hand_mask = mask_of(cards)
     if exact:
@@ -179,7 +180,7 @@ def inside_text(cmp: pd.DataFrame) -> str:
 def classes_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
                 block_size: int = BLOCK_DEALS) -> engine.Run:
     """The run of ``odds_classes``."""
-    return engine.Run("boulmous.classes", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics)),
+    return engine.Run("boulmous.classes", make_params(seed, rules or BoulmousRules(), no_pimc(GAME.parse_seats(heuristics), "odds (hand classes)")),
                       hands, block_size)
 
 
@@ -230,7 +231,7 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     """How auctions end over random deals: contract level, trump, success rate.  ``keep_hands``: also
     one row per hand in the run folder's ``hands/`` (needs ``opts.out``)."""
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "auction statistics")
     run = engine.Run("boulmous.deals", make_params(seed, rules, specs), check_hands(hands), block_size,
                      keep_hands=keep_hands)
     if keep_hands and opts.out is None:
@@ -263,14 +264,14 @@ def stakes_run(seed: int = 0, games: int = 100_000, rules=None, heuristics=None,
     """The run of ``game_stakes``."""
     if games < 1:
         raise TricksimError(f"the number of games must be at least 1, got {games}")
-    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), GAME.parse_seats(heuristics)), games,
+    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), no_pimc(GAME.parse_seats(heuristics), "stakes")), games,
                       block_size, unit="games")
 
 
 def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
                 block_size: int = GAMES_BLOCK):
     """Whole games to the target with the money settlement: stakes per seat."""
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "stakes")
     r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
     a = r.counts
     done = r.n - int(a[13])
@@ -315,11 +316,37 @@ def solver_bench_cases(seed=0):
     return [("open-hand solve, whole deal (taker on lead)", fn)]
 
 
+PIMC_BENCH_DEALS = 100   # at most this many deals per round of the PIMC case (about a second on one core)
+
+
+def pimc_bench_cases(seed=0):
+    """The sampling player's case of ``tricksim bench --solver``: whole random deals played by four PIMC seats at
+    the default worlds (kernels/solve_boulmous.pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
+    bid 3, goal: the contract), default rules; at most PIMC_BENCH_DEALS deals a round."""
+    from tricksim.analysis.boulmous.config import PIMC_WORLDS
+    from tricksim.kernels import solve_boulmous as S
+    ra = rules_array(BoulmousRules())
+    kd, _ = GAME.keys(seed)
+
+    def fn(first, n):
+        n = min(n, PIMC_BENCH_DEALS)
+        hands = S.random_deals(kd, first, n)
+        idx = np.arange(first, first + n, dtype=np.int64)
+        S.pimc_play_batch(hands, idx % 4, idx % 5, np.full(n, 3, np.int64), ra, PIMC_WORLDS, S.GOAL_CONTRACT,
+                          pimc_key(seed), first, np.zeros((n, 24), np.int64), np.zeros(n, np.int64))
+        return n
+    return [(f"PIMC whole deal, four pimc seats ({PIMC_WORLDS} worlds; at most {PIMC_BENCH_DEALS} deals a round)", fn)]
+
+
 def block_duplicate(params, first, n):
     from tricksim.analysis.compare import seating
     codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
     k = len(codes)
     ids, nround = seating(GAME, k, params)
     kd, kc = GAME.keys(params["seed"])
+    if has_pimc(GAME.specs_from_json(params["entrants"])):   # the sampling player: kernels/pimc_boulmous.py
+        from tricksim.kernels import pimc_boulmous as P
+        return P.sim_duplicate_mixed(kd, kc, pimc_key(params["seed"]), first, n, rules_array(GAME.rules_of(params)),
+                                     np.ascontiguousarray(codes[ids]), np.ascontiguousarray(prm[ids]), ids, k, nround)
     return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), np.ascontiguousarray(codes[ids]),
                            np.ascontiguousarray(prm[ids]), ids, k, nround)

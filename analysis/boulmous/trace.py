@@ -1,7 +1,8 @@
 """Boulmous traces (TRACE.md): hands and whole games exactly as the kernels played them."""
 from __future__ import annotations
 
-from tricksim.analysis.boulmous.config import GAME, KEY, TRUMP_NAMES, BoulmousRules, check_hands
+from tricksim.analysis.boulmous.config import GAME, KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc, \
+    pimc_key
 from tricksim.analysis.common import make_params, rules_dict
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, cards_of
@@ -46,7 +47,11 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     check_hands(hands)
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
+    if has_pimc(specs):     # kernels/pimc_boulmous.py: the sampling player beside the heuristics
+        from tricksim.kernels import pimc_boulmous as P
+        recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
+    else:
+        recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
 
 
@@ -57,7 +62,7 @@ def trace_games(seed: int = 0, games: int = 1, rules: BoulmousRules | None = Non
     ``boxes_after`` and, on a game's last deal, ``winners`` and ``game_stakes`` (the
     money of the whole game, settlement included)."""
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "trace of whole games")
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     out = []

@@ -7,9 +7,9 @@ from typing import Iterator
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, parse_hand
-from tricksim.analysis.boulmous.play import (PLAY_HANDS, PLAY_LABELS, classes_play_run, odds_classes_play, odds_play,
-                                             odds_play_run, parse_play)
+from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, no_pimc, parse_hand
+from tricksim.analysis.boulmous.play import (PIMC_CLASS_HANDS, PIMC_HANDS, PLAY_HANDS, PLAY_LABELS, classes_play_run,
+                                             odds_classes_play, odds_play, odds_play_run, parse_play)
 
 CLASSES_PLAY_HANDS = 200_000   # default deals of the class table with --play
 from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text,
@@ -54,6 +54,12 @@ PLAY_NOTE = ("open-hand: every seat sees every card and plays perfectly (double-
              "make more than perfect ones would).")
 
 
+def pimc_note(worlds) -> str:
+    return (f"pimc: every seat (the taker and the three defenders) plays each card by sampling {worlds} layouts of the "
+            "cards it cannot see, consistent with all it has seen, and playing the card that scores best on them "
+            "open-handed (pimc:worlds=N in --play to change)")
+
+
 def render_play(res) -> str:
     """The ``--play`` table: P(make) per trump and bid under each kind of play, the gap with a paired interval."""
     from tricksim.analysis.output import pct, pm, show
@@ -73,7 +79,7 @@ def render_play(res) -> str:
     lines = [f"Boulmous hand {res['hand']} in seat {seat} ({where}) "
              f"as the taker of a forced contract in each trump, leading the first trick: P(make) under each kind of "
              f"play, on the same {res['n']:,} random deals of the other 18 cards",
-             show(pd.DataFrame(rows))]
+             show(pd.DataFrame(rows), key=2)]
     tr = []
     for trump, df in calls[calls.bid == 3].groupby("trump", sort=False):
         row = {"trump": trump}
@@ -88,6 +94,8 @@ def render_play(res) -> str:
     lines.append(f"best call by expected points plus stakes (the boulmous payments: bid 6 +3 made, -3 failed): {best}")
     lines.append("gaps: paired over the same deals (+ = made more often than under the heuristics), in percentage "
                  "points with a 95% interval.")
+    if "pimc" in kinds:
+        lines.append(pimc_note(res["worlds"]))
     if "open" in kinds:
         lines.append(PLAY_NOTE)
     return "\n".join(lines)
@@ -112,15 +120,26 @@ def render_classes_play(res) -> str:
             f"heuristic prefers and leading, under each kind of play on the same {res['n']:,} random deals, by trumps "
             f"held (bowers included) and bowers held (no-trump choices left out); gaps in percentage points, paired, "
             f"95% intervals\n" + show(pd.DataFrame(rows), key=2))
+    if "pimc" in res["play"]:
+        text += "\n" + pimc_note(res["worlds"])
     if "open" in res["play"]:
         text += "\n" + PLAY_NOTE
     return text
 
 
+def _pimc_note(hands, pimc_default, default) -> str:
+    """What the output says about the sample size when pimc is among the kinds of play."""
+    if hands:
+        return ""
+    return (f"\n(pimc plays every card by sampling, about a thousand times slower than the heuristics: "
+            f"{pimc_default:,} deals by default instead of {default:,}; --hands N for more, the intervals show the "
+            f"precision)")
+
+
 def odds_command(hand: str | None = None, seat: int | None = None, exact: bool = False, trumps=None,
                  keep_hands: bool = False, hands: int | None = None, seed: int = 0, heuristics=None, rules=None,
                  until_precision: float | None = None, opts: RunOptions = RunOptions(),
-                 play=None) -> Iterator[str]:
+                 play=None, scores: str | None = None) -> Iterator[str]:
     """``tricksim odds boulmous``: the odds of one hand (``hand``; ``exact`` also enumerates every
     layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
     hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
@@ -129,7 +148,11 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
+    if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/equity/)
+        from tricksim.analysis.equity.views import odds_scores_command
+        yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
+        return
     if play is not None:
         kinds = parse_play(play)
         if exact:
@@ -137,26 +160,29 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
                                 "heuristics only): drop one of them")
         if hand is None and keep_hands:
             raise TricksimError("--keep-hands keeps the auction study's hands, which --play does not run: drop one")
+        pimc = "pimc" in kinds
         if hand is None:
-            hands = hands or CLASSES_PLAY_HANDS
-            opts = with_folder(opts, KEY, "classes_play", classes_play_run(seed, hands, rules, specs, kinds))
-            res = odds_classes_play(seed, hands, rules, specs, kinds, opts)
+            note = _pimc_note(hands, PIMC_CLASS_HANDS, CLASSES_PLAY_HANDS) if pimc else ""
+            hands = hands or (PIMC_CLASS_HANDS if pimc else CLASSES_PLAY_HANDS)
+            opts = with_folder(opts, KEY, "classes_play", classes_play_run(seed, hands, rules, specs, play))
+            res = odds_classes_play(seed, hands, rules, specs, play, opts)
             write_table(res["by_trumps_bowers"], opts.out, "play_by_trumps_bowers")
             write_table(res["gaps"], opts.out, "play_class_gaps")
-            yield render_classes_play(res)
+            yield render_classes_play(res) + note
             yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"
             return
         if hand is not None:
             cards = parse_hand(hand)
             seat = check_seat(0 if seat is None else seat)
-            hands = hands or PLAY_HANDS
-            run = odds_play_run(cards, seat, seed, hands, rules, specs, kinds)
+            note = _pimc_note(hands, PIMC_HANDS, PLAY_HANDS) if pimc else ""
+            hands = hands or (PIMC_HANDS if pimc else PLAY_HANDS)
+            run = odds_play_run(cards, seat, seed, hands, rules, specs, play, trumps=trumps)
             opts = with_folder(opts, KEY, "odds_play", run)
-            res = odds_play(cards, seat, seed, hands, rules, specs, kinds, trumps, opts, until_precision)
+            res = odds_play(cards, seat, seed, hands, rules, specs, play, trumps, opts, until_precision)
             write_table(res["calls"], opts.out, "play_calls")
             write_table(res["gaps"], opts.out, "play_gaps")
             write_table(res["best"], opts.out, "play_best")
-            yield render_play(res)
+            yield render_play(res) + note
             yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"
             return
     if hand is not None:
@@ -220,7 +246,7 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     and yields the text to print."""
     from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = no_pimc(GAME.parse_seats(heuristics), "stakes")
     opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
     res = game_stakes(seed, games, rules, specs, opts)
     write_table(res["seats"], opts.out, "stakes")

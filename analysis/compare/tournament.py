@@ -24,15 +24,17 @@ def compare_run(game, names, hands: int | None = None, seed: int = 0, rules=None
     specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
     if len(specs) < 2:
         raise TricksimError("compare needs at least two heuristics")
-    hands = hands or dup.hands
+    slow = dup.slow(specs) if dup.slow else None
+    default = slow[0] if slow else dup.hands
+    hands = hands or default
     if hands < 1:
         raise TricksimError(f"the number of deals must be at least 1, got {hands}")
     if until_precision is not None and until_precision <= 0:
         raise TricksimError(f"the precision must be a positive half-width, got {until_precision}")
-    if until_precision and hands == dup.hands:
+    if until_precision and hands == default:
         hands = 10 ** 10
     params = duplicate_params(game, specs, seed, rules or game.rules(), extra)
-    return engine.Run(dup.study, params, hands, block_size or dup.block, unit="hands")
+    return engine.Run(dup.study, params, hands, block_size or (slow[1] if slow else dup.block), unit="hands")
 
 
 def compare(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,

@@ -125,8 +125,8 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
     base = game.parse_heuristic(name, user_defs)
     for v in values:
         game.parse_heuristic(name + ("," if ":" in name else ":") + f"{param_name}={v:g}", user_defs)
-    game.parse_heuristic(against, user_defs)
-    hands = hands or game.duplicate.hands // 4
+    slow = game.duplicate.slow([base, game.parse_heuristic(against, user_defs)]) if game.duplicate.slow else None
+    hands = hands or (slow[0] if slow else game.duplicate.hands) // 4
     import hashlib
     key = hashlib.sha256(repr((game.name, base.label, param, against, seed, hands)).encode()).hexdigest()
     opts = with_folder(opts, game.key, "sweep", key)

@@ -1,0 +1,1 @@
+"""Match equity tables and score-aware decisions (issue 16)."""

@@ -1,0 +1,86 @@
+"""``tricksim equity boomke-wies``: the text, tables and heatmap of the Boomke Wies match equity."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+
+from tricksim.analysis.common import TricksimError
+from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.equity import boomke as B
+from tricksim.analysis.equity import outcomes as O
+
+
+def _heat_png(p, rules, dealer_of, path: Path, here):
+    """P(team 0 wins) over (points difference, deals left)."""
+    from matplotlib import ticker
+
+    from tricksim.analysis.plots import plt
+    diffs = np.arange(-12, 13)
+    lefts = np.arange(1, rules.match_deals + 1)
+    m = np.array([[B.recursion(p, int(d), int(n), dealer_of(int(n)), bool(rules.tiebreak_extra_deal))[0]
+                   for d in diffs] for n in lefts])
+    fig, ax = plt.subplots(figsize=(10, 6.5))
+    im = ax.imshow(m, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="auto",
+                   extent=(diffs[0] - 0.5, diffs[-1] + 0.5, lefts[0] - 0.5, lefts[-1] + 0.5))
+    for j, n in enumerate(lefts):
+        for i, d in enumerate(diffs):
+            if d % 2 == 0:
+                ax.text(d, n, f"{100 * m[j, i]:.0f}", ha="center", va="center", fontsize=6.5,
+                        color="black" if 0.15 < m[j, i] < 0.85 else "white")
+    if here is not None and -12 <= here[0] <= 12 and here[1] >= 1:
+        ax.plot([here[0]], [here[1]], marker="s", ms=14, mfc="none", mec="black", mew=2)
+    ax.set_xlabel("points of team 0 (seats 0+2) minus team 1 (seats 1+3)")
+    ax.set_ylabel("deals left")
+    ax.set_title(f"Boomke Wies: chance team 0 wins a {rules.match_deals}-deal match (cells in %; dealer as in a "
+                 "match from seat 0; square: the state asked about)", fontsize=10)
+    cb = fig.colorbar(im, ax=ax, shrink=0.85, label="P(team 0 wins the match)")
+    cb.ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed: int = 0, deals: int = B.DEALS,
+                   rules=None, heuristics=None, check: int = 0, check_games: int = 20_000,
+                   opts: RunOptions = RunOptions()) -> Iterator[str]:
+    from tricksim.analysis.boomke_wies.config import GAME, KEY
+    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    rules = rules or GAME.rules()
+    B.check_rules(rules)
+    a, b = B.check_state(scores, deals_left, rules)
+    d = B.default_dealer(rules, deals_left) if dealer is None else int(dealer)
+    if not 0 <= d <= 3:
+        raise TricksimError(f"--dealer must be a seat 0..3, got {d}")
+    specs = GAME.parse_seats(heuristics)
+    opts = with_folder(opts, KEY, "equity", B.outcomes_run(seed, deals, rules, specs))
+    c, src = B.counts(seed, deals, rules, specs, opts)
+    df = B.equity(c, (a, b), deals_left, d, rules, seed=seed)
+    write_table(df, opts.out, "equity_state")
+    yield (f"Boomke Wies at {a}-{b} with {deals_left} deal{'s' if deals_left != 1 else ''} left of "
+           f"{rules.match_deals}, seat {d} deals next, {', '.join(sorted({s.label for s in specs}))}")
+    yield pd.DataFrame({"team": df.team, "points": df.points,
+                        "P(win the match) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
+                                                      zip(df.p_win, df.win_lo, df.win_hi)],
+                        "P(draw)": [pct(p, digits=2) for p in df.p_draw],
+                        "expected final lead": [pm(m, (h - lo) / 2, 2) for m, lo, h in
+                                                zip(df.exp_final_diff, df.diff_lo, df.diff_hi)]}).to_string(index=False)
+    yield (f"per-deal points difference by dealer from {int(df.deals_measured[0]):,} deals ({src}); "
+           f"intervals: parametric bootstrap ({B.BOOT} redraws of the counts)")
+    p, _ = O.decode_boomke(c)
+    png = Path(opts.out) / "equity_heatmap.png"
+    _heat_png(p, rules, lambda n: B.default_dealer(rules, n), png, (a - b, deals_left))
+    yield f"heatmap of P(team 0 wins) over the points difference and the deals left: {png}"
+    if check:
+        chk = B.check(c, rules, check, check_games, seed, specs)
+        write_table(chk, opts.out, "equity_check")
+        yield (f"\ncheck: the rest of the match simulated from {check} sampled states ({check_games:,} matches each, "
+               f"seed + 1): {int(chk.inside.sum())} of {check} table values inside the 95% interval of the difference")
+        yield pd.DataFrame({"scores": chk.scores, "deals left": chk.deals_left, "dealer": chk.dealer,
+                            "table": [f"{100 * p:.2f}% ± {100 * h:.2f}" for p, h in zip(chk.p_table, chk.table_ci)],
+                            "simulated [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
+                                                   zip(chk.p_sim, chk.sim_lo, chk.sim_hi)],
+                            "inside": chk.inside}).to_string(index=False)
+    yield f"\nresults in {opts.out}"

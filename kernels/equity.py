@@ -1,0 +1,625 @@
+"""Match equity kernels (issue 16): per-deal outcome counts, whole games from a given score state, and
+the value iteration over Boulmous score states (analysis/equity/).
+
+Boulmous outcome code of one deal: ``((taker * 4 + contract - 3) * 2401 + w0 * 343 + w1 * 49 + w2 * 7 + w3)``
+with ``w`` the tricks each seat took, seats *relative to the dealer* (0 = dealer's left .. 3 = dealer);
+``PASS_CODE`` when everyone passed.  The scores, boxes and boulmous payments of a deal follow from the code
+(rules 15, 16, 18 c-d), so one count vector serves every scoring flag.
+
+The equity table is over *canonical* states: the four scores relative to the dealer (seat 0 = dealer's left,
+seat 3 = the dealer), each clamped to ``[F, F + L - 1]``; index ``((y0 * L + y1) * L + y2) * L + y3`` of
+``y - F``.  After a deal the next dealer is seat 0, so the next canonical state is the rotation
+``z[r] = y'[(r + 1) % 4]`` and seat ``s`` of this state is seat ``(s + 3) % 4`` of the next.
+Slots of a state: 0..3 P(seat wins the game), 4..7 the seat's expected money from here (stakes of 1) with no box
+made so far (analysis/equity/boulmous.py adds the boxes already made).
+"""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels import boulmous as KB
+from tricksim.kernels import boomke_wies as KW
+from tricksim.kernels.cards import lowest
+from tricksim.kernels.rng import seed_state
+
+PASS_CODE = 4 * 4 * 2401
+N_CODES = PASS_CODE + 1
+CHUNK = 2048
+GROUPS = 16            # partial count vectors per call of the long-vector kernels (memory, not results)
+i64 = np.int64
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Counts of the outcome codes of deals first..first+n-1 (dealer = index % 4, the deals of
+    ``sim_deals``): int64[4 * N_CODES], dealer-major."""
+    lb = rules[KB.R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    ng = min(nch, GROUPS)            # one partial count vector per group of chunks: the vector is long
+    part = np.zeros((ng, 4 * N_CODES), np.int64)
+    for g in prange(ng):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(KB.REC_LEN, np.int64)
+        nogame = KB.no_game()
+        acc = part[g]
+        for ch in range(g, nch, ng):
+            for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+                idx = first + i
+                seed_state(sd, key_deal, idx)
+                seed_state(st, key_dec, idx)
+                KB.deal_random(sd, deck, hands)
+                dealer = idx % 4
+                KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
+                             rec, nogame)
+                taker = rec[KB.REC_TAKER]
+                if taker < 0:
+                    code = PASS_CODE
+                else:
+                    code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                    mul = 343
+                    for r in range(4):
+                        code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                        mul //= 7
+                acc[dealer * N_CODES + code] += 1
+    return part.sum(axis=0)
+
+
+# games_from aggregate: wins per seat (4), stakes per seat (4), stakes^2 per seat (4), deals, abandoned
+AGG_FROM = 14
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, start, dealer0):
+    """Whole games from the scores ``start`` (int64[4], absolute seats) with ``dealer0`` dealing
+    next and no box made yet (rules 17-18, as kernels/boulmous.play_game). Game g draws its deals
+    and decisions from the streams seeded at index g.  Returns int64[AGG_FROM]."""
+    lb = rules[KB.R_LEFT_BOWER_TRUMP]
+    target = rules[KB.R_TARGET]
+    nch = (n + 63) // 64
+    part = np.zeros((nch, AGG_FROM), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(KB.REC_LEN, np.int64)
+        scores = np.zeros(4, np.int64)
+        boxes = np.zeros(4, np.int64)
+        stakes = np.zeros(4, np.int64)
+        acc = part[ch]
+        for i in range(ch * 64, min(n, (ch + 1) * 64)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            for s in range(4):
+                scores[s] = start[s]
+                boxes[s] = 0
+                stakes[s] = 0
+            dealer = dealer0
+            winners = 0
+            nd = 0
+            while nd < KB.MAX_DEALS_PER_GAME:
+                KB.deal_random(sd, deck, hands)
+                KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st,
+                             lb, rec, scores)
+                nd += 1
+                taker = rec[KB.REC_TAKER]
+                for s in range(4):
+                    scores[s] += rec[KB.REC_SCORE + s]
+                    stakes[s] += rec[KB.REC_STAKES + s]
+                if taker >= 0 and rec[KB.REC_MADE] == 0:
+                    if rec[KB.REC_CONTRACT] < 6 or rules[KB.R_FAILED_B_IS_BOX] != 0:
+                        boxes[taker] += 1
+                top = -(1 << 40)
+                for s in range(4):
+                    if scores[s] > top:
+                        top = scores[s]
+                if top >= target:
+                    w = 0
+                    nw = 0
+                    for s in range(4):
+                        if scores[s] == top:
+                            w |= 1 << s
+                            nw += 1
+                    if nw > 1:
+                        tb = rules[KB.R_TIE_BREAK]
+                        if tb == KB.TIE_PLAY_ON:
+                            w = 0
+                        elif tb == KB.TIE_TAKER:
+                            if taker >= 0 and (w >> taker) & 1:
+                                w = 1 << taker
+                            else:
+                                w = 0
+                    if w != 0:
+                        KB.settle(w, boxes, rules, stakes)
+                        winners = w
+                        break
+                dealer = (dealer + 1) % 4
+            acc[12] += nd
+            if winners == 0:
+                acc[13] += 1
+                continue
+            for s in range(4):
+                if (winners >> s) & 1:
+                    acc[s] += 1
+                acc[4 + s] += stakes[s]
+                acc[8 + s] += stakes[s] * stakes[s]
+    return part.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------
+# value iteration over canonical Boulmous states
+# ---------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _encode(z, L, F):
+    return (((z[0] - F) * L + (z[1] - F)) * L + (z[2] - F)) * L + (z[3] - F)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _decode(idx, L, F, y):
+    for r in range(3, -1, -1):
+        y[r] = idx % L + F
+        idx //= L
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step(y, k, delta, taker, target, F, C, tie_break, yn, z):
+    """Apply outcome ``k`` to canonical scores ``y``.  Returns (winner mask or 0, next index or -1,
+    tied mask when the game is cut at the ceiling (split evenly), else 0)."""
+    top = -(1 << 40)
+    for s in range(4):
+        yn[s] = y[s] + delta[k, s]
+        if yn[s] > top:
+            top = yn[s]
+    if top >= target:
+        w = 0
+        nw = 0
+        for s in range(4):
+            if yn[s] == top:
+                w |= 1 << s
+                nw += 1
+        if nw == 1:
+            return w, -1, 0
+        if tie_break == 2:
+            return w, -1, 0
+        if tie_break == 1 and taker[k] >= 0 and (w >> taker[k]) & 1:
+            return 1 << taker[k], -1, 0
+        if top > C:
+            return 0, -1, w            # a tie above the ceiling: shared evenly (see analysis/equity)
+    for r in range(4):
+        v = yn[(r + 1) % 4]
+        if v < F:
+            v = F
+        z[r] = v
+    return 0, _encode(z, C - F + 1, F), 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _backup(V, y, k, p, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z, acc):
+    """Add outcome k's contribution (probability p) to ``acc`` (8 slots); returns the next index
+    when it is a live state (its value already read from V), else -1."""
+    w, nxt, cut = _step(y, k, delta, taker, target, F, C, tie_break, yn, z)
+    t = taker[k]
+    b = box[k]
+    for s in range(4):
+        acc[4 + s] += p * imm[k, s]
+    if nxt >= 0:
+        for s in range(4):
+            ps = V[nxt, (s + 3) % 4]
+            acc[s] += p * ps
+            m = V[nxt, 4 + (s + 3) % 4]
+            if b != 0:
+                # the box just made is paid at the end: its coefficient from the next state's win chances
+                if t != s:
+                    m += V[nxt, (s + 3) % 4] + wpo * V[nxt, (t + 3) % 4]
+                else:
+                    m += -(1.0 - ps) - 3.0 * wpo * ps
+            acc[4 + s] += p * m
+        return nxt
+    if cut != 0:
+        nw = 0
+        for s in range(4):
+            if (cut >> s) & 1:
+                nw += 1
+        for u in range(4):
+            if not (cut >> u) & 1:
+                continue
+            wm = 1 << u
+            for s in range(4):
+                if s == u:
+                    acc[s] += p / nw
+                mm = settle0[wm, s]
+                if b != 0:
+                    mm += coef[wm, s, t]
+                acc[4 + s] += p / nw * mm
+        return -1
+    for s in range(4):
+        if (w >> s) & 1:
+            acc[s] += p
+        mm = settle0[w, s]
+        if b != 0:
+            mm += coef[w, s, t]
+        acc[4 + s] += p * mm
+    return -1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def value_sweep(V, order, starts, prob, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef,
+                same_cap, tol, max_inner):
+    """One sweep over the levels (sums of canonical scores), highest first: each state's value from
+    the outcomes (``prob``/``delta``/``taker``/``box``/``imm``, canonical seats), those that stay on the
+    level solved by Gauss-Seidel.  ``order``: state indices by level, ``starts``: level boundaries.
+    Returns (largest change of a value, transitions to a lower level, same-level overflow)."""
+    L = C - F + 1
+    nk = prob.shape[0]
+    big = 0.0
+    n_down = 0
+    n_over = 0
+    for lv in range(starts.shape[0] - 1):
+        a = starts[lv]
+        m = starts[lv + 1] - a
+        y0 = np.zeros(4, np.int64)
+        _decode(order[a], L, F, y0)
+        level = y0[0] + y0[1] + y0[2] + y0[3]
+        ext = np.zeros((m, 8))
+        s_idx = np.full((m, same_cap), -1, np.int64)
+        s_k = np.zeros((m, same_cap), np.int64)
+        downs = np.zeros(m, np.int64)
+        overs = np.zeros(m, np.int64)
+        nch = (m + 255) // 256
+        for c in prange(nch):
+            y = np.zeros(4, np.int64)
+            yn = np.zeros(4, np.int64)
+            z = np.zeros(4, np.int64)
+            tmp = np.zeros(8)
+            for j in range(c * 256, min(m, (c + 1) * 256)):
+                for q in range(8):
+                    tmp[q] = 0.0
+                _decode(order[a + j], L, F, y)
+                ns = 0
+                for k in range(nk):
+                    w, nxt, cut = _step(y, k, delta, taker, target, F, C, tie_break, yn, z)
+                    if nxt >= 0 and z[0] + z[1] + z[2] + z[3] == level:
+                        if ns < same_cap:
+                            s_idx[j, ns] = nxt
+                            s_k[j, ns] = k
+                            ns += 1
+                            for s in range(4):
+                                tmp[4 + s] += prob[k] * imm[k, s]
+                            continue
+                        overs[j] += 1
+                    if nxt >= 0 and z[0] + z[1] + z[2] + z[3] < level:
+                        downs[j] += 1
+                    _backup(V, y, k, prob[k], delta, taker, box, imm, target, F, C, tie_break, wpo, settle0,
+                            coef, yn, z, tmp)
+                for q in range(8):
+                    ext[j, q] = tmp[q]
+        n_down += downs.sum()
+        n_over += overs.sum()
+        # the level's own transitions (everyone passes, a failed boulmous): Gauss-Seidel
+        y = np.zeros(4, np.int64)
+        acc = np.zeros(8)
+        for it in range(max_inner):
+            ch = 0.0
+            for j in range(m):
+                i = order[a + j]
+                for q in range(8):
+                    acc[q] = ext[j, q]
+                for u in range(same_cap):
+                    nxt = s_idx[j, u]
+                    if nxt < 0:
+                        break
+                    k = s_k[j, u]
+                    p = prob[k]
+                    t = taker[k]
+                    for s in range(4):
+                        ps = V[nxt, (s + 3) % 4]
+                        acc[s] += p * ps
+                        mv = V[nxt, 4 + (s + 3) % 4]
+                        if box[k] != 0:
+                            if t != s:
+                                mv += ps + wpo * V[nxt, (t + 3) % 4]
+                            else:
+                                mv += -(1.0 - ps) - 3.0 * wpo * ps
+                        acc[4 + s] += p * mv
+                for q in range(8):
+                    d = abs(acc[q] - V[i, q])
+                    if d > ch:
+                        ch = d
+                    V[i, q] = acc[q]
+            if ch > big:
+                big = ch
+            if ch <= tol:
+                break
+    return big, n_down, n_over
+
+
+MU_MIN = 1e-12         # states visited less than this (expected visits) are left out of the influence
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, box, imm, target, F, C, tie_break,
+              wpo, settle0, coef, same_cap, max_inner):
+    """Delta method: the derivative of the 8 values of state ``x0`` with respect to each outcome's
+    probability, centred (sum over the visits of the game from x0, by the rotation r of the seats,
+    of the occupancy times (the outcome's backed-up value minus the state's value)).  Returns
+    float64[n outcomes, 8] in x0's seats."""
+    L = C - F + 1
+    nk = prob.shape[0]
+    NS = V.shape[0]
+    mu = np.zeros((NS, 4))
+    mu[x0, 0] = 1.0
+    IF = np.zeros((nk, 8))
+    G = 16
+    IFg = np.zeros((G, nk, 8))
+    y = np.zeros(4, np.int64)
+    yn = np.zeros(4, np.int64)
+    z = np.zeros(4, np.int64)
+    tmp = np.zeros(8)
+    lv0 = level_of[x0]
+    for lv in range(lv0, -1, -1):                       # levels are stored highest first
+        a = starts[lv]
+        m = starts[lv + 1] - a
+        _decode(order[a], L, F, y)
+        level = y[0] + y[1] + y[2] + y[3]
+        # the inflow from the lower levels is final: spread it over the level's own transitions (Jacobi),
+        # listing a state's same-level transitions the first time it is reached
+        inflow = np.zeros((m, 4))
+        for j in range(m):
+            for r in range(4):
+                inflow[j, r] = mu[order[a + j], r]
+        s_j = np.full((m, same_cap), -2, np.int64)
+        s_k = np.zeros((m, same_cap), np.int64)
+        cur = inflow.copy()
+        for it in range(max_inner):
+            nxtmu = inflow.copy()
+            for j in range(m):
+                if cur[j, 0] == 0.0 and cur[j, 1] == 0.0 and cur[j, 2] == 0.0 and cur[j, 3] == 0.0:
+                    continue
+                if s_j[j, 0] == -2:
+                    s_j[j, 0] = -1
+                    _decode(order[a + j], L, F, y)
+                    ns = 0
+                    for k in range(nk):
+                        w, nxt, cut = _step(y, k, delta, taker, target, F, C, tie_break, yn, z)
+                        if nxt >= 0 and z[0] + z[1] + z[2] + z[3] == level and ns < same_cap:
+                            s_j[j, ns] = pos_in_level[nxt]
+                            s_k[j, ns] = k
+                            ns += 1
+                            if ns < same_cap:
+                                s_j[j, ns] = -1
+                for u in range(same_cap):
+                    jj = s_j[j, u]
+                    if jj < 0:
+                        break
+                    pk = prob[s_k[j, u]]
+                    for r in range(4):
+                        nxtmu[jj, (r + 1) % 4] += pk * cur[j, r]
+            d = 0.0
+            for j in range(m):
+                for r in range(4):
+                    d = max(d, abs(nxtmu[j, r] - cur[j, r]))
+            cur = nxtmu
+            if d < 1e-13:
+                break
+        for j in range(m):
+            i = order[a + j]
+            for r in range(4):
+                mu[i, r] = cur[j, r]
+        # accumulate the influence (in parallel, by groups of states), then push the occupancy up
+        for g in prange(G):
+            yg = np.zeros(4, np.int64)
+            yng = np.zeros(4, np.int64)
+            zg = np.zeros(4, np.int64)
+            tg = np.zeros(8)
+            dg = np.zeros(8)
+            for j in range(g, m, G):
+                i = order[a + j]
+                if max(cur[j, 0], cur[j, 1], cur[j, 2], cur[j, 3]) < MU_MIN:
+                    continue
+                _decode(i, L, F, yg)
+                for k in range(nk):
+                    for q in range(8):
+                        tg[q] = 0.0
+                    _backup(V, yg, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef,
+                            yng, zg, tg)
+                    for q in range(8):
+                        dg[q] = tg[q] - V[i, q]
+                    for r in range(4):
+                        mr = cur[j, r]
+                        if mr == 0.0:
+                            continue
+                        for s in range(4):
+                            cs = (s + r) % 4          # x0's seat s sits at canonical seat s + r here
+                            IFg[g, k, s] += mr * dg[cs]
+                            IFg[g, k, 4 + s] += mr * dg[4 + cs]
+        for j in range(m):
+            if max(cur[j, 0], cur[j, 1], cur[j, 2], cur[j, 3]) < MU_MIN:
+                continue
+            _decode(order[a + j], L, F, y)
+            for k in range(nk):
+                w, nxt, cut = _step(y, k, delta, taker, target, F, C, tie_break, yn, z)
+                if nxt >= 0 and z[0] + z[1] + z[2] + z[3] != level:
+                    for r in range(4):
+                        mu[nxt, (r + 1) % 4] += prob[k] * cur[j, r]
+    for g in range(G):
+        IF += IFg[g]
+    return IF
+
+
+# ---------------------------------------------------------------------------
+# Boomke Wies
+# ---------------------------------------------------------------------------
+BW_SPAN = 19           # a team's points in one deal: -5 .. 13 (13: the no-auction variant)
+BW_OFF = 5
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Counts of (team 0 points, team 1 points) of deals first..first+n-1 (dealer = index % 4, the
+    deals of ``sim_deals``): int64[4 * BW_SPAN * BW_SPAN], dealer-major."""
+    ch_n = 8192
+    nch = (n + ch_n - 1) // ch_n
+    part = np.zeros((nch, 4 * BW_SPAN * BW_SPAN), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        pile = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(KW.REC_LEN, np.int64)
+        prev = np.zeros(KW.REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * ch_n, min(n, (ch + 1) * ch_n)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            dealer = idx & 3
+            KW.full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
+            a = rec[KW.REC_SCORE] + BW_OFF
+            b = rec[KW.REC_SCORE + 1] + BW_OFF
+            acc[(dealer * BW_SPAN + a) * BW_SPAN + b] += 1
+    return part.sum(axis=0)
+
+
+# matches_from aggregate: team 0 wins, team 1 wins, draws, sum of (points 0 - points 1), its square, deals
+AGG_MATCH_FROM = 6
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts0, pts1, deals_left, dealer0):
+    """The rest of a fixed-length match (rule 12): ``deals_left`` deals from points (pts0, pts1) with
+    ``dealer0`` dealing next, then one extra deal on a tie (``tiebreak_extra_deal``).  Match m draws
+    its deals and decisions from the streams seeded at index m (independent shuffled deals)."""
+    nch = (n + 255) // 256
+    part = np.zeros((nch, AGG_MATCH_FROM), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        pile = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(KW.REC_LEN, np.int64)
+        prev = np.zeros(KW.REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * 256, min(n, (ch + 1) * 256)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            a = pts0
+            b = pts1
+            dealer = dealer0
+            left = deals_left
+            extra = 0
+            nd = 0
+            while True:
+                if left == 0:
+                    if a == b and rules[KW.R_TIEBREAK_EXTRA] != 0 and extra == 0:
+                        extra = 1
+                        left = 1
+                    else:
+                        break
+                KW.full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
+                a += rec[KW.REC_SCORE]
+                b += rec[KW.REC_SCORE + 1]
+                dealer = (dealer + 1) & 3
+                left -= 1
+                nd += 1
+            if a > b:
+                acc[0] += 1
+            elif b > a:
+                acc[1] += 1
+            else:
+                acc[2] += 1
+            acc[3] += a - b
+            acc[4] += (a - b) * (a - b)
+            acc[5] += nd
+    return part.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------
+# score-aware decisions: the joint outcome of one hand's calls, and the value after a deal
+# ---------------------------------------------------------------------------
+ODDS_WON = 2401                  # per trump: the four seats' tricks, w0 * 343 + w1 * 49 + w2 * 7 + w3
+AGG_ODDS_JOINT = 5 * ODDS_WON + N_CODES
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams):
+    """As kernels/boulmous.sim_odds (the same deals and decisions), but the tricks of every seat: per trump
+    the counts of the four seats' tricks with ``seat`` forced taker, then the outcome codes (as
+    ``boulmous_outcomes``, seats relative to the dealer) of the auction in which ``seat`` passes."""
+    lb = rules[KB.R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    ng = min(nch, GROUPS)
+    part = np.zeros((ng, AGG_ODDS_JOINT), np.int64)
+    rest0 = np.zeros(18, np.int64)
+    k = 0
+    m = KB.DECK24 & ~fixed
+    while m != np.uint64(0):
+        rest0[k] = lowest(m)
+        m &= m - np.uint64(1)
+        k += 1
+    for g in prange(ng):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        rest = np.zeros(18, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(KB.REC_LEN, np.int64)
+        nogame = KB.no_game()
+        acc = part[g]
+        for ch in range(g, nch, ng):
+            for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+                idx = first + i
+                seed_state(sd, key_deal, idx)
+                rest[:] = rest0
+                KB.deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
+                for t in range(5):
+                    seed_state(st, key_dec, idx)
+                    KB.play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(-1), rules, hcodes, hparams, st, lb,
+                                 rec, nogame)
+                    code = 0
+                    mul = 343
+                    for r in range(4):
+                        code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                        mul //= 7
+                    acc[t * ODDS_WON + code] += 1
+                seed_state(st, key_dec, idx)
+                KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec,
+                             nogame)
+                taker = rec[KB.REC_TAKER]
+                if taker < 0:
+                    code = PASS_CODE
+                else:
+                    code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                    mul = 343
+                    for r in range(4):
+                        code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
+                        mul //= 7
+                acc[5 * ODDS_WON + code] += 1
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def values_after(V, y, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef):
+    """The 8 values (canonical seats of ``y``) after each outcome k from canonical scores ``y``, the
+    boulmous payments included: float64[n outcomes, 8]."""
+    nk = delta.shape[0]
+    out = np.zeros((nk, 8))
+    yn = np.zeros(4, np.int64)
+    z = np.zeros(4, np.int64)
+    tmp = np.zeros(8)
+    for k in range(nk):
+        for q in range(8):
+            tmp[q] = 0.0
+        _backup(V, y, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z, tmp)
+        for q in range(8):
+            out[k, q] = tmp[q]
+    return out
