@@ -164,8 +164,8 @@ def _ev_family():
                                                   "the rules, the table size and these settings)"),
               Param("max_iter", 12, 1, 50, "ev table: most fictitious-play iterations"),
               Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)"),
-              Param("draw", 1, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the "
-                                     "highest expected chips; 0: basic's discard"),
+              Param("draw", 0, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the "
+                                     "highest expected chips; 0 (default, measured as good): basic's discard"),
               Param("draw_z", 1.0, 0, 5, "a draw other than basic's must gain this many standard errors (of the "
                                          "table's estimates) over it")]:
         ps[p.name] = p
@@ -174,10 +174,10 @@ def _ev_family():
 
 REGISTRY["ev"] = HeuristicDef(
     "ev", K.H_EV, _ev_family(),
-    "expected-value player: draws the number of cards and plays when P(win) x pot + P(tie) x tie value - "
+    "expected-value player: (draw=1: draws the number of cards and) plays when P(win) x pot + P(tie) x tie value - "
     "P(bourre) x bourre cost is highest and > 0, the probabilities per hand class (strength of the kept cards, "
     "cards drawn, players declared before it, position, pot) from a table tricksim computes by fictitious play "
-    "(analysis/bourre/ev.py, cached); card play as basic")
+    "(analysis/bourre/ev.py, cached); draw=0 (default): basic's discard; card play as basic")
 ALIASES = {"default": "basic", "cinch-aware": "cinch", "expected-value": "ev"}
 
 

@@ -8,7 +8,7 @@ double ante and the ante a bourre or a tie saves are read from the rules).  With
 chooses how many cards to draw: for every count the rules allow it keeps its strongest cards
 (``ev_discard``) and takes the count of the highest expected chips (``ev_best``; another count
 than basic's must gain ``draw_z`` standard errors over it), and plays when those are positive.
-With ``draw=0`` the discard is ``basic``'s (README: ``draw=1``, the default, measured against it).  Card play is ``basic``'s; so is the decision of a hand with no class with data.
+With ``draw=0`` (the default: ``draw=1`` measured no better, README) the discard is ``basic``'s.  Card play is ``basic``'s; so is the decision of a hand with no class with data.
 
 **The table.** P(win), P(tie), P(bourre) of *playing* and the samples, per hand class: the class
 of the cards it keeps (``K.ev_kept_class``: trumps, highest trump, side aces, side kings, other
