@@ -366,6 +366,8 @@ Names = Annotated[List[str], typer.Argument(help="heuristics to compare (NAME or
 SweepName = Annotated[str, typer.Argument(help="the heuristic whose parameter varies")]
 Param = Annotated[str, typer.Option("--param", help="NAME=start:stop:step")]
 Against = Annotated[str, typer.Option("--against", help="the fixed opponent heuristic")]
+CompareGames = Annotated[Optional[int], typer.Option("--games", min=1, help="Boulmous: whole games to the target "
+                                                     "instead of deals (games won and stakes per game; score_aware=1)")]
 
 
 def _compare_commands(g):
@@ -392,7 +394,15 @@ def _compare_commands(g):
         def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
                         rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                         resume: Resume = True, force: Force = False, until_precision: Prec = None,
-                        quiet: Quiet = False):
+                        quiet: Quiet = False, games: CompareGames = None):
+            if games is not None:
+                from tricksim.analysis.compare.games import games_command
+                if hands is not None or until_precision is not None:
+                    raise TricksimError("--games plays whole games: give --games or --hands (and --until-precision), "
+                                        "not both")
+                _echo(games_command(g, names, games, seed, g.rules_from(rule), _user_defs(heuristics),
+                                    _opts(out, threads, scheduler, quiet, force, resume)))
+                return
             _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
                                       until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
 

@@ -41,7 +41,12 @@ H_PIMC = 3  # the sampling player: bids as cautious (its own parameters); its ca
 P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = 0, 1, 2, 3, 4, 5
 P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
 P_WORLDS = 12          # H_PIMC: worlds sampled per decision
-N_PARAMS = 13
+P_SCORE_AWARE = 13     # 1: in whole games the bids follow the equity table (analysis/equity/saware.py)
+P_SA_BIN = 14          # 4 columns, bids 3..6: the estimate bin (``sa_bin``) a bid needs at the game's scores,
+#                        written into a per-game copy of hparams by ``play_game`` before each deal
+N_PARAMS = 18
+SA_VMIN, SA_STEP, SA_NBINS = -4.0, 0.1, 301    # the estimate bins of score-aware bidding: -4.0 .. 26.0
+SA_FLOOR = -6          # the equity table's lowest score (analysis/equity/boulmous.FLOOR); its highest: target + 5
 
 # ---- hand record ------------------------------------------------------------
 REC_DEALER, REC_TAKER, REC_CONTRACT, REC_TRUMP, REC_MADE, REC_NBIDS = 0, 1, 2, 3, 4, 5
@@ -240,6 +245,17 @@ def best_trump(hand, hp, ps, lb):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
+def sa_bin(v):
+    """The bin of a trick estimate ``v`` (``best_trump``'s value): SA_VMIN + k * SA_STEP <= v, clamped."""
+    k = int(np.floor((v - SA_VMIN) / SA_STEP + 1e-6))
+    if k < 0:
+        return 0
+    if k >= SA_NBINS:
+        return SA_NBINS - 1
+    return k
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def choose_bid(code, hp, ps, hand, high, st, lb):
     """0 = pass, else a bid in high+1..6 (high = 0 when nobody has bid)."""
     lo = 3 if high < 3 else high + 1
@@ -251,6 +267,15 @@ def choose_bid(code, hp, ps, hand, high, st, lb):
         return 0
     _, v = best_trump(hand, hp, ps, lb)
     room = v - hp[ps, P_MARGIN]
+    if hp[ps, P_SCORE_AWARE] > 0.5:
+        # score-aware: a bid needs the estimate bin the game's state asks for (``sa_thresholds``);
+        # the jump to boulmous keeps the heuristic's own rule and needs the table's bin for 6 too
+        k = sa_bin(v)
+        if room >= 6.0 + hp[ps, P_BOULMOUS_MARGIN] - 1e-9 and k >= hp[ps, P_SA_BIN + 3]:
+            return 6
+        if k >= hp[ps, P_SA_BIN + lo - 3]:
+            return lo
+        return 0
     if room >= 6.0 + hp[ps, P_BOULMOUS_MARGIN] - 1e-9:
         return 6
     if room >= lo - 1e-9 and lo < 6:
@@ -800,24 +825,65 @@ LOG_W = REC_LEN + 13
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def sa_thresholds(pstar, cal, scores, dealer, s, target, hpw):
+    """Score-aware bidding (analysis/equity/saware.py): write into ``hpw[s, P_SA_BIN + b - 3]`` the lowest
+    estimate bin whose chance of making ``b`` (``cal`` float64[SA_NBINS, 4], non-decreasing in the bin, the
+    seat's calibration) reaches the success probability ``pstar`` asks of bid ``b`` at the game's scores and
+    dealer (``pstar`` float32[L^4, 4, 4]: canonical state of the equity table, the seat relative to the dealer,
+    the bid; scores outside the table's grid count as its floor or ceiling)."""
+    L = target + 5 - SA_FLOOR + 1
+    idx = 0
+    for r in range(4):
+        v = scores[(dealer + 1 + r) % 4]
+        if v < SA_FLOOR:
+            v = SA_FLOOR
+        elif v > target + 5:
+            v = target + 5
+        idx = idx * L + v - SA_FLOOR
+    rel = (s - dealer + 3) % 4
+    for b in range(4):
+        p = np.float64(pstar[idx, rel, b])
+        lo = 0
+        hi = SA_NBINS
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cal[mid, b] >= p:
+                hi = mid
+            else:
+                lo = mid + 1
+        hpw[s, P_SA_BIN + b] = lo
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
-              out_stakes, out_boxes, scores, boxes, log, do_log):
-    """Rules 17-18: deals until a winner; returns (winner mask bits, deals played),
-    winner mask 0 when abandoned after MAX_DEALS_PER_GAME deals. ``scores`` and
-    ``boxes`` (int64[4]) are scratch. With ``do_log`` row j of ``log``
-    (int64[MAX_DEALS_PER_GAME, LOG_W]) receives deal j's record followed by the
-    scores, boxes and stakes after it and the winner mask (LOG_* offsets)."""
+              out_stakes, out_boxes, scores, boxes, log, do_log, start, dealer0, pstar, cal, hpw):
+    """Rules 17-18: deals from the scores ``start`` (int64[4]) with ``dealer0`` dealing first, no box made
+    yet, until a winner; returns (winner mask bits, deals played), winner mask 0 when abandoned after
+    MAX_DEALS_PER_GAME deals. ``scores`` and ``boxes`` (int64[4]) are scratch. With ``do_log`` row j of
+    ``log`` (int64[MAX_DEALS_PER_GAME, LOG_W]) receives deal j's record followed by the scores, boxes and
+    stakes after it and the winner mask (LOG_* offsets).  Score-aware seats (``P_SCORE_AWARE``): before
+    each deal their bid bins are written into ``hpw`` (scratch, the shape of ``hparams``, which the deals
+    are played with) from ``pstar`` and their ``cal`` rows (float64[4, SA_NBINS, 4]; ``sa_thresholds``)."""
+    sa = False
     for s in range(4):
         out_stakes[s] = 0
-        scores[s] = 0
+        scores[s] = start[s]
         boxes[s] = 0
+        for j in range(hparams.shape[1]):
+            hpw[s, j] = hparams[s, j]
+        if hparams[s, P_SCORE_AWARE] > 0.5:
+            sa = True
     target = rules[R_TARGET]
     ndeals = 0
-    dealer = i64(0)
+    dealer = dealer0
     while ndeals < MAX_DEALS_PER_GAME:
         deal_random(sd, deck, hands)
+        if sa:
+            for s in range(4):
+                if hparams[s, P_SCORE_AWARE] > 0.5:
+                    sa_thresholds(pstar, cal[s], scores, dealer, s, target, hpw)
         # the game scores are read only under end_check=after_each_trick (play_tricks)
-        play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec, scores)
+        play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hpw, st, lb, rec, scores)
         ndeals += 1
         taker = rec[REC_TAKER]
         for s in range(4):
@@ -869,6 +935,11 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
     return 0, ndeals
 
 
+def no_score_aware():
+    """``play_game``'s score-aware arguments when no seat is score-aware: (pstar, cal), never read."""
+    return np.zeros((1, 4, 4), np.float32), np.zeros((4, SA_NBINS, 4))
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def settle(winners, boxes, rules, stakes):
     """Rule 18(a)(b): each co-winner collects 1 from each non-winner plus 1 per box
@@ -888,8 +959,9 @@ def settle(winners, boxes, rules, stakes):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
-    """Whole games to the target (seat 0 deals first). Returns int64[AGG_GAMES]."""
+def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, pstar, cal):
+    """Whole games to the target (seat 0 deals first; ``pstar``, ``cal``: ``play_game``'s score-aware
+    arguments, ``no_score_aware()`` when no seat is). Returns int64[AGG_GAMES]."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + 63) // 64
     part = np.zeros((nch, AGG_GAMES), np.int64)
@@ -906,13 +978,16 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams):
         sc_tmp = np.zeros(4, np.int64)
         bx_tmp = np.zeros(4, np.int64)
         nolog = np.zeros((1, LOG_W), np.int64)
+        start = np.zeros(4, np.int64)
+        hpw = np.zeros(hparams.shape)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             winners, nd = play_game(sd, st, rules, hcodes, hparams, lb,
-                                    rec, deck, hands, work, stakes, boxes, sc_tmp, bx_tmp, nolog, False)
+                                    rec, deck, hands, work, stakes, boxes, sc_tmp, bx_tmp, nolog, False, start,
+                                    i64(0), pstar, cal, hpw)
             acc[12] += nd
             if winners == 0:
                 acc[13] += 1
@@ -942,10 +1017,14 @@ def trace_game(key_deal, key_dec, g, rules, hcodes, hparams):
     sc_tmp = np.zeros(4, np.int64)
     bx_tmp = np.zeros(4, np.int64)
     log = np.zeros((MAX_DEALS_PER_GAME, LOG_W), np.int64)
+    start = np.zeros(4, np.int64)
+    hpw = np.zeros(hparams.shape)
+    pstar = np.zeros((1, 4, 4), np.float32)      # trace refuses score-aware seats (analysis/boulmous/config.no_pimc)
+    cal = np.zeros((4, SA_NBINS, 4))
     seed_state(sd, key_deal, g)
     seed_state(st, key_dec, g)
     winners, nd = play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work, stakes, boxes,
-                            sc_tmp, bx_tmp, log, True)
+                            sc_tmp, bx_tmp, log, True, start, i64(0), pstar, cal, hpw)
     return log[:nd].copy(), winners
 
 

@@ -20,6 +20,7 @@ from tricksim.kernels import boulmous as KB
 from tricksim.kernels import boomke_wies as KW
 from tricksim.kernels.cards import lowest
 from tricksim.kernels.rng import seed_state
+from tricksim.kernels.tally import add_outer, add_sum_outer
 
 PASS_CODE = 4 * 4 * 2401
 N_CODES = PASS_CODE + 1
@@ -72,12 +73,12 @@ AGG_FROM = 14
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, start, dealer0):
+def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, start, dealer0, pstar, cal):
     """Whole games from the scores ``start`` (int64[4], absolute seats) with ``dealer0`` dealing
-    next and no box made yet (rules 17-18, as kernels/boulmous.play_game). Game g draws its deals
-    and decisions from the streams seeded at index g.  Returns int64[AGG_FROM]."""
+    next and no box made yet (kernels/boulmous.play_game; ``pstar``, ``cal``: its score-aware
+    arguments). Game g draws its deals and decisions from the streams seeded at index g.
+    Returns int64[AGG_FROM]."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
-    target = rules[KB.R_TARGET]
     nch = (n + 63) // 64
     part = np.zeros((nch, AGG_FROM), np.int64)
     for ch in prange(nch):
@@ -90,55 +91,16 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
         scores = np.zeros(4, np.int64)
         boxes = np.zeros(4, np.int64)
         stakes = np.zeros(4, np.int64)
+        bx_out = np.zeros(4, np.int64)
+        nolog = np.zeros((1, KB.LOG_W), np.int64)
+        hpw = np.zeros(hparams.shape)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
-            for s in range(4):
-                scores[s] = start[s]
-                boxes[s] = 0
-                stakes[s] = 0
-            dealer = dealer0
-            winners = 0
-            nd = 0
-            while nd < KB.MAX_DEALS_PER_GAME:
-                KB.deal_random(sd, deck, hands)
-                KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st,
-                             lb, rec, scores)
-                nd += 1
-                taker = rec[KB.REC_TAKER]
-                for s in range(4):
-                    scores[s] += rec[KB.REC_SCORE + s]
-                    stakes[s] += rec[KB.REC_STAKES + s]
-                if taker >= 0 and rec[KB.REC_MADE] == 0:
-                    if rec[KB.REC_CONTRACT] < 6 or rules[KB.R_FAILED_B_IS_BOX] != 0:
-                        boxes[taker] += 1
-                top = -(1 << 40)
-                for s in range(4):
-                    if scores[s] > top:
-                        top = scores[s]
-                if top >= target:
-                    w = 0
-                    nw = 0
-                    for s in range(4):
-                        if scores[s] == top:
-                            w |= 1 << s
-                            nw += 1
-                    if nw > 1:
-                        tb = rules[KB.R_TIE_BREAK]
-                        if tb == KB.TIE_PLAY_ON:
-                            w = 0
-                        elif tb == KB.TIE_TAKER:
-                            if taker >= 0 and (w >> taker) & 1:
-                                w = 1 << taker
-                            else:
-                                w = 0
-                    if w != 0:
-                        KB.settle(w, boxes, rules, stakes)
-                        winners = w
-                        break
-                dealer = (dealer + 1) % 4
+            winners, nd = KB.play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work, stakes, bx_out,
+                                       scores, boxes, nolog, False, start, dealer0, pstar, cal, hpw)
             acc[12] += nd
             if winners == 0:
                 acc[13] += 1
@@ -148,6 +110,113 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
                     acc[s] += 1
                 acc[4 + s] += stakes[s]
                 acc[8 + s] += stakes[s] * stakes[s]
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def estimate_calibration(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Score-aware bidding's calibration: deal i makes seat i % 4 the taker (bid 3, its heuristic's
+    trumps; the tricks a taker makes do not depend on the bid or the dealer) and counts (the bin of
+    its trick estimate ``KB.sa_bin(best_trump)``, its tricks): int64[SA_NBINS * 7]."""
+    lb = rules[KB.R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    ng = min(nch, GROUPS)
+    part = np.zeros((ng, KB.SA_NBINS * 7), np.int64)
+    for g in prange(ng):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(KB.REC_LEN, np.int64)
+        nogame = KB.no_game()
+        acc = part[g]
+        for ch in range(g, nch, ng):
+            for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+                idx = first + i
+                seed_state(sd, key_deal, idx)
+                seed_state(st, key_dec, idx)
+                KB.deal_random(sd, deck, hands)
+                s = idx % 4
+                _, v = KB.best_trump(hands[s], hparams, s, lb)
+                KB.play_deal(hands, work, (s + 3) % 4, s, i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
+                             rec, nogame)
+                acc[KB.sa_bin(v) * 7 + rec[KB.REC_WON + s]] += 1
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, seat_ids, k, nround, pstar,
+                        cal):
+    """Duplicate whole games (analysis/compare/games.py): game g is played once per seating of round
+    c = g % nround (rows of ``seat_codes``/``seat_params``/``seat_ids``/``cal`` = the seats' heuristic
+    codes, parameters, entrants and score-aware calibrations, float64[rows, 4, SA_NBINS, 4]), seat 0
+    dealing first; its deals come from the stream seeded at g (deal j of game g: the same cards in every
+    seating), playout j's decisions from ``seed_state(seed_state(key_dec, g), j)``.  Layout of
+    ``kernels/boulmous.sim_duplicate`` with the metrics (games won, stakes), then the deals played and
+    the games abandoned."""
+    lb = rules[KB.R_LEFT_BOWER_TRUMP]
+    kk = k * k
+    per_round = k + 2 * kk
+    wm = nround * per_round + nround * k * k
+    width = nround + 2 * wm + 2
+    nch = (n + 63) // 64
+    part = np.zeros((nch, width), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(KB.REC_LEN, np.int64)
+        scores = np.zeros(4, np.int64)
+        boxes = np.zeros(4, np.int64)
+        stakes = np.zeros(4, np.int64)
+        bx_out = np.zeros(4, np.int64)
+        nolog = np.zeros((1, KB.LOG_W), np.int64)
+        start = np.zeros(4, np.int64)
+        hpw = np.zeros((4, seat_params.shape[2]))
+        xw = np.zeros(k, np.int64)
+        xs = np.zeros(k, np.int64)
+        yw = np.zeros(k, np.int64)
+        ys = np.zeros(k, np.int64)
+        acc = part[ch]
+        for i in range(ch * 64, min(n, (ch + 1) * 64)):
+            g = first + i
+            c = g % nround
+            acc[c] += 1
+            o0 = nround + c * per_round
+            o1 = o0 + wm
+            m0 = nround + nround * per_round
+            m1 = m0 + wm
+            xw[:] = 0
+            xs[:] = 0
+            for j in range(k):
+                r = c * k + j
+                seed_state(sd, key_deal, g)
+                seed_state(st, key_dec, g)
+                seed_state(st, st[0], j)
+                winners, nd = KB.play_game(sd, st, rules, seat_codes[r], seat_params[r], lb, rec, deck, hands, work,
+                                           stakes, bx_out, scores, boxes, nolog, False, start, i64(0), pstar, cal[r],
+                                           hpw)
+                acc[width - 2] += nd
+                if winners == 0:
+                    acc[width - 1] += 1
+                yw[:] = 0
+                ys[:] = 0
+                for s in range(4):
+                    h = seat_ids[r, s]
+                    yw[h] += (winners >> s) & 1
+                    ys[h] += stakes[s]
+                for a in range(k):
+                    xw[a] += yw[a]
+                    xs[a] += ys[a]
+                    acc[m0 + r * k + a] += yw[a]
+                    acc[m1 + r * k + a] += ys[a]
+                add_outer(acc, o0 + k + kk, yw, k)
+                add_outer(acc, o1 + k + kk, ys, k)
+            add_sum_outer(acc, o0, xw, k)
+            add_sum_outer(acc, o1, xs, k)
     return part.sum(axis=0)
 
 
@@ -622,4 +691,74 @@ def values_after(V, y, delta, taker, box, imm, target, F, C, tie_break, wpo, set
         _backup(V, y, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z, tmp)
         for q in range(8):
             out[k, q] = tmp[q]
+    return out
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie_break, wpo, settle0, coef):
+    """Score-aware bidding: per canonical state, seat (relative to the dealer) and bid b = 3..6 the chance of
+    making b above which bidding b wins the game more often than passing: with W_made, W_fail the seat's
+    P(win) after the deals in which it took b and made or failed (the outcomes of ``contract`` b, taker
+    the seat), W_pass after those it did not take (the outcomes of ``contract`` 0 with another taker or
+    none), p* = (W_pass - W_fail) / (W_made - W_fail); -1 when bidding is never worse (W_fail >= W_pass),
+    2 when it is never better (W_made <= W_pass, or no such deal in the sample).  Returns
+    float32[L^4, 4, 4]."""
+    L = C - F + 1
+    NS = L * L * L * L
+    nk = prob.shape[0]
+    out = np.zeros((NS, 4, 4), np.float32)
+    nch = (NS + 255) // 256
+    for c in prange(nch):
+        y = np.zeros(4, np.int64)
+        yn = np.zeros(4, np.int64)
+        z = np.zeros(4, np.int64)
+        tmp = np.zeros(8)
+        wm = np.zeros((4, 4))
+        nm = np.zeros((4, 4))
+        wf = np.zeros((4, 4))
+        nf = np.zeros((4, 4))
+        wp = np.zeros(4)
+        npass = np.zeros(4)
+        for i in range(c * 256, min(NS, (c + 1) * 256)):
+            _decode(i, L, F, y)
+            wm[:] = 0.0
+            nm[:] = 0.0
+            wf[:] = 0.0
+            nf[:] = 0.0
+            wp[:] = 0.0
+            npass[:] = 0.0
+            for k in range(nk):
+                for q in range(8):
+                    tmp[q] = 0.0
+                _backup(V, y, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z,
+                        tmp)
+                p = prob[k]
+                t = taker[k]
+                if contract[k] == 0:
+                    for r in range(4):
+                        if r != t:
+                            wp[r] += p * tmp[r]
+                            npass[r] += p
+                else:
+                    b = contract[k] - 3
+                    if made[k] != 0:
+                        wm[t, b] += p * tmp[t]
+                        nm[t, b] += p
+                    else:
+                        wf[t, b] += p * tmp[t]
+                        nf[t, b] += p
+            for r in range(4):
+                w_pass = wp[r] / npass[r] if npass[r] > 0 else 0.0
+                for b in range(4):
+                    if nm[r, b] == 0.0 or nf[r, b] == 0.0:
+                        out[i, r, b] = 2.0
+                        continue
+                    w_m = wm[r, b] / nm[r, b]
+                    w_f = wf[r, b] / nf[r, b]
+                    if w_f >= w_pass:
+                        out[i, r, b] = -1.0
+                    elif w_m <= w_pass:
+                        out[i, r, b] = 2.0
+                    else:
+                        out[i, r, b] = (w_pass - w_f) / (w_m - w_f)
     return out

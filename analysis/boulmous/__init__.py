@@ -26,6 +26,8 @@ from tricksim.analysis.boulmous.views import (odds_command, render_auction, rend
 from tricksim.analysis.common import make_params
 from tricksim.analysis.equity import decide as equity_decide
 from tricksim.analysis.equity import outcomes as equity_outcomes
+from tricksim.analysis.equity import saware as equity_saware
+from tricksim.analysis.compare import games as compare_games
 from tricksim.analysis.game import Duplicate, Game
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.rng import GAME_BOULMOUS
@@ -37,7 +39,9 @@ GAME = Game(
             "boulmous.games": block_games, "boulmous.duplicate": block_duplicate,
             "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play,
             "boulmous.equity_outcomes": equity_outcomes.block_boulmous,
-            "boulmous.equity_odds": equity_decide.block_odds},
+            "boulmous.equity_odds": equity_decide.block_odds,
+            "boulmous.equity_calibration": equity_saware.block_calibration,
+            "boulmous.games_duplicate": compare_games.block_games_duplicate},
     hand_rows={"boulmous.deals": hand_rows},
     duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
                         hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,

@@ -79,6 +79,8 @@ def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, le
         Param("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
         Param("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
         Param("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
+        Param("score_aware", 0, 0, 1, "1: in whole games (stakes, compare --games) bid by the equity table at the "
+                                      "scores (README: score-aware bidding)"),
     ]}
 
 
@@ -128,9 +130,32 @@ def compare_slow(specs):
     return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
 
 
+SCORE_AWARE_STUDIES = ("stakes",)   # the studies of this package that play whole games with score-aware seats
+
+
+def score_aware(specs, study: str | None = None) -> bool:
+    """Whether a seat bids score-aware (``score_aware=1``); refuses a value other than 0 or 1, a score-aware
+    pimc, and (``study`` given) a study that plays no whole games, where no score exists."""
+    found = False
+    for s in specs:
+        v = dict(s.values).get("score_aware", 0)
+        if v not in (0, 1):
+            raise TricksimError(f"heuristic {s.label!r}: score_aware must be 0 or 1, got {v:g}")
+        if v == 1:
+            if s.code == K.H_PIMC:
+                raise TricksimError(f"heuristic {s.label!r}: score_aware=1 applies to cautious and aggressive, "
+                                    "not to the sampling player pimc")
+            found = True
+    if found and study is not None and study not in SCORE_AWARE_STUDIES:
+        raise TricksimError(f"{study}: score_aware=1 needs the scores of whole games; use it in tricksim stakes "
+                            "boulmous or tricksim compare boulmous --games")
+    return found
+
+
 def no_pimc(specs, study: str):
     """``specs`` unchanged, or a one-line refusal when a seat is pimc and ``study`` plays its cards with the
-    batch kernels only."""
+    batch kernels only, or a seat is score-aware and ``study`` plays no whole games (``score_aware``)."""
+    score_aware(specs, study)
     if has_pimc(specs):
         raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY} (and as --play pimc in the "
                             "odds); choose heuristics among cautious, aggressive, random here")

@@ -35,8 +35,10 @@ def block_classes(params, first, n):
 
 
 def block_games(params, first, n):
+    from tricksim.analysis.equity.saware import game_arrays
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    return K.sim_games(kd, kc, first, n, ra, codes, prm)
+    return K.sim_games(kd, kc, first, n, ra, codes, prm,
+                       *game_arrays(GAME.specs_from_json(params["heuristics"]), GAME.rules_of(params)))
 
 
 def hand_rows(params, first, n):
@@ -272,6 +274,8 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
                 block_size: int = GAMES_BLOCK):
     """Whole games to the target with the money settlement: stakes per seat."""
     specs = no_pimc(GAME.parse_seats(heuristics), "stakes")
+    from tricksim.analysis.equity.saware import game_arrays
+    game_arrays(specs, rules or BoulmousRules(), opts)     # score-aware seats: their table and calibration, once
     r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
     a = r.counts
     done = r.n - int(a[13])

@@ -174,11 +174,13 @@ def verdict(board: pd.DataFrame, pairs: pd.DataFrame, metric: str, unit: str) ->
 MONEY = {"stakes": "stakes per deal"}   # metrics that are money, beside the game's points
 
 
-def full_verdict(board: pd.DataFrame, pairs: pd.DataFrame, metrics, unit: str) -> str:
+def full_verdict(board: pd.DataFrame, pairs: pd.DataFrame, metrics, unit: str, money_units=None) -> str:
     """The verdict on the points and, where the game settles in money (Boulmous stakes), on the money
-    too: both rankings are named, and a disagreement between them is said."""
+    too: both rankings are named, and a disagreement between them is said (``money_units``: the money
+    metrics' units when not ``MONEY``'s, e.g. per game)."""
+    units = money_units or MONEY
     text = verdict(board, pairs, metrics[0], unit)
-    money = [m for m in metrics[1:] if m in MONEY]
+    money = [m for m in metrics[1:] if m in units]
     p = pairs[pairs.metric == metrics[0]]
     if not money or (len(p) and p["p"].isna().all()):   # no money, or too few deals for any test
         return text
@@ -189,7 +191,7 @@ def full_verdict(board: pd.DataFrame, pairs: pd.DataFrame, metrics, unit: str) -
 
     out = f"By {metrics[0]}: {text}"
     for m in money:
-        out += f" By money ({MONEY[m]}): {verdict(board, pairs, m, MONEY[m])}"
+        out += f" By money ({units[m]}): {verdict(board, pairs, m, units[m])}"
         if ranking(m) != ranking(metrics[0]):
             out += (f" The rankings differ: by {metrics[0]} {' > '.join(ranking(metrics[0]))}; "
                     f"by money {' > '.join(ranking(m))}.")

@@ -64,6 +64,7 @@ def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=N
     if z is not None:
         dist = O.decode_boulmous(z["counts"], rules)
         t = E.Table(z["V"], dist, rules, floor, float(z["seconds"]), int(z["sweeps"]), "disk")
+        counts = z["counts"]
     else:
         kc = O.cache_key("boulmous-outcomes", rules, specs, seed=seed, deals=deals)
         zc = O.load(kc)
@@ -75,6 +76,7 @@ def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=N
         t = E.build(O.decode_boulmous(counts, rules), rules, floor)
         t.source = source
         O.save(kt, counts=counts, V=t.V, seconds=np.array(t.seconds), sweeps=np.array(t.sweeps))
+    t.counts, t.key = counts, kt              # the raw outcome counts (score-aware bidding decodes the contracts)
     with _LOCK:
         _MEMORY.clear()                       # one table at a time: 76 MB each at target 21
         _MEMORY[kt] = t
@@ -118,11 +120,13 @@ def check_boulmous(table: E.Table, states: int = 20, games: int = 20_000, seed: 
     specs = g.parse_seats(heuristics)
     kd, kc = g.keys((seed + 1) % 2 ** 64)
     codes, prm = g.heuristic_arrays(specs, table.rules)
+    from tricksim.kernels.boulmous import no_score_aware
+    sa = no_score_aware()
     ra = g.rules_array(table.rules)
     rows = []
     for i, (sc, d) in enumerate(sample_states(states, table.target, seed)):
         a = KE.boulmous_games_from(kd, kc, np.int64(i * games), np.int64(games), ra, codes, prm,
-                                   np.array(sc, np.int64), np.int64(d))
+                                   np.array(sc, np.int64), np.int64(d), *sa)
         n = games - int(a[13])
         s = i % 4
         p, lo, hi = wilson(int(a[s]), n)

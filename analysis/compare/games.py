@@ -1,0 +1,161 @@
+"""Whole-game duplicate comparison (``tricksim compare boulmous NAMES --games N``, issue 16): what a
+heuristic is worth in games won and in money per game.
+
+Game g is played to the target once per seating of its round (the ``design`` of the package: rounds of
+k seatings, every entrant in every seat once per round; round c = g mod the number of rounds), seat 0
+dealing first, the deals of game g drawn from one stream (deal j of game g has the same cards in every
+seating, however the games differ), the decisions of seating j from their own stream
+(kernels/equity.sim_games_duplicate).  Per entrant: the games won per seat it holds (par: 1/4) and the
+stakes per game per seat (rule 18), with the compare tables' intervals (stratified by round, Student-t,
+paired differences on the same games, Holm over the pairs).  Score-aware seats (``score_aware=1``) bid by
+the equity table (analysis/equity/saware.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+
+from tricksim.analysis import engine
+from tricksim.analysis.common import TricksimError
+from tricksim.analysis.compare.design import (_game, appearances, duplicate_params, entrant_specs, n_seats,
+                                              seating)
+from tricksim.analysis.compare.tables import _pfmt, full_verdict, in_order, tables_from_counts
+
+STUDY = "boulmous.games_duplicate"
+METRICS = ("wins", "stakes")
+UNIT = "games won per seat"
+MONEY_UNIT = "stakes per game per seat"
+GAMES = 20_000          # games when none are given
+BLOCK = 1024            # games per engine block
+
+
+def _check_game(game):
+    game = _game(game)
+    if game.key != "boulmous":
+        raise TricksimError(f"compare --games plays whole Boulmous games; {game.title} has no whole-game compare")
+    return game
+
+
+def _seat_specs(game, specs, params):
+    """The canonical entrants of the run and, per seating row, the four seats' specs."""
+    run_specs = game.specs_from_json(params["entrants"])
+    ids, nround = seating(game, len(run_specs), params)
+    return run_specs, ids, nround, [[run_specs[i] for i in row] for row in ids]
+
+
+def games_run(game, specs, games: int | None = None, seed: int = 0, rules=None, block_size: int | None = None):
+    game = _check_game(game)
+    from tricksim.analysis.boulmous.config import has_pimc, score_aware
+    if len(specs) < 2:
+        raise TricksimError("compare needs at least two heuristics")
+    if has_pimc(specs):
+        raise TricksimError("compare --games: the sampling player pimc does not play whole games; choose among "
+                            "cautious, aggressive, random")
+    score_aware(specs)
+    games = GAMES if games is None else games
+    if games < 1:
+        raise TricksimError(f"the number of games must be at least 1, got {games}")
+    params = duplicate_params(game, specs, seed, rules or game.rules())
+    return engine.Run(STUDY, params, games, block_size or BLOCK, unit="games")
+
+
+def block_games_duplicate(params, first, n):
+    from tricksim.analysis.boulmous.config import GAME
+    from tricksim.analysis.equity.saware import seating_arrays
+    from tricksim.kernels import equity as KE
+    run_specs, ids, nround, rows = _seat_specs(GAME, None, params)
+    rules = GAME.rules_of(params)
+    codes, prm = GAME.heuristic_arrays(run_specs, rules)
+    pstar, cal = seating_arrays(rows, rules)
+    kd, kc = GAME.keys(params["seed"])
+    return KE.sim_games_duplicate(kd, kc, first, n, GAME.rules_array(rules), np.ascontiguousarray(codes[ids]),
+                                  np.ascontiguousarray(prm[ids]), ids, len(run_specs), nround, pstar, cal)
+
+
+def compare_games(game, names, games: int | None = None, seed: int = 0, rules=None, user_defs=None,
+                  opts: engine.RunOptions = engine.RunOptions(), block_size: int | None = None):
+    """Whole games of the heuristics ``names`` (or specs) on the same deal streams, seats rotated.  Returns
+    {'leaderboard', 'pairs' (metrics 'wins' and 'stakes'), 'verdict', 'n' (games), 'mean_deals',
+    'abandoned', 'seconds', 'design', 'run', ...}; the tables list the entrants in the order given."""
+    game = _check_game(game)
+    specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
+    rules = rules or game.rules()
+    run = games_run(game, specs, games, seed, rules, block_size)
+    run_specs, ids, nround, rows = _seat_specs(game, specs, run.params)
+    from tricksim.analysis.equity.saware import seating_arrays
+    seating_arrays(rows, rules, opts)            # the score-aware seats' table and calibration, once, before the blocks
+    k = len(specs)
+    r = opts.execute(run)
+    labels = [s.label for s in specs]
+    run_labels = [s.label for s in run_specs]
+    board, pairs = tables_from_counts(r.counts, r.n, k, appearances(game, k, run.params), run_labels, list(METRICS),
+                                      nround=nround, playouts=k, layout="rounds")
+    board, pairs = in_order(board, pairs, labels)
+    c = np.asarray(r.counts)
+    playouts = r.n * k
+    return {"leaderboard": board, "pairs": pairs, "n": r.n, "seconds": r.seconds, "labels": labels,
+            "verdict": full_verdict(board, pairs, list(METRICS), UNIT, {"stakes": MONEY_UNIT}),
+            "mean_deals": float(c[-2]) / max(playouts, 1), "abandoned": int(c[-1]), "run": run, "out": opts.out,
+            "design": games_design(k, n_seats(game, run.params)),
+            "metrics": list(METRICS), "unit": UNIT, "playouts_per_game": k}
+
+
+def games_design(k: int, seats: int) -> str:
+    from tricksim.analysis.compare.design import design
+    ids, nround = design(k, seats)
+    return (f"the entrants take the {seats} seats in the repeating pattern 1..{k}, and all {len(ids)} assignments of "
+            f"the names to that pattern are played, in {nround} round{'s' if nround > 1 else ''} of {k} (every entrant "
+            f"in every seat once per round); game g is played once per seating of round g mod {nround} ({k} games "
+            "per game index), seat 0 dealing first, deal j of game g with the same cards in every seating")
+
+
+def _ci(m, c, digits=4):
+    if c != c:
+        return f"{m:+.{digits}f} (too few games)"
+    return f"{m:.{digits}f} ± {c:.{digits}f}"
+
+
+def render_games(res) -> str:
+    lines = [f"Duplicate whole games to the target, {res['n']:,} games, each played once per seating of its round "
+             f"({res['playouts_per_game']} seatings: {res['n'] * res['playouts_per_game']:,} games played, "
+             f"{res['mean_deals']:.2f} deals each on average, {res['abandoned']} abandoned)",
+             "design: " + res["design"]]
+    names = {"wins": "games won per seat (par 0.25; an entrant's share of the games = this x its seats)",
+             "stakes": "stakes per game per seat (rule 18)"}
+    for m in res["metrics"]:
+        b = res["leaderboard"]
+        b = b[b.metric == m]
+        lines.append(f"\n{names[m]}, unadjusted 95% CI:")
+        lines.append(pd.DataFrame({"heuristic": b.heuristic, m: [_ci(x, c) for x, c in zip(b["mean"], b.ci)],
+                                   "n games": [f"{x:,}" for x in b.n_deals]}).to_string(index=False))
+        p = res["pairs"]
+        p = p[p.metric == m]
+        if len(p):
+            lines.append(f"pairwise differences ({m}; 95% CI and p unadjusted, 'significant' Holm-adjusted at 5%):")
+            lines.append(pd.DataFrame({"a": p.a, "b": p.b,
+                                       "a - b": [f"{d:+.4f} ± {c:.4f}" if c == c else f"{d:+.4f} (too few games)"
+                                                 for d, c in zip(p["diff"], p.ci)],
+                                       "p": [_pfmt(x) for x in p.p], "p Holm": [_pfmt(x) for x in p.p_holm],
+                                       "significant": p.significant}).to_string(index=False))
+    lines.append("\nverdict: " + res["verdict"])
+    return "\n".join(lines)
+
+
+def games_command(game, names, games: int | None = None, seed: int = 0, rules=None, user_defs=None,
+                  opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
+    """``tricksim compare boulmous NAMES --games N``: writes the run folder and yields the text to print."""
+    from tricksim.analysis.output import with_folder, write_table
+    game = _check_game(game)
+    rules = rules or game.rules()
+    specs = entrant_specs(game, names, user_defs)
+    opts = with_folder(opts, game.key, "compare-games", games_run(game, specs, games, seed, rules))
+    res = compare_games(game, specs, games, seed, rules, opts=opts)
+    text = render_games(res)
+    yield text
+    write_table(res["leaderboard"], opts.out, "leaderboard")
+    write_table(res["pairs"], opts.out, "pairs")
+    (Path(opts.out) / "report.md").write_text(f"# Whole-game comparison\n\nRegenerate: `{res['run'].command}`\n\n"
+                                              f"```\n{text}\n```\n")
+    yield f"\ntables and report in {opts.out}"

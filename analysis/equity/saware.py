@@ -1,0 +1,215 @@
+"""Score-aware bidding (issue 16): ``score_aware=1`` makes a Boulmous bidding heuristic (the cautious
+family: cautious, aggressive) bid by the equity table in whole games.
+
+The rule.  At the game's scores and dealer, for each bid b = 3..6 the equity table (analysis/equity/
+boulmous.py) gives the seat's chance to win the game after the deals in which it took b and made it
+(W_made), took b and failed (W_fail), and did not take (W_pass), averaged over the table's own measured
+deals (its outcome counts, the contract and the result kept: ``KE.bid_pstar``).  Bidding b pays when its
+chance of making b reaches p*(b) = (W_pass - W_fail) / (W_made - W_fail).  The seat's chance of making b
+is read from its own trick estimate (``best_trump``, the value the heuristic bids by) through a
+calibration: P(tricks >= b | the estimate's bin of 0.1), measured on deals in which the seat is made the
+taker (``KE.estimate_calibration``, 4,000,000 deals, cached) and made non-decreasing in the estimate (pool
+adjacent violators).  So a bid b needs the lowest bin whose calibrated chance reaches p*(b): the whole-game
+kernel (kernels/boulmous.play_game) writes those four bins into a per-game copy of the seat's parameters
+before every deal, and ``choose_bid`` compares its estimate's bin with them (the jump to 6 keeps the
+heuristic's own rule and needs the bin for 6 as well).
+
+Which table: the one of the score-aware heuristic with ``score_aware=0`` (its base) at all four seats,
+for the game's rules (seed 0, 8,000,000 deals, as ``tricksim equity``): a table is built for one heuristic
+at every seat, and the base is what the other seats play in a duplicate match against it.  Score-aware
+seats with different bases at one table are refused (one table per game kernel).
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from tricksim.analysis.common import TricksimError, make_params
+from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.equity import boulmous as E
+from tricksim.analysis.equity import outcomes as O
+from tricksim.kernels import boulmous as KB
+from tricksim.kernels import equity as KE
+
+CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
+CAL_SEED = 0
+_MEMO: dict = {}
+_LOCK = threading.Lock()
+
+
+def _game():
+    from tricksim.analysis.boulmous.config import GAME
+    return GAME
+
+
+def base_spec(spec):
+    """The heuristic ``spec`` with ``score_aware=0`` (label: its name)."""
+    from dataclasses import replace
+    vals = tuple((k, 0.0 if k == "score_aware" else v) for k, v in spec.values)
+    return replace(spec, values=vals, label=spec.name)
+
+
+def decode_bids(counts: np.ndarray, rules) -> dict:
+    """The outcomes ``KE.bid_pstar`` reads, from the equity table's raw outcome counts (seats relative to
+    the dealer): the measured deals as they were (``contract`` 0: for the seats that did not take, the
+    deals after which they passed), and for every deal a seat took, the same tricks under each bid
+    b = 3..6 (``contract`` b, ``made`` when its tricks reach b: the score change of rule 16, the box and
+    the boulmous payments of that bid), so every bid has its made and failed deals, whichever bids the
+    table's heuristic made."""
+    c = np.asarray(counts, np.int64).reshape(4, KE.N_CODES).sum(axis=0)
+    n = int(c.sum())
+    rows = {}
+
+    def add(key, m):
+        rows[key] = rows.get(key, 0) + m
+
+    for code in np.nonzero(c)[0]:
+        code, m = int(code), int(c[code])
+        if code == KE.PASS_CODE:
+            add((0, 0, 0, 0, -1, 0, 0, 0, 0), m)
+            continue
+        tc, rest = divmod(code, 2401)
+        taker, contract = divmod(tc, 4)
+        won = [rest // 343, rest // 49 % 7, rest // 7 % 7, rest % 7]
+        for b in [0, 3, 4, 5, 6]:                   # 0: the deal as it was played (contract + 3)
+            bid = b or contract + 3
+            delta = list(won)
+            made = won[taker] >= bid
+            box = 0
+            if not made:
+                delta[taker] = won[taker] - bid if rules.failed_taker_keeps_tricks else -bid
+                box = int(bid < 6 or rules.failed_boulmous_is_box)
+            b6 = 0 if bid < 6 else (1 if made else -1)
+            add((*delta, taker, box, b6, b, int(made and b > 0)), m)
+    keys = list(rows)
+    cnt = np.array([rows[k] for k in keys], np.float64)
+    imm = np.zeros((len(keys), 4))
+    for j, k in enumerate(keys):
+        if k[6] != 0:
+            imm[j, :] = -k[6]
+            imm[j, k[4]] = 3 * k[6]
+    col = lambda i: np.array([k[i] for k in keys], np.int64)   # noqa: E731
+    return {"prob": cnt / n, "delta": np.array([k[:4] for k in keys], np.int64), "taker": col(4), "box": col(5),
+            "imm": imm, "contract": col(7), "made": col(8), "n": n}
+
+
+def pstar(table: E.Table) -> np.ndarray:
+    """float32[L^4, 4, 4]: p*(b) per canonical state, seat relative to the dealer and bid 3..6
+    (``KE.bid_pstar``), computed once per table (kept in memory with it)."""
+    p = getattr(table, "_pstar", None)
+    if p is None:
+        key = O.cache_key("boulmous-bid-pstar", table.rules, [], table=table.key)
+        z = O.load(key)
+        if z is not None:
+            p = z["pstar"]
+        else:
+            d = decode_bids(table.counts, table.rules)
+            a = table.args()
+            p = KE.bid_pstar(table.V, d["prob"], d["delta"], d["taker"], d["contract"], d["made"], d["box"],
+                             d["imm"], *a[5:])
+            O.save(key, pstar=p)
+        table._pstar = p
+    return p
+
+
+def fit_calibration(counts: np.ndarray) -> np.ndarray:
+    """float64[SA_NBINS, 4]: P(tricks >= b | estimate bin), b = 3..6, from the counts int64[SA_NBINS * 7],
+    non-decreasing in the bin (weighted pool adjacent violators over the bins with deals; an empty bin
+    takes the fitted value of the nearest bin with deals below it, 0 below the first)."""
+    c = np.asarray(counts, np.float64).reshape(KB.SA_NBINS, 7)
+    n = c.sum(axis=1)
+    out = np.zeros((KB.SA_NBINS, 4))
+    have = np.nonzero(n > 0)[0]
+    if len(have) == 0:
+        return out
+    for b in range(3, 7):
+        p = c[have, b:].sum(axis=1) / n[have]
+        fit = pava(p, n[have])
+        full = np.zeros(KB.SA_NBINS)
+        full[have] = fit
+        last = 0.0
+        for i in range(KB.SA_NBINS):
+            if n[i] > 0:
+                last = full[i]
+            full[i] = last
+        out[:, b - 3] = full
+    return out
+
+
+def pava(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The non-decreasing sequence closest to ``y`` in weighted least squares."""
+    vals, wts, lens = [], [], []
+    for yi, wi in zip(y, w):
+        vals.append(float(yi))
+        wts.append(float(wi))
+        lens.append(1)
+        while len(vals) > 1 and vals[-2] > vals[-1]:
+            v = (vals[-2] * wts[-2] + vals[-1] * wts[-1]) / (wts[-2] + wts[-1])
+            wts[-2] += wts[-1]
+            lens[-2] += lens[-1]
+            vals[-2] = v
+            vals.pop(), wts.pop(), lens.pop()
+    return np.repeat(vals, lens)
+
+
+def calibration(spec, rules, opts: RunOptions = RunOptions()) -> np.ndarray:
+    """The fitted calibration (``fit_calibration``) of the heuristic ``spec`` (its estimate's parameters, its
+    play at all four seats), measured once and cached under $TRICKSIM_CACHE/equity."""
+    from tricksim.analysis import engine
+    g = _game()
+    specs = [base_spec(spec)] * 4
+    key = O.cache_key("boulmous-bid-calibration", rules, specs, seed=CAL_SEED, deals=CAL_DEALS)
+    with _LOCK:
+        if key in _MEMO:
+            return _MEMO[key]
+    z = O.load(key)
+    if z is not None:
+        counts = z["counts"]
+    else:
+        run = engine.Run("boulmous.equity_calibration", make_params(CAL_SEED, rules, specs), CAL_DEALS, E.BLOCK)
+        counts = opts.execute(run).counts
+        O.save(key, counts=counts)
+    fit = fit_calibration(counts)
+    with _LOCK:
+        _MEMO[key] = fit
+    return fit
+
+
+def block_calibration(params, first, n):
+    kd, kc, ra, codes, prm = _game().kernel_args(params)
+    return KE.estimate_calibration(kd, kc, first, n, ra, codes, prm)
+
+
+def table_for(specs, rules, opts: RunOptions = RunOptions()) -> E.Table:
+    """The equity table the score-aware seats of ``specs`` bid by (their base heuristic at all seats)."""
+    from tricksim.analysis.equity import studies as S
+    E.check_rules(rules)
+    bases = {(base_spec(s).name, base_spec(s).values) for s in specs if dict(s.values).get("score_aware", 0) == 1}
+    if len(bases) > 1:
+        raise TricksimError("score-aware seats at one table must share one base heuristic (one equity table); "
+                            f"got {len(bases)} different ones")
+    base = next(base_spec(s) for s in specs if dict(s.values).get("score_aware", 0) == 1)
+    return S.boulmous_table(0, E.DEALS, rules, [base] * 4, opts.sub("equity_table"))
+
+
+def seating_arrays(rows, rules, opts: RunOptions = RunOptions()):
+    """``play_game``'s score-aware arguments for the seatings ``rows`` (lists of 4 specs): (pstar, cal
+    float64[len(rows), 4, SA_NBINS, 4]), pstar from ``KB.no_score_aware()`` when no seat is score-aware."""
+    from tricksim.analysis.boulmous.config import score_aware
+    flat = [s for r in rows for s in r]
+    cal = np.zeros((len(rows), 4, KB.SA_NBINS, 4))
+    if not score_aware(flat):
+        return KB.no_score_aware()[0], cal
+    p = pstar(table_for(flat, rules, opts))
+    for i, r in enumerate(rows):
+        for s, spec in enumerate(r):
+            if dict(spec.values).get("score_aware", 0) == 1:
+                cal[i, s] = calibration(spec, rules, opts)
+    return p, cal
+
+
+def game_arrays(specs, rules, opts: RunOptions = RunOptions()):
+    """``play_game``'s score-aware arguments for one seating (4 specs): (pstar, cal float64[4, SA_NBINS, 4])."""
+    p, cal = seating_arrays([list(specs)], rules, opts)
+    return p, cal[0]
