@@ -1120,25 +1120,34 @@ AGG_MATCHES = 11
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, recs):
-    """One match (``recs``: the records of its deals are copied into its rows, as far as
-    it has rows; a 0-row array records nothing): ``match_deals`` deals (dealer 0 first, then to the left) or, with a
-    target score, until a team has reached it at the end of a deal; a tie at the end
+def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, recs, pts0, pts1, ndeals, dealer0):
+    """One match, or the rest of one (``recs``: the records of its deals are copied into its rows, as far as
+    it has rows; a 0-row array records nothing): from the points (``pts0``, ``pts1``) with ``dealer0``
+    dealing first, then to the left, ``ndeals`` deals (a whole match: ``match_deals`` from 0, 0 and dealer 0)
+    or, with a target score, until a team has reached it at the end of a deal; a tie at the end
     gets one extra deal (``tiebreak_extra_deal``). Without a shuffle each deal is the
     previous deal's tricks gathered, cut and dealt. Returns (deals, extra deals, booms,
     meetjes); team points in ``pts``."""
-    pts[0] = 0
-    pts[1] = 0
+    pts[0] = pts0
+    pts[1] = pts1
     pattern = deal_pattern(rules)
     target = rules[R_TARGET]
-    ndeals = rules[R_MATCH_DEALS]
-    dealer = i64(0)
+    dealer = dealer0
     nd = 0
     extra = 0
     booms = 0
     meetjes = 0
     have_prev = False
     while True:
+        if target > 0:
+            done = nd > 0 and (pts[0] >= target or pts[1] >= target)
+        else:
+            done = nd >= ndeals
+        if done or nd >= MAX_MATCH_DEALS:
+            if pts[0] == pts[1] and rules[R_TIEBREAK_EXTRA] != 0 and extra == 0 and nd < MAX_MATCH_DEALS:
+                extra = 1
+            else:
+                break
         if rules[R_SHUFFLE] == SHUFFLE_NONE and have_prev:
             collect_pile(rec, pile)
             tc = cut_and_deal(sd, pile, deck, dealer, pattern, hands, rec)
@@ -1161,15 +1170,6 @@ def play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, r
         pts[1] += rec[REC_SCORE + 1]
         nd += 1
         dealer = (dealer + 1) & 3
-        if target > 0:
-            done = pts[0] >= target or pts[1] >= target
-        else:
-            done = nd >= ndeals
-        if done or nd >= MAX_MATCH_DEALS:
-            if pts[0] == pts[1] and rules[R_TIEBREAK_EXTRA] != 0 and extra == 0 and nd < MAX_MATCH_DEALS:
-                extra = 1
-                continue
-            break
     return nd, extra, booms, meetjes
 
 
@@ -1195,7 +1195,7 @@ def sim_matches(key_deal, key_dec, first, n, rules, hcodes, hparams):
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             nd, extra, booms, meetjes = play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h,
-                                                   rec, pts, norec)
+                                                   rec, pts, norec, i64(0), i64(0), rules[R_MATCH_DEALS], i64(0))
             acc[0] += pts[0]
             acc[1] += pts[1]
             acc[2] += pts[0] * pts[0]
@@ -1232,5 +1232,6 @@ def trace_match(key_deal, key_dec, m, rules, hcodes, hparams):
     recs = np.zeros((cap, REC_LEN), np.int64)
     seed_state(sd, key_deal, m)
     seed_state(st, key_dec, m)
-    nd, extra, booms, meetjes = play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, recs)
+    nd, extra, booms, meetjes = play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, recs,
+                                           i64(0), i64(0), rules[R_MATCH_DEALS], i64(0))
     return recs[:nd].copy(), nd, extra, pts[0], pts[1]

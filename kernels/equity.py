@@ -562,9 +562,10 @@ AGG_MATCH_FROM = 6
 
 @njit(cache=True, nogil=True, parallel=True)
 def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts0, pts1, deals_left, dealer0):
-    """The rest of a fixed-length match (rule 12): ``deals_left`` deals from points (pts0, pts1) with
-    ``dealer0`` dealing next, then one extra deal on a tie (``tiebreak_extra_deal``).  Match m draws
-    its deals and decisions from the streams seeded at index m (independent shuffled deals)."""
+    """The rest of a fixed-length match (rule 12; kernels/boomke_wies.play_match): ``deals_left`` deals
+    from points (pts0, pts1) with ``dealer0`` dealing next, then one extra deal on a tie
+    (``tiebreak_extra_deal``).  Match m draws its deals and decisions from the streams seeded at index m
+    (independent shuffled deals; ``shuffle = none_collect_tricks`` is refused by analysis/equity)."""
     nch = (n + 255) // 256
     part = np.zeros((nch, AGG_MATCH_FROM), np.int64)
     for ch in prange(nch):
@@ -575,31 +576,17 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
         hands = np.zeros(4, np.uint64)
         h = np.zeros(4, np.uint64)
         rec = np.zeros(KW.REC_LEN, np.int64)
-        prev = np.zeros(KW.REC_LEN, np.int64)
         acc = part[ch]
+        pts = np.zeros(2, np.int64)
+        norec = np.zeros((0, KW.REC_LEN), np.int64)
         for i in range(ch * 256, min(n, (ch + 1) * 256)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
-            a = pts0
-            b = pts1
-            dealer = dealer0
-            left = deals_left
-            extra = 0
-            nd = 0
-            while True:
-                if left == 0:
-                    if a == b and rules[KW.R_TIEBREAK_EXTRA] != 0 and extra == 0:
-                        extra = 1
-                        left = 1
-                    else:
-                        break
-                KW.full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
-                a += rec[KW.REC_SCORE]
-                b += rec[KW.REC_SCORE + 1]
-                dealer = (dealer + 1) & 3
-                left -= 1
-                nd += 1
+            nd, _, _, _ = KW.play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, norec,
+                                        pts0, pts1, deals_left, dealer0)
+            a = pts[0]
+            b = pts[1]
             if a > b:
                 acc[0] += 1
             elif b > a:
