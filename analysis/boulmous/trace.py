@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from tricksim.analysis.boulmous.config import GAME, KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc, \
-    pimc_key
+    pimc_key, score_aware
 from tricksim.analysis.common import make_params, rules_dict
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, cards_of
@@ -44,6 +44,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     """Hands ``first..first+hands-1`` of the run with this seed, as TRACE.md dicts."""
     rules = rules or BoulmousRules()
     specs = GAME.parse_seats(heuristics)
+    score_aware(specs, "trace")
     check_hands(hands)
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)

@@ -34,6 +34,7 @@ from tricksim.kernels import equity as KE
 
 CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
 CAL_SEED = 0
+TABLE_DEALS = E.DEALS       # deals of the table's outcome distribution (seed 0: the table of ``tricksim equity``)
 _MEMO: dict = {}
 _LOCK = threading.Lock()
 
@@ -190,7 +191,7 @@ def table_for(specs, rules, opts: RunOptions = RunOptions()) -> E.Table:
         raise TricksimError("score-aware seats at one table must share one base heuristic (one equity table); "
                             f"got {len(bases)} different ones")
     base = next(base_spec(s) for s in specs if dict(s.values).get("score_aware", 0) == 1)
-    return S.boulmous_table(0, E.DEALS, rules, [base] * 4, opts.sub("equity_table"))
+    return S.boulmous_table(0, TABLE_DEALS, rules, [base] * 4, opts.sub("equity_table"))
 
 
 def seating_arrays(rows, rules, opts: RunOptions = RunOptions()):

@@ -13,6 +13,27 @@ CASES = [
     ("bourre", "basic", "threshold,position_weight", {"players": 7}, 600_000, 300_000),
 ]
 TRIALS, QUICK_TRIALS, SEED = 30, 8, 2026
+PIMC_DEALS, QUICK_PIMC_DEALS = 2_400, 120    # the tuned Boulmous heuristic against pimc (about 100 deals/s on 2 cores)
+
+
+def pimc_match(g, res, out: Path, quick: bool, progress: bool) -> dict:
+    """The tuned Boulmous heuristic (``res``: its tune) against the sampling player ``pimc`` (its default
+    worlds) in a duplicate match (``compare``) on fresh deals of the section's seed."""
+    from tricksim.analysis.compare import compare
+    from tricksim.analysis.tune.search import tuned_name
+    pl = res["plan"]
+    tuned = pl.candidate(res["best"], tuned_name(pl))
+    pimc = g.parse_heuristic("pimc")
+    deals = QUICK_PIMC_DEALS if quick else PIMC_DEALS
+    r = compare(g, [tuned, pimc], hands=deals, seed=SEED, rules=pl.rules,
+                opts=RunOptions(out / "runs" / f"{g.key}-headline-tune-pimc", progress=progress, force=True))
+    p = r["pairs"]
+    row = p[p.metric == r["metrics"][0]].iloc[0]
+    sign = 1.0 if row.a == tuned.label else -1.0
+    return {"tuned": tuned.label, "diff": sign * float(row["diff"]), "ci": float(row.ci), "p": float(row.p),
+            "n": int(r["n"]), "seconds": r["seconds"], "unit": r["unit"],
+            "command": f"tricksim compare boulmous {tuned.label} pimc --heuristics tune/{g.key}_tuned.toml "
+                       f"--hands {deals} --seed {SEED}"}
 
 
 def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
@@ -24,7 +45,7 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
 
     d = out / "tune"
     d.mkdir(parents=True, exist_ok=True)
-    rows, cmds = [], []
+    rows, cmds, vs_pimc = [], [], None
     for game, base, params, extra, budget, confirm in CASES:
         g = get(game)
         if quick:
@@ -45,6 +66,8 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
                      + (" (the default itself was best)" if res["best_trial"] == 1 else "")})
         cmds.append(f"tricksim tune {g.name} {base} --params {params} --budget {budget} --trials {trials} "
                     f"--confirm {confirm} --seed {SEED}" + "".join(f" --{k} {v}" for k, v in extra.items()))
+        if g.key == "boulmous":
+            vs_pimc = pimc_match(g, res, out, quick, progress)
     import pandas as pd
     md = ["## Tuned heuristics (tricksim tune)\n",
           "Each game's default heuristic tuned against itself (its own default values): an optuna TPE search over "
@@ -55,4 +78,19 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
           "`<base>-tuned`); every trial is in `tune/<game>_trials.csv`.\n",
           "Regenerate:\n", "```", *cmds, "```\n",
           markdown_table(pd.DataFrame(rows)), ""]
+    if vs_pimc is not None:
+        v = vs_pimc
+        from tricksim.analysis.tune.views import _p
+        if v["ci"] != v["ci"]:
+            word = "too few deals for an interval"
+        elif v["diff"] - v["ci"] > 0:
+            word = f"{v['tuned']} is better than pimc"
+        elif v["diff"] + v["ci"] < 0:
+            word = f"pimc is better than {v['tuned']}"
+        else:
+            word = "the difference is not significant"
+        md += [f"**The tuned Boulmous heuristic against the sampling player `pimc`** (its default worlds; a duplicate "
+               f"match, every deal replayed with the seats rotated, {v['n']:,} deals of seed {SEED}, "
+               f"{v['seconds']:.0f} s): {v['tuned']} - pimc = {v['diff']:+.4f} ± {v['ci']:.4f} {v['unit']} "
+               f"(95%, p {_p(v['p'])}): {word}. Regenerate: `{v['command']}`.", ""]
     return "\n".join(md)
