@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Iterator
 
 import numpy as np
-import pandas as pd
-
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.compare.design import (_game, appearances, duplicate_params, entrant_specs, n_seats,
                                               seating)
-from tricksim.analysis.compare.tables import _pfmt, full_verdict, in_order, tables_from_counts
+from tricksim.analysis.compare.tables import full_verdict, in_order, tables_from_counts
+from tricksim.analysis.compare.views import metric_text
 
 STUDY = "boulmous.games_duplicate"
 METRICS = ("wins", "stakes")
@@ -107,14 +106,9 @@ def games_design(k: int, seats: int) -> str:
     ids, nround = design(k, seats)
     return (f"the entrants take the {seats} seats in the repeating pattern 1..{k}, and all {len(ids)} assignments of "
             f"the names to that pattern are played, in {nround} round{'s' if nround > 1 else ''} of {k} (every entrant "
-            f"in every seat once per round); game g is played once per seating of round g mod {nround} ({k} games "
-            "per game index), seat 0 dealing first, deal j of game g with the same cards in every seating")
-
-
-def _ci(m, c, digits=4):
-    if c != c:
-        return f"{m:+.{digits}f} (too few games)"
-    return f"{m:.{digits}f} ± {c:.{digits}f}"
+            f"in every seat once per round); game g is played once per seating of "
+            + (f"round g mod {nround}" if nround > 1 else "the round") +
+            f" ({k} games per game index), seat 0 dealing first, deal j of game g with the same cards in every seating")
 
 
 def render_games(res) -> str:
@@ -125,20 +119,8 @@ def render_games(res) -> str:
     names = {"wins": "games won per seat (par 0.25; an entrant's share of the games = this x its seats)",
              "stakes": "stakes per game per seat (rule 18)"}
     for m in res["metrics"]:
-        b = res["leaderboard"]
-        b = b[b.metric == m]
-        lines.append(f"\n{names[m]}, unadjusted 95% CI:")
-        lines.append(pd.DataFrame({"heuristic": b.heuristic, m: [_ci(x, c) for x, c in zip(b["mean"], b.ci)],
-                                   "n games": [f"{x:,}" for x in b.n_deals]}).to_string(index=False))
-        p = res["pairs"]
-        p = p[p.metric == m]
-        if len(p):
-            lines.append(f"pairwise differences ({m}; 95% CI and p unadjusted, 'significant' Holm-adjusted at 5%):")
-            lines.append(pd.DataFrame({"a": p.a, "b": p.b,
-                                       "a - b": [f"{d:+.4f} ± {c:.4f}" if c == c else f"{d:+.4f} (too few games)"
-                                                 for d, c in zip(p["diff"], p.ci)],
-                                       "p": [_pfmt(x) for x in p.p], "p Holm": [_pfmt(x) for x in p.p_holm],
-                                       "significant": p.significant}).to_string(index=False))
+        lines += metric_text(res["leaderboard"], res["pairs"], m, f"{names[m]}, unadjusted 95% CI:", "n games", 4,
+                             gains=False)
     lines.append("\nverdict: " + res["verdict"])
     return "\n".join(lines)
 

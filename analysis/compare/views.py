@@ -38,6 +38,27 @@ def _ci_text(m, c, digits=3):
     return f"{m:+.{digits}f} ± {c:.{digits}f}"
 
 
+def metric_text(board, pairs, metric: str, heading: str, n_label: str = "n deals", digits: int = 3,
+                gains: bool = True) -> list:
+    """One metric's leaderboard (best first) and pairwise differences as text lines."""
+    b = board[board.metric == metric].assign(_l=lambda x: x.heuristic).sort_values(["mean", "_l"],
+                                                                                    ascending=[False, True])
+    lines = ["\n" + heading,
+             pd.DataFrame({"heuristic": b.heuristic, metric: [_ci_text(m, c, digits) for m, c in zip(b["mean"], b.ci)],
+                           n_label: [f"{x:,}" for x in b.n_deals]}).to_string(index=False)]
+    p = pairs[pairs.metric == metric]
+    if len(p):
+        cols = {"a": p.a, "b": p.b, "a - b": [_ci_text(d, c, digits) for d, c in zip(p["diff"], p.ci)],
+                "p": [_pfmt(x) for x in p.p], "p Holm": [_pfmt(x) for x in p.p_holm], "significant": p.significant}
+        if gains:
+            cols["gain/deal"] = [f"{x:.2f}x" if x == x else "-" for x in p.variance_reduction]
+            cols["gain/playout"] = [f"{x:.2f}x" if x == x else "-" for x in p.gain_per_playout]
+        lines.append(f"pairwise differences ({metric}; 95% CI and p unadjusted; 'p Holm' and 'significant' "
+                     "Holm-adjusted over the pairs at 5%):")
+        lines.append(pd.DataFrame(cols).to_string(index=False))
+    return lines
+
+
 def render_compare(res) -> str:
     unit = res["unit"]
     L = res.get("playouts_per_deal")
@@ -46,22 +67,8 @@ def render_compare(res) -> str:
     if res.get("design"):
         lines.append("design: " + res["design"])
     for metric in res["metrics"]:
-        b = res["leaderboard"]
-        b = b[b.metric == metric].assign(_l=lambda x: x.heuristic).sort_values(["mean", "_l"], ascending=[False, True])
-        lines.append(f"\nleaderboard ({metric}, mean per deal per seat, unadjusted 95% CI):")
-        lines.append(pd.DataFrame({"heuristic": b.heuristic, metric: [_ci_text(m, c) for m, c in zip(b["mean"], b.ci)],
-                                   "n deals": [f"{x:,}" for x in b.n_deals]}).to_string(index=False))
-        p = res["pairs"]
-        p = p[p.metric == metric]
-        if len(p):
-            lines.append(f"pairwise differences ({metric}; 95% CI and p unadjusted; 'p Holm' and 'significant' "
-                         "Holm-adjusted over the pairs at 5%):")
-            lines.append(pd.DataFrame({"a": p.a, "b": p.b, "a - b": [_ci_text(d, c) for d, c in zip(p["diff"], p.ci)],
-                                       "p": [_pfmt(x) for x in p.p], "p Holm": [_pfmt(x) for x in p.p_holm],
-                                       "significant": p.significant,
-                                       "gain/deal": [f"{x:.2f}x" if x == x else "-" for x in p.variance_reduction],
-                                       "gain/playout": [f"{x:.2f}x" if x == x else "-" for x in p.gain_per_playout]}
-                                      ).to_string(index=False))
+        lines += metric_text(res["leaderboard"], res["pairs"], metric,
+                             f"leaderboard ({metric}, mean per deal per seat, unadjusted 95% CI):")
     lines.append("\nverdict: " + res["verdict"])
     lines.append("('gain/deal' = how many times more deals, 'gain/playout' how many times more playouts (compute), a "
                  "design without replays would need for the same interval width: every playout on its own fresh deal, "

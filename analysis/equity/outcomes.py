@@ -117,13 +117,19 @@ def decode_boulmous(counts: np.ndarray, rules) -> dict:
     delta = np.array([k[:4] for k in keys], np.int64)
     taker = np.array([k[4] for k in keys], np.int64)
     box = np.array([k[5] for k in keys], np.int64)
+    return {"prob": cnt / n, "delta": delta, "taker": taker, "box": box, "imm": boulmous_payments(keys), "n": n,
+            "count": cnt.astype(np.int64)}
+
+
+def boulmous_payments(keys) -> np.ndarray:
+    """Rule 18 c-d per outcome key (``(*delta, taker, box, b6, ...)``, b6 = 1 a boulmous made, -1 failed):
+    float64[len(keys), 4], the taker's +-3 and each other seat's -+1."""
     imm = np.zeros((len(keys), 4))
     for j, k in enumerate(keys):
         if k[6] != 0:
             imm[j, :] = -k[6]
             imm[j, k[4]] = 3 * k[6]
-    return {"prob": cnt / n, "delta": delta, "taker": taker, "box": box, "imm": imm, "n": n,
-            "count": cnt.astype(np.int64)}
+    return imm
 
 
 def decode_boomke(counts: np.ndarray) -> tuple[np.ndarray, int]:

@@ -85,14 +85,9 @@ def decode_bids(counts: np.ndarray, rules) -> dict:
             add((*delta, taker, box, b6, b, int(made and b > 0)), m)
     keys = list(rows)
     cnt = np.array([rows[k] for k in keys], np.float64)
-    imm = np.zeros((len(keys), 4))
-    for j, k in enumerate(keys):
-        if k[6] != 0:
-            imm[j, :] = -k[6]
-            imm[j, k[4]] = 3 * k[6]
     col = lambda i: np.array([k[i] for k in keys], np.int64)   # noqa: E731
     return {"prob": cnt / n, "delta": np.array([k[:4] for k in keys], np.int64), "taker": col(4), "box": col(5),
-            "imm": imm, "contract": col(7), "made": col(8), "n": n}
+            "imm": O.boulmous_payments(keys), "contract": col(7), "made": col(8), "n": n}
 
 
 def pstar(table: E.Table) -> np.ndarray:
