@@ -29,6 +29,20 @@ GROUPS = 16            # partial count vectors per call of the long-vector kerne
 i64 = np.int64
 
 
+@njit(cache=True, nogil=True)
+def _scratch():
+    """A Boulmous kernel thread's scratch: (decision state, deal state, deck, hands, hands in play, record)."""
+    return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(24, np.int64), np.zeros(4, np.uint64),
+            np.zeros(4, np.uint64), np.zeros(KB.REC_LEN, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _game_scratch():
+    """``KB.play_game``'s scratch: (scores, boxes, stakes, boxes out, an empty log)."""
+    return (np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
+            np.zeros((1, KB.LOG_W), np.int64))
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Counts of the outcome codes of deals first..first+n-1 (dealer = index % 4, the deals of
@@ -38,12 +52,7 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     ng = min(nch, GROUPS)            # one partial count vector per group of chunks: the vector is long
     part = np.zeros((ng, 4 * N_CODES), np.int64)
     for g in prange(ng):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(24, np.int64)
-        hands = np.zeros(4, np.uint64)
-        work = np.zeros(4, np.uint64)
-        rec = np.zeros(KB.REC_LEN, np.int64)
+        st, sd, deck, hands, work, rec = _scratch()
         nogame = KB.no_game()
         acc = part[g]
         for ch in range(g, nch, ng):
@@ -82,17 +91,8 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
     nch = (n + 63) // 64
     part = np.zeros((nch, AGG_FROM), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(24, np.int64)
-        hands = np.zeros(4, np.uint64)
-        work = np.zeros(4, np.uint64)
-        rec = np.zeros(KB.REC_LEN, np.int64)
-        scores = np.zeros(4, np.int64)
-        boxes = np.zeros(4, np.int64)
-        stakes = np.zeros(4, np.int64)
-        bx_out = np.zeros(4, np.int64)
-        nolog = np.zeros((1, KB.LOG_W), np.int64)
+        st, sd, deck, hands, work, rec = _scratch()
+        scores, boxes, stakes, bx_out, nolog = _game_scratch()
         hpw = np.zeros(hparams.shape)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
@@ -123,12 +123,7 @@ def estimate_calibration(key_deal, key_dec, first, n, rules, hcodes, hparams):
     ng = min(nch, GROUPS)
     part = np.zeros((ng, KB.SA_NBINS * 7), np.int64)
     for g in prange(ng):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(24, np.int64)
-        hands = np.zeros(4, np.uint64)
-        work = np.zeros(4, np.uint64)
-        rec = np.zeros(KB.REC_LEN, np.int64)
+        st, sd, deck, hands, work, rec = _scratch()
         nogame = KB.no_game()
         acc = part[g]
         for ch in range(g, nch, ng):
@@ -163,17 +158,8 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
     nch = (n + 63) // 64
     part = np.zeros((nch, width), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(24, np.int64)
-        hands = np.zeros(4, np.uint64)
-        work = np.zeros(4, np.uint64)
-        rec = np.zeros(KB.REC_LEN, np.int64)
-        scores = np.zeros(4, np.int64)
-        boxes = np.zeros(4, np.int64)
-        stakes = np.zeros(4, np.int64)
-        bx_out = np.zeros(4, np.int64)
-        nolog = np.zeros((1, KB.LOG_W), np.int64)
+        st, sd, deck, hands, work, rec = _scratch()
+        scores, boxes, stakes, bx_out, nolog = _game_scratch()
         start = np.zeros(4, np.int64)
         hpw = np.zeros((4, seat_params.shape[2]))
         xw = np.zeros(k, np.int64)

@@ -98,17 +98,8 @@ def decode_boulmous(counts: np.ndarray, rules) -> dict:
         if code == KE.PASS_CODE:
             key = (0, 0, 0, 0, -1, 0, 0)
         else:
-            tc, rest = divmod(code, 2401)
-            taker, contract = divmod(tc, 4)
-            contract += 3
-            won = [rest // 343, rest // 49 % 7, rest // 7 % 7, rest % 7]
-            delta = list(won)
-            made = won[taker] >= contract
-            box = 0
-            if not made:
-                delta[taker] = won[taker] - contract if rules.failed_taker_keeps_tricks else -contract
-                box = int(contract < 6 or rules.failed_boulmous_is_box)
-            b6 = 0 if contract < 6 else (1 if made else -1)
+            taker, contract, won = split_code(code)
+            delta, box, b6, made = deal_effect(won, taker, contract, rules)
             # the taker matters for the box, the boulmous payments and the taker_priority tie-break
             key = (*delta, taker, box, b6)
         rows[key] = rows.get(key, 0) + int(c[code])
@@ -119,6 +110,26 @@ def decode_boulmous(counts: np.ndarray, rules) -> dict:
     box = np.array([k[5] for k in keys], np.int64)
     return {"prob": cnt / n, "delta": delta, "taker": taker, "box": box, "imm": boulmous_payments(keys), "n": n,
             "count": cnt.astype(np.int64)}
+
+
+def split_code(code: int):
+    """A taker's outcome code (not ``PASS_CODE``) -> (taker, contract, the four seats' tricks), seats
+    relative to the dealer."""
+    tc, rest = divmod(code, 2401)
+    taker, contract = divmod(tc, 4)
+    return taker, contract + 3, [rest // 343, rest // 49 % 7, rest // 7 % 7, rest % 7]
+
+
+def deal_effect(won, taker: int, bid: int, rules):
+    """Rules 15-16 and 18 b-d of a deal the seat ``taker`` took with ``bid``: (score change per seat, box 0/1,
+    boulmous payment sign: 1 made, -1 failed, 0 no boulmous, made)."""
+    delta = list(won)
+    made = won[taker] >= bid
+    box = 0
+    if not made:
+        delta[taker] = won[taker] - bid if rules.failed_taker_keeps_tricks else -bid
+        box = int(bid < 6 or rules.failed_boulmous_is_box)
+    return delta, box, 0 if bid < 6 else (1 if made else -1), made
 
 
 def boulmous_payments(keys) -> np.ndarray:

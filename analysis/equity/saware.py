@@ -4,10 +4,11 @@ family: cautious, aggressive) bid by the equity table in whole games.
 The rule.  At the game's scores and dealer, for each bid b = 3..6 the equity table (analysis/equity/
 boulmous.py) gives the seat's chance to win the game after the deals in which it took b and made it
 (W_made), took b and failed (W_fail), and did not take (W_pass), averaged over the table's own measured
-deals (its outcome counts, the contract and the result kept: ``KE.bid_pstar``).  Bidding b pays when its
-chance of making b reaches p*(b) = (W_pass - W_fail) / (W_made - W_fail).  The seat's chance of making b
-is read from its own trick estimate (``best_trump``, the value the heuristic bids by) through a
-calibration: P(tricks >= b | the estimate's bin of 0.1), measured on deals in which the seat is made the
+deals (``decode_bids``: the deals the seat did not take as they were played; every deal it took replayed
+under each bid b, the same tricks, so every bid has made and failed deals; ``KE.bid_pstar``).  Bidding
+b pays when its chance of making b reaches p*(b) = (W_pass - W_fail) / (W_made - W_fail).  The seat's
+chance of making b is read from its own trick estimate (``best_trump``, the value the heuristic bids by)
+through a calibration: P(tricks >= b | the estimate's bin of 0.1), measured on deals in which the seat is made the
 taker (``KE.estimate_calibration``, 4,000,000 deals, cached) and made non-decreasing in the estimate (pool
 adjacent violators).  So a bid b needs the lowest bin whose calibrated chance reaches p*(b): the whole-game
 kernel (kernels/boulmous.play_game) writes those four bins into a per-game copy of the seat's parameters
@@ -70,18 +71,9 @@ def decode_bids(counts: np.ndarray, rules) -> dict:
         if code == KE.PASS_CODE:
             add((0, 0, 0, 0, -1, 0, 0, 0, 0), m)
             continue
-        tc, rest = divmod(code, 2401)
-        taker, contract = divmod(tc, 4)
-        won = [rest // 343, rest // 49 % 7, rest // 7 % 7, rest % 7]
-        for b in [0, 3, 4, 5, 6]:                   # 0: the deal as it was played (contract + 3)
-            bid = b or contract + 3
-            delta = list(won)
-            made = won[taker] >= bid
-            box = 0
-            if not made:
-                delta[taker] = won[taker] - bid if rules.failed_taker_keeps_tricks else -bid
-                box = int(bid < 6 or rules.failed_boulmous_is_box)
-            b6 = 0 if bid < 6 else (1 if made else -1)
+        taker, contract, won = O.split_code(code)
+        for b in [0, 3, 4, 5, 6]:                   # 0: the deal as it was played
+            delta, box, b6, made = O.deal_effect(won, taker, b or contract, rules)
             add((*delta, taker, box, b6, b, int(made and b > 0)), m)
     keys = list(rows)
     cnt = np.array([rows[k] for k in keys], np.float64)
