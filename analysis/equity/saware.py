@@ -87,6 +87,8 @@ def pstar(table: E.Table) -> np.ndarray:
     (``KE.bid_pstar``), computed once per table (kept in memory with it)."""
     p = getattr(table, "_pstar", None)
     if p is None:
+        if table.floor != KB.SA_FLOOR:
+            raise TricksimError(f"score-aware bidding reads tables with the floor {KB.SA_FLOOR}, got {table.floor}")
         key = O.cache_key("boulmous-bid-pstar", table.rules, [], table=table.key)
         z = O.load(key)
         if z is not None:
