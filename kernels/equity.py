@@ -44,13 +44,16 @@ def _game_scratch():
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
+def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calibrate):
     """Counts of the outcome codes of deals first..first+n-1 (dealer = index % 4, the deals of
-    ``sim_deals``): int64[4 * N_CODES], dealer-major."""
+    ``sim_deals``): int64[4 * N_CODES], dealer-major.  With ``calibrate`` (score-aware bidding's
+    calibration) deal i makes seat i % 4 the taker instead (bid 3, its heuristic's trumps; the tricks
+    a taker makes depend on neither the bid nor the dealer) and counts (the bin of its trick estimate
+    ``KB.sa_bin(best_trump)``, its tricks): int64[SA_NBINS * 7]."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     ng = min(nch, GROUPS)            # one partial count vector per group of chunks: the vector is long
-    part = np.zeros((ng, 4 * N_CODES), np.int64)
+    part = np.zeros((ng, KB.SA_NBINS * 7 if calibrate else 4 * N_CODES), np.int64)
     for g in prange(ng):
         st, sd, deck, hands, work, rec = _scratch()
         nogame = KB.no_game()
@@ -61,6 +64,13 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
                 seed_state(sd, key_deal, idx)
                 seed_state(st, key_dec, idx)
                 KB.deal_random(sd, deck, hands)
+                if calibrate:
+                    s = idx % 4
+                    _, v = KB.best_trump(hands[s], hparams, s, lb)
+                    KB.play_deal(hands, work, (s + 3) % 4, s, i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st,
+                                 lb, rec, nogame)
+                    acc[KB.sa_bin(v) * 7 + rec[KB.REC_WON + s]] += 1
+                    continue
                 dealer = idx % 4
                 KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
                              rec, nogame)
@@ -110,33 +120,6 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
                     acc[s] += 1
                 acc[4 + s] += stakes[s]
                 acc[8 + s] += stakes[s] * stakes[s]
-    return part.sum(axis=0)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def estimate_calibration(key_deal, key_dec, first, n, rules, hcodes, hparams):
-    """Score-aware bidding's calibration: deal i makes seat i % 4 the taker (bid 3, its heuristic's
-    trumps; the tricks a taker makes do not depend on the bid or the dealer) and counts (the bin of
-    its trick estimate ``KB.sa_bin(best_trump)``, its tricks): int64[SA_NBINS * 7]."""
-    lb = rules[KB.R_LEFT_BOWER_TRUMP]
-    nch = (n + CHUNK - 1) // CHUNK
-    ng = min(nch, GROUPS)
-    part = np.zeros((ng, KB.SA_NBINS * 7), np.int64)
-    for g in prange(ng):
-        st, sd, deck, hands, work, rec = _scratch()
-        nogame = KB.no_game()
-        acc = part[g]
-        for ch in range(g, nch, ng):
-            for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
-                idx = first + i
-                seed_state(sd, key_deal, idx)
-                seed_state(st, key_dec, idx)
-                KB.deal_random(sd, deck, hands)
-                s = idx % 4
-                _, v = KB.best_trump(hands[s], hparams, s, lb)
-                KB.play_deal(hands, work, (s + 3) % 4, s, i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
-                             rec, nogame)
-                acc[KB.sa_bin(v) * 7 + rec[KB.REC_WON + s]] += 1
     return part.sum(axis=0)
 
 

@@ -73,7 +73,7 @@ def save(key: str, **arrays) -> None:
 def block_boulmous(params, first, n):
     from tricksim.analysis.boulmous.config import GAME
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    return KE.boulmous_outcomes(kd, kc, first, n, ra, codes, prm)
+    return KE.boulmous_outcomes(kd, kc, first, n, ra, codes, prm, False)
 
 
 def block_boomke(params, first, n):

@@ -9,8 +9,8 @@ under each bid b, the same tricks, so every bid has made and failed deals; ``KE.
 b pays when its chance of making b reaches p*(b) = (W_pass - W_fail) / (W_made - W_fail).  The seat's
 chance of making b is read from its own trick estimate (``best_trump``, the value the heuristic bids by)
 through a calibration: P(tricks >= b | the estimate's bin of 0.1), measured on deals in which the seat is made the
-taker (``KE.estimate_calibration``, 4,000,000 deals, cached) and made non-decreasing in the estimate (pool
-adjacent violators).  So a bid b needs the lowest bin whose calibrated chance reaches p*(b): the whole-game
+taker (``KE.boulmous_outcomes`` with ``calibrate``, 4,000,000 deals, cached) and made non-decreasing in the
+estimate (pool adjacent violators).  So a bid b needs the lowest bin whose calibrated chance reaches p*(b): the whole-game
 kernel (kernels/boulmous.play_game) writes those four bins into a per-game copy of the seat's parameters
 before every deal, and ``choose_bid`` compares its estimate's bin with them (the jump to 6 keeps the
 heuristic's own rule and needs the bin for 6 as well).
@@ -168,7 +168,7 @@ def calibration(spec, rules, opts: RunOptions = RunOptions()) -> np.ndarray:
 
 def block_calibration(params, first, n):
     kd, kc, ra, codes, prm = _game().kernel_args(params)
-    return KE.estimate_calibration(kd, kc, first, n, ra, codes, prm)
+    return KE.boulmous_outcomes(kd, kc, first, n, ra, codes, prm, True)
 
 
 def table_for(specs, rules, opts: RunOptions = RunOptions()) -> E.Table:
