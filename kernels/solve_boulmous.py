@@ -1151,3 +1151,47 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
             if sums[b, trumps[b]] > sums[best, trumps[best]]:
                 best = b
         bids[lo] = best + 3 if sums[best, trumps[best]] > sums[4, 0] else 0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out):
+    """The race measurement (README): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
+    of deal i (as in ``pimc_play_batch``), each decision with a choice made again by ``pimc_choose`` with margin
+    ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate."""
+    n = hands.shape[0]
+    for i in prange(n):
+        ws = _workspace(TT_BITS)
+        h = np.zeros(4, np.uint64)
+        for s in range(4):
+            h[s] = hands[i, s]
+        taker = takers[i]
+        t = trumps[i]
+        lb = rules[R_LEFT_BOWER_TRUMP]
+        played = cards[i]
+        leader = taker
+        nt = 0
+        led = 0
+        wp = -1
+        wseat = taker
+        for k in range(24):
+            s = (leader + nt) & 3
+            cand = _reps(legal_mask(h[s], nt, led, wp, t, rules, lb), h[0] | h[1] | h[2] | h[3] | _tmask(played, k, nt),
+                         t, lb)
+            out[i, k] = -1
+            if popcount(cand) > 1:
+                out[i, k] = pimc_choose(s, h[s], played, k, taker, t, bids[i], rules, worlds, goal, key, first + i, ws,
+                                        race)
+            led, wp, wseat = apply_card(h, s, played[k], nt, led, wp, wseat, t, lb)
+            nt += 1
+            if nt == 4:
+                leader = wseat
+                nt = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tmask(played, k, nt):
+    """The cards of the trick in progress: the last ``nt`` of ``played[:k]``."""
+    m = U0
+    for j in range(k - nt, k):
+        m |= U1 << np.uint64(played[j])
+    return m
