@@ -749,6 +749,7 @@ def rules_probe(hand, n_in_trick, led, win_pow, t, rules, c):
 # the sampling player (PIMC): played by kernels/pimc_boulmous.py
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
+RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on
 
 
 @njit(cache=True, nogil=True)
@@ -960,12 +961,12 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     stream ``seed_state(seed_state(key, deal_index), n_played)``, so a decision is a pure function
     of the view and (key, deal_index). ``ws`` is a solver workspace (new_workspace()).
 
-    The race (``race`` > 0, at most 1): each candidate's score so far, S = (7 * worlds) * makes + tricks
-    (GOAL_CONTRACT: the same order as makes first, then tricks) or S = tricks, moves by at most
-    D = 7 * worlds + 6 (or 6) per world; after each world the sampling stops when the leading candidate's S
-    differs from every other's by more than ``race * D`` times the worlds left. With ``race`` = 1 the rest
-    could not change the choice (the same card as ``race`` = 0, sooner); smaller margins stop sooner and may
-    change it. ``race`` = 0: every world is solved."""
+    The race (``race`` = z > 0, a statistical margin): from RACE_MIN_WORLDS worlds on, after each world the
+    sampling stops when the leading candidate (by the rule above, on the worlds so far) leads every other by
+    more than z standard errors of their paired per-world differences, L > z * sqrt(sum of d^2), in the
+    measure that separates them: the makes (GOAL_CONTRACT) when their totals differ, else the tricks. It is a
+    bet that the worlds left would not overturn the lead; how often it changes a decision is measured (README).
+    ``race`` = 0: every world is solved."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(24, np.int64)
     pos = np.zeros(24, np.int64)
@@ -1002,8 +1003,8 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     trick = np.zeros(4, np.int64)
     tricks = np.zeros(ncand, np.int64)
     makes = np.zeros(ncand, np.int64)
-    wmul = 7 * worlds if goal == GOAL_CONTRACT else 0
-    span = (wmul + 6) * race        # what one world can move a score difference, times the margin
+    wmul = 7 * worlds if goal == GOAL_CONTRACT else 0   # makes first, then tricks (at most 6 * worlds)
+    per = np.zeros((worlds if race > 0.0 else 1, ncand), np.int64)    # per world: 8 * made + tricks
     for w in range(worlds):
         _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
                rules, lb)
@@ -1023,16 +1024,29 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
             tricks[k] += v
             if won + v >= bid:
                 makes[k] += 1
-        if race > 0.0 and w + 1 < worlds:
+            if race > 0.0:
+                per[w, k] = v + (8 if won + v >= bid else 0)
+        if race > 0.0 and RACE_MIN_WORLDS <= w + 1 < worlds:
             sgn = 1 if seat == taker else -1
             best = 0
             for k in range(1, ncand):
                 if sgn * (wmul * (makes[k] - makes[best]) + tricks[k] - tricks[best]) > 0:
                     best = k
-            lead = span * (worlds - w - 1)
             done = True
             for k in range(ncand):
-                if k != best and sgn * (wmul * (makes[best] - makes[k]) + tricks[best] - tricks[k]) <= lead:
+                if k == best:
+                    continue
+                by_makes = wmul > 0 and makes[k] != makes[best]
+                lead = 0
+                ss = 0
+                for q in range(w + 1):
+                    if by_makes:
+                        d = (per[q, best] >> 3) - (per[q, k] >> 3)
+                    else:
+                        d = (per[q, best] & 7) - (per[q, k] & 7)
+                    lead += d
+                    ss += d * d
+                if sgn * lead <= 0 or lead * lead <= race * race * ss:
                     done = False
                     break
             if done:
@@ -1154,10 +1168,11 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out):
+def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes):
     """The race measurement (README): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
     of deal i (as in ``pimc_play_batch``), each decision with a choice made again by ``pimc_choose`` with margin
-    ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate."""
+    ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate;
+    ``nodes[i]`` the solver nodes searched for deal i's decisions (the work, whatever the load)."""
     n = hands.shape[0]
     for i in prange(n):
         ws = _workspace(TT_BITS)
@@ -1186,6 +1201,7 @@ def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, fi
             if nt == 4:
                 leader = wseat
                 nt = 0
+        nodes[i] = np.int64(ws[W_NODES])
 
 
 @njit(cache=True, nogil=True, inline="always")

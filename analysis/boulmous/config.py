@@ -65,7 +65,7 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
 
 PIMC_WORLDS = 32   # default worlds per decision, chosen by measurement (README "The sampling player")
 PIMC_BID = 0       # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (chosen by measurement: README)
-PIMC_RACE = 0.0    # default race margin (0 = off), chosen by measurement (README)
+PIMC_RACE = 1.0    # default race margin (0 = off), chosen by measurement (README)
 
 
 def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
@@ -98,8 +98,8 @@ REGISTRY["pimc"] = HeuristicDef(
                                        "played or per auction (an integer)"),
                        "bid": Param("bid", PIMC_BID, 0, 1, "1: bid and name trumps by sampling (expected points plus "
                                     "stakes of each call on the same worlds); 0: as cautious, with its own parameters"),
-                       "race": Param("race", PIMC_RACE, 0, 1, "stop sampling a card decision once the leader's margin "
-                                     "exceeds race times what the worlds left could overturn (1: exact, 0: off)")},
+                       "race": Param("race", PIMC_RACE, 0, 10, "stop sampling a card decision (from 8 worlds on) once "
+                                     "the leading card leads every other by more than race standard errors (0: off)")},
     "sampling player: plays each card by sampling worlds consistent with what it has seen and solving each "
     "open-handed (make or defeat the contract first, then tricks); bids and names trumps by sampling (bid=1) or as "
     "cautious with its own parameters (bid=0)")
