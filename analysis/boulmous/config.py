@@ -64,7 +64,7 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
 
 
 PIMC_WORLDS = 32   # default worlds per decision, chosen by measurement (README "The sampling player")
-PIMC_BID = 0       # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (chosen by measurement: README)
+PIMC_BID = 1       # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (chosen by measurement: README)
 PIMC_RACE = 1.0    # default race margin (0 = off), chosen by measurement (README)
 
 
