@@ -764,29 +764,26 @@ def _history(played, n_played, taker, t, lb, who, pos, led_of, wp_of):
     wp = -1
     wseat = taker
     won = 0
+    held = np.zeros(4, np.uint64)   # apply_card's hands: not tracked here
     for i in range(n_played):
         c = played[i]
         s = (leader + n) & 3
         who[i] = s
         pos[i] = n
-        led_of[i] = led
+        led_of[i] = led             # (for a lead, n == 0: never read)
         wp_of[i] = wp
-        if n == 0:
-            led = CSUIT[lb, t, c]
-            wp = POWER[lb, t, c]
-            wseat = s
-        elif beats(c, led, wp, t, lb):
-            wp = POWER[lb, t, c]
-            wseat = s
-        n += 1
-        if n == 4:
-            if wseat == taker:
-                won += 1
-            leader = wseat
-            n = 0
-            led = 0
-            wp = -1
+        led, wp, wseat = apply_card(held, s, c, n, led, wp, wseat, t, lb)
+        n, leader, won = _next_card(n, leader, wseat, taker, won)
     return leader, n, led, wp, wseat, won
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _next_card(n, leader, wseat, taker, won):
+    """After the ``n``-th card (0 = the lead) of a trick: (cards in the trick, its leader, the taker's tricks);
+    a full trick goes to its winner, who leads the next."""
+    if n < 3:
+        return n + 1, leader, won
+    return 0, wseat, won + (1 if wseat == taker else 0)
 
 
 @njit(cache=True, nogil=True)
@@ -1069,23 +1066,13 @@ def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played
     """One deal played out by four PIMC seats (the taker leads, rule 10): ``h`` (uint64[4], emptied) the
     hands, ``played`` (int64[24]) receives the cards in play order. Returns the taker's tricks."""
     lb = rules[R_LEFT_BOWER_TRUMP]
-    leader = taker
-    nt = 0
-    led = 0
-    wp = -1
-    wseat = taker
-    won = 0
+    leader, nt, led, wp, wseat, won = taker, 0, 0, -1, taker, 0      # the taker leads the first trick
     for k in range(24):
         s = (leader + nt) & 3
         c = pimc_choose(s, h[s], played, k, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race)
         played[k] = c
         led, wp, wseat = apply_card(h, s, c, nt, led, wp, wseat, t, lb)
-        nt += 1
-        if nt == 4:
-            if wseat == taker:
-                won += 1
-            leader = wseat
-            nt = 0
+        nt, leader, won = _next_card(nt, leader, wseat, taker, won)
     return won
 
 
@@ -1183,11 +1170,7 @@ def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, fi
         t = trumps[i]
         lb = rules[R_LEFT_BOWER_TRUMP]
         played = cards[i]
-        leader = taker
-        nt = 0
-        led = 0
-        wp = -1
-        wseat = taker
+        leader, nt, led, wp, wseat, won = taker, 0, 0, -1, taker, 0
         for k in range(24):
             s = (leader + nt) & 3
             cand = _reps(legal_mask(h[s], nt, led, wp, t, rules, lb), h[0] | h[1] | h[2] | h[3] | _tmask(played, k, nt),
@@ -1197,10 +1180,7 @@ def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, fi
                 out[i, k] = pimc_choose(s, h[s], played, k, taker, t, bids[i], rules, worlds, goal, key, first + i, ws,
                                         race)
             led, wp, wseat = apply_card(h, s, played[k], nt, led, wp, wseat, t, lb)
-            nt += 1
-            if nt == 4:
-                leader = wseat
-                nt = 0
+            nt, leader, won = _next_card(nt, leader, wseat, taker, won)
         nodes[i] = np.int64(ws[W_NODES])
 
 
