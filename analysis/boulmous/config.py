@@ -127,7 +127,7 @@ def has_pimc(specs) -> bool:
     return found
 
 
-PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
+PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (README: about 10 minutes, loaded host)
 PIMC_COMPARE_BLOCK = 512      # deals per engine block then (a few seconds each)
 
 
