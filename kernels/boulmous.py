@@ -36,7 +36,8 @@ NT = 4
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_CAUTIOUS, H_AGGRESSIVE = 0, 1, 2
-H_PIMC = 3  # the sampling player: bids as cautious (its own parameters); its card play is in kernels/pimc_boulmous.py,
+H_PIMC = 3  # the sampling player: bids by sampling (choose_bid reads P_SAMPLED_BID..) or as cautious; its play is in
+#             kernels/pimc_boulmous.py,
 #             whose kernels alone take it (the kernels of this module never see it: analysis/ dispatches)
 P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = 0, 1, 2, 3, 4, 5
 P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
