@@ -36,15 +36,19 @@ NT = 4
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_CAUTIOUS, H_AGGRESSIVE = 0, 1, 2
-H_PIMC = 3  # the sampling player: bids as cautious (its own parameters); its card play is in kernels/pimc_boulmous.py,
+H_PIMC = 3  # the sampling player: bids by sampling (choose_bid reads P_SAMPLED_BID..) or as cautious; its play is in
+#             kernels/pimc_boulmous.py,
 #             whose kernels alone take it (the kernels of this module never see it: analysis/ dispatches)
 P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = 0, 1, 2, 3, 4, 5
 P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
 P_WORLDS = 12          # H_PIMC: worlds sampled per decision
-P_SCORE_AWARE = 13     # 1: in whole games the bids follow the equity table (analysis/equity/saware.py)
-P_SA_BIN = 14          # 4 columns, bids 3..6: the estimate bin (``sa_bin``) a bid needs at the game's scores,
+P_BID, P_RACE = 13, 14  # H_PIMC: 1 = bid and name trumps by sampling (0 = as cautious); the race margin (0 = off)
+P_SCORE_AWARE = 15     # 1: in whole games the bids follow the equity table (analysis/equity/saware.py)
+P_SA_BIN = 16          # 4 columns, bids 3..6: the estimate bin (``sa_bin``) a bid needs at the game's scores,
 #                        written into a per-game copy of hparams by ``play_game`` before each deal
-N_PARAMS = 18
+N_PARAMS = 20
+P_SAMPLED_BID = N_PARAMS  # H_PIMC bidding by sampling: a per-deal copy of hparams holds, in 4 extra columns, the bid
+#                           (0 = pass) for each lowest legal bid 3..6 (kernels/pimc_boulmous.py fills them)
 SA_VMIN, SA_STEP, SA_NBINS = -4.0, 0.1, 301    # the estimate bins of score-aware bidding: -4.0 .. 26.0
 SA_FLOOR = -6          # the equity table's lowest score (analysis/equity/boulmous.FLOOR); its highest: target + 5
 
@@ -261,6 +265,8 @@ def choose_bid(code, hp, ps, hand, high, st, lb):
     lo = 3 if high < 3 else high + 1
     if lo > 6:
         return 0
+    if code == H_PIMC:      # bidding by sampling: decided before the auction (kernels/pimc_boulmous.py)
+        return np.int64(hp[ps, P_SAMPLED_BID + lo - 3])
     if code == H_RANDOM:
         if uniform(st) < hp[ps, P_BID_PROB]:
             return lo + below(st, 7 - lo)
@@ -364,6 +370,18 @@ def choose_card(code, hp, ps, me, hand, legal, n_in_trick, led, win_pow, win_sea
 # ============================================================================
 # one deal
 # ============================================================================
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def apply_card(h, s, c, k, led, win_pow, win_seat, t, lb):
+    """Seat ``s`` plays card ``c`` as the ``k``-th card (0 = the lead) of a trick: removes it from ``h[s]``;
+    returns the trick's (led class, winning power, winning seat) after it (rule 14)."""
+    h[s] &= ~(U1 << np.uint64(c))
+    if k == 0:
+        return CSUIT[lb, t, c], POWER[lb, t, c], s
+    if beats(c, led, win_pow, t, lb):
+        return led, POWER[lb, t, c], s
+    return led, win_pow, win_seat
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass):
     """Rule 4-6. Returns (taker, contract); taker -1 when all pass.
@@ -444,16 +462,8 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
             rec[REC_LEGAL + nplay] = np.int64(lg)
             nplay += 1
             rec[base + 1 + k] = c
-            b = U1 << np.uint64(c)
-            h[s] &= ~b
-            played |= b
-            if k == 0:
-                led = CSUIT[lb, t, c]
-                win_pow = POWER[lb, t, c]
-                win_seat = s
-            elif beats(c, led, win_pow, t, lb):
-                win_pow = POWER[lb, t, c]
-                win_seat = s
+            played |= U1 << np.uint64(c)
+            led, win_pow, win_seat = apply_card(h, s, c, k, led, win_pow, win_seat, t, lb)
             if s == taker:
                 taker_played = True
         rec[base + 5] = win_seat

@@ -1,17 +1,20 @@
 """Boulmous with the sampling player (PIMC, issue 12 item 3): the odds, class and duplicate kernels
-where some or all seats choose their cards by ``solve_boulmous.pimc_card``.
+where some or all seats choose their cards by ``solve_boulmous.pimc_choose``.
 
 Same contract as kernels/boulmous.py (cards, hands, ``rules``, ``hcodes``/``hparams``, ``rec``).
-A seat whose code is ``H_PIMC`` bids and chooses trumps as ``H_CAUTIOUS`` does with its own parameters
-(``choose_bid``/``choose_trump``) and plays each card by ``pimc_card`` with ``hparams[s, P_WORLDS]`` worlds,
-goal GOAL_CONTRACT (make / defeat the contract first, then the taker's tricks); every other seat plays
-exactly as in kernels/boulmous.py (``choose_card``).  With no PIMC seat, ``play_deal_mixed`` plays a deal
-exactly as ``play_deal`` (the tests check it).
+A seat whose code is ``H_PIMC`` plays each card by ``pimc_choose`` with ``hparams[s, P_WORLDS]`` worlds and the
+race margin ``hparams[s, P_RACE]``, goal GOAL_CONTRACT (make / defeat the contract first, then the taker's
+tricks). With ``hparams[s, P_BID]`` = 1 it bids and names trumps by sampling: before the auction
+``solve_boulmous.pimc_calls`` computes its bid for each lowest legal bid (written into a per-deal copy of
+``hparams``, columns ``P_SAMPLED_BID``.., which ``choose_bid`` reads for code ``H_PIMC``) and its best trump
+for each bid; with 0 it bids and chooses trumps as ``H_CAUTIOUS`` does with its own parameters. Every other
+seat plays exactly as in kernels/boulmous.py (``choose_card``). With no PIMC seat, ``play_deal_mixed`` plays a
+deal exactly as ``play_deal`` (the tests check it).
 
 Randomness: deals and heuristic decisions use the same streams as kernels/boulmous.py; the PIMC decisions
-use their own key ``key_pimc`` (rng.STREAM_PIMC) and a deal index (``pimc_card`` seeds
-``seed_state(seed_state(key, deal_index), cards played)``), so every result is a pure function of the seed
-and the deal index, whatever the threads or blocks.
+use their own key ``key_pimc`` (rng.STREAM_PIMC) and a deal index (``pimc_choose`` seeds
+``seed_state(seed_state(key, deal_index), cards played)``, ``pimc_calls`` the same with 24 + seat), so every
+result is a pure function of the seed and the deal index, whatever the threads or blocks.
 
 This module imports kernels/solve_boulmous.py (kernels/boulmous.py never imports either).
 """
@@ -20,25 +23,16 @@ from numba import njit, prange
 
 from tricksim.kernels.cards import lowest, U1
 from tricksim.kernels.rng import seed_state
-from tricksim.kernels.deal import deal_with_fixed
 from tricksim.kernels.boulmous import (
-    CSUIT, POWER, NT, H_CAUTIOUS, H_PIMC, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_DEALER,
-    REC_HANDS, REC_LEGAL, REC_LEN, REC_NTRICKS, REC_SCORE, REC_STAKES, REC_TAKER, REC_TRICKS,
-    REC_TRUMP, REC_WON, auction, beats, choose_card, choose_trump, deal_random, legal_mask, score_deal,
-    i64, NOBODY,
+    H_CAUTIOUS, H_PIMC, N_PARAMS, NT, P_BID, P_RACE, P_SAMPLED_BID, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_CONTRACT,
+    REC_DEALER, REC_HANDS, REC_LEGAL, REC_LEN, REC_NTRICKS, REC_SCORE, REC_STAKES, REC_TAKER, REC_TRICKS, REC_TRUMP,
+    REC_WON, apply_card, auction, choose_card, choose_trump, deal_random, legal_mask, score_deal, i64, NOBODY,
 )
 from tricksim.kernels.solve_boulmous import (
-    GOAL_CONTRACT, GOAL_TRICKS, TT_BITS, W_BITS, W_TT, _rest_of, pimc_card,
+    GOAL_CONTRACT, GOAL_TRICKS, TT_BITS, _rest_of, _workspace, deal_rest, pimc_calls, pimc_choose, pimc_deal,
 )
 
 PCHUNK = 4   # deals per prange step (a PIMC deal costs ~10 ms: small steps balance the threads)
-
-
-@njit(cache=True, nogil=True)
-def _ws():
-    ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
-    ws[W_BITS] = np.uint64(TT_BITS)
-    return ws
 
 
 @njit(cache=True, nogil=True)
@@ -47,40 +41,6 @@ def _trump_key(key, t):
     st = np.zeros(1, np.uint64)
     seed_state(st, key, np.int64(1000 + t))
     return st[0]
-
-
-@njit(cache=True, nogil=True)
-def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played):
-    """One deal played out by four PIMC seats (the taker leads, rule 10): ``h`` (uint64[4], emptied) the
-    hands, ``played`` (int64[24]) receives the cards in play order. Returns the taker's tricks."""
-    lb = rules[R_LEFT_BOWER_TRUMP]
-    leader = taker
-    nt = 0
-    led = 0
-    wp = -1
-    wseat = taker
-    won = 0
-    for k in range(24):
-        s = (leader + nt) & 3
-        c = pimc_card(s, h[s], played, k, taker, t, bid, rules, worlds, goal, key, deal_index, ws)
-        played[k] = c
-        h[s] &= ~(U1 << np.uint64(c))
-        if nt == 0:
-            led = CSUIT[lb, t, c]
-            wp = POWER[lb, t, c]
-            wseat = s
-        elif beats(c, led, wp, t, lb):
-            wp = POWER[lb, t, c]
-            wseat = s
-        nt += 1
-        if nt == 4:
-            if wseat == taker:
-                won += 1
-            leader = wseat
-            nt = 0
-            led = 0
-            wp = -1
-    return won
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -95,7 +55,7 @@ def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worl
         keys[t] = _trump_key(key_pimc, t)
     nch = (n + PCHUNK - 1) // PCHUNK
     for ch in prange(nch):
-        ws = _ws()
+        ws = _workspace(TT_BITS)
         sd = np.zeros(1, np.uint64)
         rest = np.zeros(18, np.int64)
         hands = np.zeros(4, np.uint64)
@@ -103,9 +63,7 @@ def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worl
         played = np.zeros(24, np.int64)
         for i in range(ch * PCHUNK, min(n, (ch + 1) * PCHUNK)):
             idx = first + i
-            seed_state(sd, key_deal, idx)
-            rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
+            deal_rest(sd, key_deal, idx, rest, rest0, fixed, seat, hands)
             for t in range(5):
                 if trumps[t] == 0:
                     out[i, t] = -1
@@ -113,7 +71,7 @@ def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worl
                 for s in range(4):
                     h[s] = hands[s]
                 out[i, t] = pimc_deal(h, seat, np.int64(t), np.int64(3), rules, worlds, GOAL_TRICKS, keys[t], idx,
-                                      ws, played)
+                                      ws, played, 0.0)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -125,7 +83,7 @@ def sim_classes_pimc(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hpara
     lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + PCHUNK - 1) // PCHUNK
     for ch in prange(nch):
-        ws = _ws()
+        ws = _workspace(TT_BITS)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
@@ -141,23 +99,45 @@ def sim_classes_pimc(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hpara
                 out[i] = -1
                 continue
             out[i] = pimc_deal(hands, np.int64(0), t, np.int64(3), rules, worlds, GOAL_TRICKS, key_pimc, idx, ws,
-                               played)
+                               played, 0.0)
 
 
 # ============================================================================
 # mixed tables: PIMC seats beside heuristic seats
 # ============================================================================
 @njit(cache=True, nogil=True)
-def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, key_pimc, deal_index, ws, played):
+def _scratch():
+    """One thread's scratch for ``play_deal_mixed``: (ws, st, sd, deck, hands, work, played, hp, bcodes, sums, calls)."""
+    return (_workspace(TT_BITS), np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(24, np.int64),
+            np.zeros(4, np.uint64), np.zeros(4, np.uint64), np.zeros(24, np.int64),
+            np.zeros((4, N_PARAMS + 4), np.float64), np.zeros(4, np.int64), np.zeros((5, 5), np.int64),
+            np.zeros((4, 8), np.int64))
+
+
+@njit(cache=True, nogil=True)
+def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, key_pimc, deal_index, ws, played, hp,
+                    bcodes, sums, calls):
     """One whole deal as kernels/boulmous.play_deal plays it (no game around it: no end check), except that
-    an ``H_PIMC`` seat bids and chooses trumps as ``H_CAUTIOUS`` and plays by ``pimc_card``. Fills ``rec``."""
-    bcodes = np.zeros(4, np.int64)
+    an ``H_PIMC`` seat bids and chooses trumps by sampling (``P_BID`` = 1: ``pimc_calls``) or as
+    ``H_CAUTIOUS`` (0), and plays by ``pimc_choose``. Fills ``rec``. Scratch (``_scratch``): ``hp``
+    float64[4, N_PARAMS + 4] the per-deal parameters, ``bcodes`` int64[4] the codes the auction sees, ``sums``
+    int64[5, 5], ``calls`` int64[4, 8] (per seat: its bid for each lowest legal bid, its trump for each bid)."""
     for s in range(4):
-        bcodes[s] = H_CAUTIOUS if hcodes[s] == H_PIMC else hcodes[s]
+        for j in range(N_PARAMS):
+            hp[s, j] = hparams[s, j]
+        bcodes[s] = hcodes[s]
+        if hcodes[s] == H_PIMC:
+            if hparams[s, P_BID] > 0.5:
+                pimc_calls(np.int64(s), hands[s], rules, np.int64(hparams[s, P_WORLDS]), key_pimc, deal_index, ws,
+                           sums, calls[s, 0:4], calls[s, 4:8])
+                for j in range(4):
+                    hp[s, P_SAMPLED_BID + j] = calls[s, j]
+            else:
+                bcodes[s] = H_CAUTIOUS
     rec[REC_DEALER] = dealer
     for s in range(4):
         rec[REC_HANDS + s] = np.int64(hands[s])
-    taker, contract = auction(hands, dealer, rules, bcodes, hparams, st, lb, rec, i64(NOBODY))
+    taker, contract = auction(hands, dealer, rules, bcodes, hp, st, lb, rec, i64(NOBODY))
     rec[REC_TAKER] = taker
     rec[REC_CONTRACT] = contract
     if taker < 0:
@@ -167,7 +147,10 @@ def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, ke
             rec[REC_WON + s] = 0
         score_deal(taker, contract, 0, rules, rec)
         return
-    t = choose_trump(bcodes[taker], hparams, taker, hands[taker], st, lb)
+    if bcodes[taker] == H_PIMC:
+        t = calls[taker, 4 + contract - 3]
+    else:
+        t = choose_trump(bcodes[taker], hp, taker, hands[taker], st, lb)
     rec[REC_TRUMP] = t
     h = work
     for i in range(4):
@@ -191,25 +174,18 @@ def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, ke
             else:
                 lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
                 if hcodes[s] == H_PIMC:
-                    c = pimc_card(s, h[s], played, nplay, taker, t, contract, rules,
-                                  np.int64(hparams[s, P_WORLDS]), GOAL_CONTRACT, key_pimc, deal_index, ws)
+                    c = pimc_choose(s, h[s], played, nplay, taker, t, contract, rules,
+                                    np.int64(hparams[s, P_WORLDS]), GOAL_CONTRACT, key_pimc, deal_index, ws,
+                                    hparams[s, P_RACE])
                 else:
-                    c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
+                    c = choose_card(hcodes[s], hp, s, s, h[s], lg, k, led, win_pow, win_seat,
                                     taker_played, taker, t, pm, st, lb)
             rec[REC_LEGAL + nplay] = np.int64(lg)
             played[nplay] = c
             nplay += 1
             rec[base + 1 + k] = c
-            b = U1 << np.uint64(c)
-            h[s] &= ~b
-            pm |= b
-            if k == 0:
-                led = CSUIT[lb, t, c]
-                win_pow = POWER[lb, t, c]
-                win_seat = s
-            elif beats(c, led, win_pow, t, lb):
-                win_pow = POWER[lb, t, c]
-                win_seat = s
+            pm |= U1 << np.uint64(c)
+            led, win_pow, win_seat = apply_card(h, s, c, k, led, win_pow, win_seat, t, lb)
             if s == taker:
                 taker_played = True
         rec[base + 5] = win_seat
@@ -226,18 +202,13 @@ def trace_mixed(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hparams):
     lb = rules[R_LEFT_BOWER_TRUMP]
     out = np.zeros((n, REC_LEN), np.int64)
     for i in prange(n):
-        ws = _ws()
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(24, np.int64)
-        hands = np.zeros(4, np.uint64)
-        work = np.zeros(4, np.uint64)
-        played = np.zeros(24, np.int64)
+        ws, st, sd, deck, hands, work, played, hp, bcodes, sums, calls = _scratch()
         idx = first + i
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
         deal_random(sd, deck, hands)
-        play_deal_mixed(hands, work, idx % 4, rules, hcodes, hparams, st, lb, out[i], key_pimc, idx, ws, played)
+        play_deal_mixed(hands, work, idx % 4, rules, hcodes, hparams, st, lb, out[i], key_pimc, idx, ws, played, hp,
+                        bcodes, sums, calls)
     return out
 
 
@@ -254,14 +225,8 @@ def sim_duplicate_mixed(key_deal, key_dec, key_pimc, first, n, rules, seat_codes
     nch = (n + PCHUNK - 1) // PCHUNK
     part = np.zeros((nch, width), np.int64)
     for ch in prange(nch):
-        ws = _ws()
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(24, np.int64)
-        hands = np.zeros(4, np.uint64)
-        work = np.zeros(4, np.uint64)
+        ws, st, sd, deck, hands, work, played, hp, bcodes, sums, calls = _scratch()
         rec = np.zeros(REC_LEN, np.int64)
-        played = np.zeros(24, np.int64)
         xp = np.zeros(k, np.int64)
         xs = np.zeros(k, np.int64)
         yp = np.zeros(k, np.int64)
@@ -285,7 +250,7 @@ def sim_duplicate_mixed(key_deal, key_dec, key_pimc, first, n, rules, seat_codes
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
                 play_deal_mixed(hands, work, dealer, rules, seat_codes[r], seat_params[r], st, lb, rec, key_pimc,
-                                idx * 4 + j, ws, played)
+                                idx * 4 + j, ws, played, hp, bcodes, sums, calls)
                 yp[:] = 0
                 ys[:] = 0
                 for s in range(4):

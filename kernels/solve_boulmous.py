@@ -63,6 +63,7 @@ from tricksim.kernels.rng import seed_state, below
 from tricksim.kernels.boulmous import (
     TABS, POWER, CSUIT, NT, N_RULES, R_LEFT_BOWER_TRUMP, DECK24, legal_mask, beats, min_power_card, max_power_card, deal_random,
     deal_with_fixed, play_deal, no_game, i64, REC_LEN, REC_WON, REC_TRUMP, hand_class, HEURISTIC_TRUMP, NOBODY,
+    R_FAILED_KEEPS, apply_card,
 )
 
 TT_BITS = 14
@@ -600,8 +601,7 @@ def solve_batch(hands, leaders, trumps, takers, rules, out):
     n = hands.shape[0]
     nch = (n + CHUNK - 1) // CHUNK
     for ch in prange(nch):
-        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
-        ws[W_BITS] = np.uint64(TT_BITS)
+        ws = _workspace(TT_BITS)
         h = np.zeros(4, np.uint64)
         trick = np.zeros(4, np.int64)
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
@@ -639,6 +639,16 @@ def _rest_of(fixed):
     return rest0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def deal_rest(sd, key_deal, idx, rest, rest0, fixed, seat, hands):
+    """Deal ``idx`` of the 18 cards ``rest0`` outside ``fixed`` (``seat``'s hand) into ``hands``, exactly as
+    kernels/boulmous.sim_odds deals it (``seed_state(key_deal, idx)`` then ``deal_with_fixed``); ``sd`` and
+    ``rest`` are scratch."""
+    seed_state(sd, key_deal, idx)
+    rest[:] = rest0
+    deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds_open(key_deal, first, n, fixed, seat, rules, out):
     """Open-hand odds of one hand (issue 12 item 4): deal ``first + i`` of the other 18 cards,
@@ -650,16 +660,13 @@ def sim_odds_open(key_deal, first, n, fixed, seat, rules, out):
     rest0 = _rest_of(fixed)
     nch = (n + CHUNK - 1) // CHUNK
     for ch in prange(nch):
-        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
-        ws[W_BITS] = np.uint64(TT_BITS)
+        ws = _workspace(TT_BITS)
         sd = np.zeros(1, np.uint64)
         rest = np.zeros(18, np.int64)
         hands = np.zeros(4, np.uint64)
         trick = np.zeros(4, np.int64)
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
-            seed_state(sd, key_deal, first + i)
-            rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
+            deal_rest(sd, key_deal, first + i, rest, rest0, fixed, seat, hands)
             for t in range(5):
                 out[i, t] = solve(hands, seat, trick, np.int64(0), np.int64(t), seat, rules, ws)
 
@@ -683,9 +690,7 @@ def sim_odds_tricks(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hco
         nogame = no_game()
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
             idx = first + i
-            seed_state(sd, key_deal, idx)
-            rest[:] = rest0
-            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
+            deal_rest(sd, key_deal, idx, rest, rest0, fixed, seat, hands)
             for t in range(5):
                 seed_state(st, key_dec, idx)
                 play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
@@ -702,8 +707,7 @@ def sim_classes_play(key_deal, key_dec, first, n, rules, hcodes, hparams, with_o
     lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     for ch in prange(nch):
-        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
-        ws[W_BITS] = np.uint64(TT_BITS)
+        ws = _workspace(TT_BITS)
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
@@ -745,6 +749,7 @@ def rules_probe(hand, n_in_trick, led, win_pow, t, rules, c):
 # the sampling player (PIMC): played by kernels/pimc_boulmous.py
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
+RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on
 
 
 @njit(cache=True, nogil=True)
@@ -759,29 +764,26 @@ def _history(played, n_played, taker, t, lb, who, pos, led_of, wp_of):
     wp = -1
     wseat = taker
     won = 0
+    held = np.zeros(4, np.uint64)   # apply_card's hands: not tracked here
     for i in range(n_played):
         c = played[i]
         s = (leader + n) & 3
         who[i] = s
         pos[i] = n
-        led_of[i] = led
+        led_of[i] = led             # (for a lead, n == 0: never read)
         wp_of[i] = wp
-        if n == 0:
-            led = CSUIT[lb, t, c]
-            wp = POWER[lb, t, c]
-            wseat = s
-        elif beats(c, led, wp, t, lb):
-            wp = POWER[lb, t, c]
-            wseat = s
-        n += 1
-        if n == 4:
-            if wseat == taker:
-                won += 1
-            leader = wseat
-            n = 0
-            led = 0
-            wp = -1
+        led, wp, wseat = apply_card(held, s, c, n, led, wp, wseat, t, lb)
+        n, leader, won = _next_card(n, leader, wseat, taker, won)
     return leader, n, led, wp, wseat, won
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _next_card(n, leader, wseat, taker, won):
+    """After the ``n``-th card (0 = the lead) of a trick: (cards in the trick, its leader, the taker's tricks);
+    a full trick goes to its winner, who leads the next."""
+    if n < 3:
+        return n + 1, leader, won
+    return 0, wseat, won + (1 if wseat == taker else 0)
 
 
 @njit(cache=True, nogil=True)
@@ -895,6 +897,17 @@ def _draw(st, world, others, cap, elig, ucards, ways):
             world[others[2]] |= b0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
+           rules, lb):
+    """Draw one world (``_draw``) consistent with every card played, ``seat`` holding ``hand``."""
+    for _try in range(100):     # a safety net: the per-card constraints are exact
+        _draw(st, world, others, cap, elig, ucards, ways)
+        if _consistent(world, seat, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
+            break
+    world[seat] = hand
+
+
 @njit(cache=True, nogil=True)
 def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index, out):
     """``out.shape[0]`` worlds (uint64[n, 4]) as pimc_card samples them (the same stream):
@@ -915,11 +928,8 @@ def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index
     seed_state(st, st[0], n_played)
     world = np.zeros(4, np.uint64)
     for w in range(out.shape[0]):
-        for _try in range(100):     # a safety net: the per-card constraints are exact
-            _draw(st, world, others, cap, elig, ucards, ways)
-            if _consistent(world, seat, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
-                break
-        world[seat] = hand
+        _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
+               rules, lb)
         for s in range(4):
             out[w, s] = world[s]
     return total
@@ -927,6 +937,12 @@ def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index
 
 @njit(cache=True, nogil=True)
 def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws):
+    """``pimc_choose`` without the race (every one of the ``worlds`` worlds is solved)."""
+    return pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, 0.0)
+
+
+@njit(cache=True, nogil=True)
+def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race):
     """The card a sampling (PIMC) player in ``seat`` plays, from what it sees: its ``hand``
     (uint64), the cards ``played[:n_played]`` (int64) in play order since the first trick (led
     by the taker), the contract (``taker``, trump ``t``, ``bid``) and the rules.
@@ -940,7 +956,14 @@ def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, 
     is made, then the tricks. The taker maximises, a defender minimises; ties go to the
     lowest-ranking card; a single candidate is played without sampling. Randomness: its own
     stream ``seed_state(seed_state(key, deal_index), n_played)``, so a decision is a pure function
-    of the view and (key, deal_index). ``ws`` is a solver workspace (new_workspace())."""
+    of the view and (key, deal_index). ``ws`` is a solver workspace (new_workspace()).
+
+    The race (``race`` = z > 0, a statistical margin): from RACE_MIN_WORLDS worlds on, after each world the
+    sampling stops when the leading candidate (by the rule above, on the worlds so far) leads every other by
+    more than z standard errors of their paired per-world differences, L > z * sqrt(sum of d^2), in the
+    measure that separates them: the makes (GOAL_CONTRACT) when their totals differ, else the tricks. It is a
+    bet that the worlds left would not overturn the lead; how often it changes a decision is measured (README).
+    ``race`` = 0: every world is solved."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(24, np.int64)
     pos = np.zeros(24, np.int64)
@@ -977,12 +1000,11 @@ def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, 
     trick = np.zeros(4, np.int64)
     tricks = np.zeros(ncand, np.int64)
     makes = np.zeros(ncand, np.int64)
-    for _w in range(worlds):
-        for _try in range(100):     # a safety net: the per-card constraints are exact
-            _draw(st, world, others, cap, elig, ucards, ways)
-            if _consistent(world, seat, played, n_played, who, pos, led_of, wp_of, t, rules, lb):
-                break
-        world[seat] = hand
+    wmul = 7 * worlds if goal == GOAL_CONTRACT else 0   # makes first, then tricks (at most 6 * worlds)
+    per = np.zeros((worlds if race > 0.0 else 1, ncand), np.int64)    # per world: 8 * made + tricks
+    for w in range(worlds):
+        _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
+               rules, lb)
         for k in range(ncand):      # the same world for every candidate
             for s in range(4):
                 h[s] = world[s]
@@ -999,6 +1021,33 @@ def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, 
             tricks[k] += v
             if won + v >= bid:
                 makes[k] += 1
+            if race > 0.0:
+                per[w, k] = v + (8 if won + v >= bid else 0)
+        if race > 0.0 and RACE_MIN_WORLDS <= w + 1 < worlds:
+            sgn = 1 if seat == taker else -1
+            best = 0
+            for k in range(1, ncand):
+                if sgn * (wmul * (makes[k] - makes[best]) + tricks[k] - tricks[best]) > 0:
+                    best = k
+            done = True
+            for k in range(ncand):
+                if k == best:
+                    continue
+                by_makes = wmul > 0 and makes[k] != makes[best]
+                lead = 0
+                ss = 0
+                for q in range(w + 1):
+                    if by_makes:
+                        d = (per[q, best] >> 3) - (per[q, k] >> 3)
+                    else:
+                        d = (per[q, best] & 7) - (per[q, k] & 7)
+                    lead += d
+                    ss += d * d
+                if sgn * lead <= 0 or lead * lead <= race * race * ss:
+                    done = False
+                    break
+            if done:
+                break
     best = 0
     for k in range(1, ncand):
         if goal == GOAL_CONTRACT and makes[k] != makes[best]:
@@ -1012,44 +1061,133 @@ def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, 
     return cards[best]
 
 
+@njit(cache=True, nogil=True)
+def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played, race):
+    """One deal played out by four PIMC seats (the taker leads, rule 10): ``h`` (uint64[4], emptied) the
+    hands, ``played`` (int64[24]) receives the cards in play order. Returns the taker's tricks."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    leader, nt, led, wp, wseat, won = taker, 0, 0, -1, taker, 0      # the taker leads the first trick
+    for k in range(24):
+        s = (leader + nt) & 3
+        c = pimc_choose(s, h[s], played, k, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race)
+        played[k] = c
+        led, wp, wseat = apply_card(h, s, c, nt, led, wp, wseat, t, lb)
+        nt, leader, won = _next_card(nt, leader, wseat, taker, won)
+    return won
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first, out_cards, out_won):
-    """Whole deals with every seat a PIMC player: deal i (row of ``hands`` uint64[n, 4], taker
+    """Whole deals with every seat a PIMC player (no race): deal i (row of ``hands`` uint64[n, 4], taker
     ``takers[i]`` on lead, trump ``trumps[i]``, ``bids[i]``) fills ``out_cards[i]`` (int64[24], play
     order) and ``out_won[i]`` (the taker's tricks). Decisions of deal i use deal_index first + i."""
     n = hands.shape[0]
     for i in prange(n):
-        ws = np.zeros(W_TT + (1 << TT_BITS), np.uint64)
-        ws[W_BITS] = np.uint64(TT_BITS)
+        ws = _workspace(TT_BITS)
+        h = np.zeros(4, np.uint64)
+        for s in range(4):
+            h[s] = hands[i, s]
+        out_won[i] = pimc_deal(h, takers[i], trumps[i], bids[i], rules, worlds, goal, key, first + i, ws,
+                               out_cards[i], 0.0)
+
+
+# ============================================================================
+# bidding and trump choice by sampling (issue 12 item 3)
+# ============================================================================
+CALL_STREAM = 24    # pimc_calls of seat s draws from seed_state(seed_state(key, deal_index), CALL_STREAM + s)
+
+
+@njit(cache=True, nogil=True)
+def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trumps):
+    """The calls of a sampling (PIMC) player in ``seat`` holding ``hand`` (uint64), before the auction.
+
+    It samples ``worlds`` layouts of the 18 cards it cannot see, uniformly (the earlier bids are not used:
+    the decision table below is computed before the auction), and solves each open-handed with the seat as
+    the taker, on lead (rule 10), for each trump 0..4 (S H D C NT): its tricks T. A call (bid b, trump t)
+    is worth, summed over the worlds, its points (rule 16: T if T >= b, else T - b, or -b without
+    failed_taker_keeps_tricks) plus, for b = 6 (boulmous, rule 18), the stakes (+3 made, -3 failed);
+    ``sums`` (int64[5, 5]) receives them, rows b - 3 for the bids 3..6, and row 4 the value of passing in
+    column 0: the seat's tricks in the suit trump worst for it, summed over the worlds (a stand-in for its
+    tricks as a defender against a taker who names his own suit; the same solves, no more).
+    ``trumps`` (int64[4]) receives the best trump of each bid (ties: the lower index), ``bids`` (int64[4])
+    the bid for each lowest legal bid lo = 3..6: the bid b in lo..6 of the highest value (ties: the lower
+    bid), or 0 (pass) when that value does not exceed passing. Randomness: ``seed_state(seed_state(key,
+    deal_index), CALL_STREAM + seat)``, apart from the card decisions' streams."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    who = np.zeros(1, np.int64)
+    played = np.zeros(1, np.int64)
+    others, cap, elig, ucards, ways = _sampler(seat, hand, played, 0, who, who, who, who, NT, rules, lb)
+    st = np.zeros(1, np.uint64)
+    seed_state(st, key, deal_index)
+    seed_state(st, st[0], CALL_STREAM + seat)
+    world = np.zeros(4, np.uint64)
+    trick = np.zeros(4, np.int64)
+    sums[:, :] = 0
+    keeps = rules[R_FAILED_KEEPS] != 0
+    for _w in range(worlds):
+        _draw(st, world, others, cap, elig, ucards, ways)
+        world[seat] = hand
+        worst = 6
+        for t in range(5):
+            v = solve(world, seat, trick, np.int64(0), np.int64(t), seat, rules, ws)
+            if t < 4 and v < worst:
+                worst = v
+            for b in range(3, 7):
+                if v >= b:
+                    p = v
+                else:
+                    p = v - b if keeps else -b
+                if b == 6:
+                    p += 3 if v == 6 else -3
+                sums[b - 3, t] += p
+        sums[4, 0] += worst
+    for b in range(4):
+        trumps[b] = 0
+        for t in range(1, 5):
+            if sums[b, t] > sums[b, trumps[b]]:
+                trumps[b] = t
+    for lo in range(4):
+        best = lo
+        for b in range(lo + 1, 4):
+            if sums[b, trumps[b]] > sums[best, trumps[best]]:
+                best = b
+        bids[lo] = best + 3 if sums[best, trumps[best]] > sums[4, 0] else 0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes):
+    """The race measurement (README): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
+    of deal i (as in ``pimc_play_batch``), each decision with a choice made again by ``pimc_choose`` with margin
+    ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate;
+    ``nodes[i]`` the solver nodes searched for deal i's decisions (the work, whatever the load)."""
+    n = hands.shape[0]
+    for i in prange(n):
+        ws = _workspace(TT_BITS)
         h = np.zeros(4, np.uint64)
         for s in range(4):
             h[s] = hands[i, s]
         taker = takers[i]
         t = trumps[i]
         lb = rules[R_LEFT_BOWER_TRUMP]
-        played = out_cards[i]
-        leader = taker
-        nt = 0
-        led = 0
-        wp = -1
-        wseat = taker
-        won = 0
+        played = cards[i]
+        leader, nt, led, wp, wseat, won = taker, 0, 0, -1, taker, 0
         for k in range(24):
             s = (leader + nt) & 3
-            c = pimc_card(s, h[s], played, k, taker, t, bids[i], rules, worlds, goal, key, first + i, ws)
-            played[k] = c
-            h[s] &= ~(U1 << np.uint64(c))
-            if nt == 0:
-                led = CSUIT[lb, t, c]
-                wp = POWER[lb, t, c]
-                wseat = s
-            elif beats(c, led, wp, t, lb):
-                wp = POWER[lb, t, c]
-                wseat = s
-            nt += 1
-            if nt == 4:
-                if wseat == taker:
-                    won += 1
-                leader = wseat
-                nt = 0
-        out_won[i] = won
+            cand = _reps(legal_mask(h[s], nt, led, wp, t, rules, lb), h[0] | h[1] | h[2] | h[3] | _tmask(played, k, nt),
+                         t, lb)
+            out[i, k] = -1
+            if popcount(cand) > 1:
+                out[i, k] = pimc_choose(s, h[s], played, k, taker, t, bids[i], rules, worlds, goal, key, first + i, ws,
+                                        race)
+            led, wp, wseat = apply_card(h, s, played[k], nt, led, wp, wseat, t, lb)
+            nt, leader, won = _next_card(nt, leader, wseat, taker, won)
+        nodes[i] = np.int64(ws[W_NODES])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tmask(played, k, nt):
+    """The cards of the trick in progress: the last ``nt`` of ``played[:k]``."""
+    m = U0
+    for j in range(k - nt, k):
+        m |= U1 << np.uint64(played[j])
+    return m

@@ -44,7 +44,7 @@ def test_mixed_kernels_without_pimc_play_as_the_plain_kernels():
                                    dict(trump_obligation="must_trump_and_overtrump", failed_taker_keeps_tricks=False)])
 def test_referee_accepts_pimc_play(flags):
     rules = BoulmousRules(**flags)
-    seats = [["pimc:worlds=8", "cautious", "pimc:worlds=8", "aggressive"], ["pimc:worlds=4"]]
+    seats = [["pimc:worlds=8,bid=0", "cautious", "pimc:worlds=8,bid=0", "aggressive"], ["pimc:worlds=4"]]
     played = 0
     for hs in seats:
         ds = trace(seed=3, hands=12, rules=rules, heuristics=hs, with_legal=True)
@@ -55,7 +55,7 @@ def test_referee_accepts_pimc_play(flags):
     # a PIMC seat changes the play (else the wiring would be inert)
     plain = trace(seed=3, hands=12, rules=rules, heuristics=["cautious", "cautious", "cautious", "aggressive"])
     mixed = trace(seed=3, hands=12, rules=rules, heuristics=seats[0])
-    assert [d["bids"] for d in plain] == [d["bids"] for d in mixed]      # pimc bids as cautious
+    assert [d["bids"] for d in plain] == [d["bids"] for d in mixed]      # pimc:bid=0 bids as cautious
     assert [d["tricks"] for d in plain] != [d["tricks"] for d in mixed]
 
 
@@ -110,3 +110,116 @@ def test_cli_play_pimc_accepted(capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 0
     assert "pimc [95% CI]" in out and "gap pimc - heuristics" in out and "sampling 4 layouts" in out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# bidding and trump choice by sampling (pimc:bid=1), the race, bad input
+# ---------------------------------------------------------------------------------------------------------------
+from tricksim.analysis.boulmous.config import parse_hand          # noqa: E402
+from tricksim.kernels import solve_boulmous as S                  # noqa: E402
+
+
+def _mask(text):
+    m = 0
+    for c in parse_hand(text):
+        m |= 1 << c
+    return np.uint64(m)
+
+
+def _calls(hand, rules=None, worlds=32, seat=0, key=7):
+    ra = GAME.rules_array(rules or BoulmousRules())
+    sums, bids, trumps = np.zeros((5, 5), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
+    S.pimc_calls(seat, _mask(hand), ra, worlds, np.uint64(key), 0, S.new_workspace(), sums, bids, trumps)
+    return sums, bids, trumps
+
+
+def test_sampled_calls_sure_boulmous_and_hopeless_hand():
+    # JH JD AH KH QH TH with hearts: six sure tricks whatever the layout -> boulmous (6) at every level, hearts
+    sums, bids, trumps = _calls("JH JD AH KH QH TH")
+    assert list(bids) == [6, 6, 6, 6] and trumps[3] == 1
+    assert sums[0, 1] == 6 * 32 and sums[3, 1] == (6 + 3) * 32      # points, and the boulmous stakes +3
+    # nothing above a ten and no jack: no call beats passing
+    sums, bids, _ = _calls("9S TS 9C TC 9D QD")
+    assert list(bids) == [0, 0, 0, 0]
+    assert sums[0].max() < sums[4, 0]
+    # the values follow rule 16: without failed_taker_keeps_tricks a failed bid scores -bid
+    s_keep, _, _ = _calls("JH JD AH KH 9S TC")
+    s_lose, _, _ = _calls("JH JD AH KH 9S TC", BoulmousRules(failed_taker_keeps_tricks=False))
+    assert (s_lose[:4] <= s_keep[:4]).all() and (s_lose[:4] < s_keep[:4]).any()
+    assert np.array_equal(s_keep[4], s_lose[4])
+
+
+def test_sampled_calls_table_is_consistent():
+    """The bid for each lowest legal level is the best call from that level up, when it beats passing."""
+    for hand in ("JH JD AH KH 9S TC", "AS AH AD AC KS KH", "JS JC AS 9H TD KC"):
+        sums, bids, trumps = _calls(hand, worlds=16)
+        v = [sums[b, trumps[b]] for b in range(4)]
+        assert all(sums[b, trumps[b]] == sums[b].max() for b in range(4))
+        for lo in range(4):
+            best = max(range(lo, 4), key=lambda b: (v[b], -b))
+            assert bids[lo] == (best + 3 if v[best] > sums[4, 0] else 0)
+
+
+@pytest.mark.parametrize("flags", [{}, dict(auction="multi_round", failed_taker_keeps_tricks=False),
+                                   dict(left_bower_is_trump=False, trump_obligation="must_trump")])
+def test_referee_accepts_sampled_bids(flags):
+    rules = BoulmousRules(**flags)
+    seats = ["pimc:bid=1,worlds=6", "cautious", "pimc:bid=1,worlds=6", "aggressive"]
+    ds = trace(seed=11, hands=16, rules=rules, heuristics=seats, with_legal=True)
+    bids = []
+    for d in ds:
+        assert ref.check_hand(d, dataclasses.asdict(rules)) == []
+        bids += [b["bid"] for b in d["bids"] if b["seat"] in (0, 2) and b["bid"]]
+    assert bids and all(3 <= b <= 6 for b in bids)
+    # bid=1 changes the auction against bid=0 on the same deals (the wiring is live)
+    seats0 = [s.replace("bid=1", "bid=0") for s in seats]
+    d0 = trace(seed=11, hands=16, rules=rules, heuristics=seats0)
+    assert [d["bids"] for d in d0] != [d["bids"] for d in ds]
+
+
+def test_sampled_bidding_deterministic_across_threads_and_blocks():
+    names = ["cautious", "pimc:bid=1,worlds=4"]
+    a = compare.compare("boulmous", names, hands=24, seed=3, block_size=24, opts=RunOptions(threads=1))
+    b = compare.compare("boulmous", names, hands=24, seed=3, block_size=5, opts=RunOptions(threads=2))
+    assert a["leaderboard"].equals(b["leaderboard"]) and a["pairs"].equals(b["pairs"])
+    kd, kc = GAME.keys(4)
+    ra = GAME.rules_array(BoulmousRules())
+    c4, p4 = GAME.heuristic_arrays(GAME.parse_seats(["pimc:bid=1,worlds=4", "random", "pimc:bid=1,worlds=4",
+                                                     "cautious"]))
+    whole = P.trace_mixed(kd, kc, pimc_key(4), 0, 12, ra, c4, p4)
+    parts = np.vstack([P.trace_mixed(kd, kc, pimc_key(4), f, 4, ra, c4, p4) for f in (0, 4, 8)])
+    assert np.array_equal(whole, parts)
+
+
+def test_race_zero_replays_the_play_and_a_margin_changes_few_decisions():
+    kd, _ = GAME.keys(2)
+    ra = GAME.rules_array(BoulmousRules())
+    n = 8
+    hands = S.random_deals(kd, 0, n)
+    idx = np.arange(n, dtype=np.int64)
+    args = (hands, idx % 4, idx % 5, np.full(n, 3, np.int64))
+    cards, won = np.zeros((n, 24), np.int64), np.zeros(n, np.int64)
+    S.pimc_play_batch(*args, ra, 12, S.GOAL_CONTRACT, np.uint64(5), 0, cards, won)
+    outs, nodes = {}, {}
+    for race in (0.0, 1.0, 10.0):
+        outs[race], nodes[race] = np.zeros((n, 24), np.int64), np.zeros(n, np.int64)
+        S.pimc_replay(*args, cards, ra, 12, S.GOAL_CONTRACT, np.uint64(5), 0, race, outs[race], nodes[race])
+    m = outs[0.0] >= 0
+    assert m.sum() > 50 and np.array_equal(outs[0.0][m], cards[m])      # race 0: the old play, card for card
+    assert np.array_equal(outs[10.0], outs[0.0])                        # a margin never reached: no change
+    assert nodes[1.0].sum() < nodes[0.0].sum()                          # the race stops early...
+    assert (outs[1.0][m] != cards[m]).mean() < 0.1                      # ...and changes few decisions
+    assert ((outs[1.0] >= 0) == m).all()
+
+
+@pytest.mark.parametrize("spec, msg", [("pimc:race=-1", "out of range"), ("pimc:race=11", "out of range"),
+                                       ("pimc:bid=2", "out of range"), ("pimc:bid=0.5", "bid must be an integer"),
+                                       ("pimc:bid=sample", "must be a number")])
+def test_bad_pimc_parameters_one_line_exit_2(spec, msg, capsys):
+    code = 0
+    try:
+        cli.main(["trace", "boulmous", "-H", spec, "--hands", "1"])
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2 and msg in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -64,6 +64,8 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
 
 
 PIMC_WORLDS = 32   # default worlds per decision, chosen by measurement (README "The sampling player")
+PIMC_BID = 1       # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (chosen by measurement: README)
+PIMC_RACE = 1.0    # default race margin (0 = off), chosen by measurement (README)
 
 
 def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
@@ -95,9 +97,14 @@ REGISTRY = {
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC, {**_family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
                        "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card "
-                                       "played (an integer)")},
-    "sampling player: bids and chooses trumps as cautious (its own parameters); plays each card by sampling worlds "
-    "consistent with what it has seen and solving each open-handed (make or defeat the contract first, then tricks)")
+                                       "played or per auction (an integer)"),
+                       "bid": Param("bid", PIMC_BID, 0, 1, "1: bid and name trumps by sampling (expected points plus "
+                                    "stakes of each call on the same worlds); 0: as cautious, with its own parameters"),
+                       "race": Param("race", PIMC_RACE, 0, 10, "stop sampling a card decision (from 8 worlds on) once "
+                                     "the leading card leads every other by more than race standard errors (0: off)")},
+    "sampling player: plays each card by sampling worlds consistent with what it has seen and solving each "
+    "open-handed (make or defeat the contract first, then tricks); bids and names trumps by sampling (bid=1) or as "
+    "cautious with its own parameters (bid=0)")
 ALIASES = {"default": "cautious"}
 PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc seat (kernels/pimc_boulmous.py)
 
@@ -114,14 +121,15 @@ def has_pimc(specs) -> bool:
     found = False
     for s in specs:
         if s.code == K.H_PIMC:
-            w = s.value("worlds")
-            if w != int(w):
-                raise TricksimError(f"heuristic {s.label!r}: worlds must be an integer, got {w:g}")
+            for p in ("worlds", "bid"):
+                w = s.value(p)
+                if w != int(w):
+                    raise TricksimError(f"heuristic {s.label!r}: {p} must be an integer, got {w:g}")
             found = True
     return found
 
 
-PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
+PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (README: about 10 minutes, loaded host)
 PIMC_COMPARE_BLOCK = 512      # deals per engine block then (a few seconds each)
 
 
