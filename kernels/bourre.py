@@ -47,6 +47,7 @@ LONO_MAX_RANK = 5                # Lo-No may be called on an up-card 2..7 (rank 
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
+H_PIMC = 4   # the sampling player: decides play/pass and discards as basic; plays cards by kernels/pimc_bourre.py
 (P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
  P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
  P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
@@ -54,8 +55,10 @@ H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
  P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES,
  # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the
  # standard errors another draw must gain over basic's
- P_DRAW, P_DRAW_Z) = range(23)
-N_PARAMS = 23
+ P_DRAW, P_DRAW_Z,
+ # pimc: worlds sampled per card, the race margin (0 = off; kernels/pimc_bourre.py)
+ P_WORLDS, P_RACE) = range(25)
+N_PARAMS = 25
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
@@ -103,6 +106,10 @@ REC_CINCH = 210         # 40 flags: rule 11 restricted that play (evaluated when
 REC_LEN = 250
 OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
+# scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
+# sampling player's (kernels/pimc_bourre.py)
+UW_LEN = 16 + 41
+IW_LEN = 24 + 100
 
 
 # ============================================================================
@@ -766,7 +773,7 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
     plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
-    Scratch: ``uw`` uint64[16], ``iw`` int64[24] (no allocation per deal).
+    Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow)."""
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     trump = upcard >> 4
@@ -945,8 +952,12 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
                     x = lg & eq
                     lg = x if x != U0 else eq
                     cinch_applied = 1
-            c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
-                            rec[REC_WON + s], st)
+            if hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
+                c = _pimc.pimc_card(rec, s, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out,
+                                    n, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw)
+            else:
+                c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
+                                rec[REC_WON + s], st)
             rec[REC_LEGAL + nlg] = np.int64(lg)
             rec[REC_CINCH + nlg] = cinch_applied
             nlg += 1
@@ -1232,8 +1243,8 @@ def sim_sessions(key_deal, key_dec, first, ns, n, D, stride, rules, hcodes, hpar
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
         nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         recs = np.zeros((1, REC_LEN), np.int64)
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
             play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, recs, False, srows[i],
@@ -1252,8 +1263,8 @@ def trace_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
     sd = np.zeros(1, np.uint64)
     st = np.zeros(1, np.uint64)
     nets = np.zeros(MAXP, np.int64)
-    uw = np.zeros(16, np.uint64)
-    iw = np.zeros(24, np.int64)
+    uw = np.zeros(UW_LEN, np.uint64)
+    iw = np.zeros(IW_LEN, np.int64)
     for i in range(ns):
         play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
                      1, hands, pool, sd, st, nets, uw, iw)
@@ -1370,8 +1381,8 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
         p0 = np.zeros(52, np.int64)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
@@ -1443,8 +1454,8 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
         pool = np.zeros(52, np.int64)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         X = np.zeros(k, np.int64)
         Y = np.zeros(k, np.int64)
@@ -1532,8 +1543,8 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
         sx = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         rec2 = np.zeros(REC_LEN, np.int64)
         cells = np.zeros(MAXP, np.int64)
@@ -1698,8 +1709,8 @@ def sim_tail(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
         nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         c = np.zeros((TAIL_NBAND, TAIL_NA), np.int64)
         acc = part[ch]
@@ -1788,8 +1799,8 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
         st = np.zeros(1, np.uint64)
         tk = np.zeros(1, np.uint64)
         nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         s_st = np.zeros((smax, 5), np.int64)        # pot, deal index, exempt, inmask, levels passed
         s_nets = np.zeros((smax, MAXP), np.int64)
@@ -1875,3 +1886,8 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
                     tot += nets[s]
                 if tot != 0:
                     cnt[i, SP_VIOL] += 1
+
+
+# the sampling player's card play (bottom import: kernels/pimc_bourre.py imports this module's names;
+# ``play_dealt`` reaches it as ``_pimc.pimc_card`` when it is compiled, after both modules are loaded)
+from tricksim.kernels import pimc_bourre as _pimc  # noqa: E402

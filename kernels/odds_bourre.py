@@ -31,7 +31,7 @@ from tricksim.kernels.rng import seed_state
 from tricksim.kernels.bourre import (
     MAXP, REC_LEN, REC_ACTIVE, REC_NACTIVE, REC_HANDS, REC_LONO, REC_TRUMP, REC_UP_OUT, REC_TIED, REC_POT_WON,
     REC_ANTE2, REC_BPAID, R_TRUMP_CARD, R_ANTE, TRUMP_SEPARATE, DECK52, bitc, fill_pool, draw_card, seat_order,
-    play_dealt, odds_outcome, ODDS_CELLS,
+    play_dealt, odds_outcome, ODDS_CELLS, UW_LEN, IW_LEN,
 )
 from tricksim.kernels.cards import popcount
 from tricksim.kernels.solve_bourre import (
@@ -124,8 +124,8 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0,
         p0 = np.zeros(52, np.int64)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         sh = np.zeros(MAXP, np.uint64)
         spos = np.zeros(POS_LEN, np.int64)

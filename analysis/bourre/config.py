@@ -178,6 +178,48 @@ REGISTRY["ev"] = HeuristicDef(
     "P(bourre) x bourre cost is highest and > 0, the probabilities per hand class (strength of the kept cards, "
     "cards drawn, players declared before it, position, pot) from a table tricksim computes by fictitious play "
     "(analysis/bourre/ev.py, cached); draw=0 (default): basic's discard; card play as basic")
+PIMC_WORLDS = 64    # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
+PIMC_RACE = 0.0     # default race margin (0 = off), chosen by measurement (same section)
+REGISTRY["pimc"] = HeuristicDef(
+    "pimc", K.H_PIMC,
+    {**_family(2.0),
+     "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card played (an integer)"),
+     "race": Param("race", PIMC_RACE, 0, 1, "stop sampling once one card's mean leads every other's by more than "
+                                            "this x the value range (0 = off)")},
+    "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
+    "consistent with what it has seen and playing every legal card out in each as basic plays, for the most "
+    "expected chips (kernels/pimc_bourre.py)")
+PIMC_ONLY = "compare, trace and odds --play pimc"   # the studies that play a pimc seat
+
+
+def has_pimc(specs) -> bool:
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
+    found = False
+    for s in specs:
+        if s.code == K.H_PIMC:
+            w = s.value("worlds")
+            if w != int(w):
+                raise TricksimError(f"heuristic {s.label!r}: worlds must be an integer, got {w:g}")
+            found = True
+    return found
+
+
+PIMC_COMPARE_HANDS = 2_000    # compare's default deals when an entrant is pimc (README: a few minutes on 2 cores)
+PIMC_COMPARE_BLOCK = 100      # deals per engine block then
+
+
+def compare_slow(specs):
+    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
+    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
+
+
+def no_pimc(specs, study: str):
+    """``specs`` unchanged, or a one-line refusal when a seat is pimc in a study too long for it."""
+    if has_pimc(specs):
+        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY}; choose other heuristics here")
+    return specs
+
+
 ALIASES = {"default": "basic", "cinch-aware": "cinch", "expected-value": "ev"}
 
 
