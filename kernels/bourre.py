@@ -1359,6 +1359,32 @@ def odds_outcome(rec, seat):
     return 4
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def deal_around(sd, key_deal, idx, n, dealer, seat, fixed, upcard, sep, h0, p0, iw):
+    """Deal ``idx`` of the odds of one hand (``sim_odds``, kernels/odds_bourre.py): ``seat`` holds ``fixed``,
+    the dealer the up-card as his 5th card (a separate turn-up belongs to no one), the other cards drawn one at
+    a time from the dealer's left out of the pool of the unseen cards (the stream ``seed_state(key_deal,
+    idx)`` left in ``sd`` for the draw).  Fills ``h0`` (uint64[8]) and ``p0`` (the stock); returns its size."""
+    seed_state(sd, key_deal, idx)
+    m = fill_pool(p0, DECK52 & ~(fixed | bitc(upcard)))
+    for s in range(MAXP):
+        h0[s] = U0
+    h0[seat] = fixed
+    seat_order(n, dealer, (1 << n) - 1, iw)
+    for r in range(5):
+        for q in range(n):
+            s = iw[16 + q]
+            if s == seat:
+                continue
+            if s == dealer and r == 4 and not sep:
+                h0[s] |= bitc(upcard)
+                continue
+            c = draw_card(sd, p0, m)
+            m -= 1
+            h0[s] |= bitc(c)
+    return m
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
              hparams):
@@ -1373,7 +1399,6 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
     dealer = n - 1
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     ante = rules[R_ANTE]
-    known = fixed | bitc(upcard)
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         h0 = np.zeros(MAXP, np.uint64)
@@ -1387,41 +1412,34 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
             idx = first + i
-            seed_state(sd, key_deal, idx)
-            m = fill_pool(p0, DECK52 & ~known)
-            for s in range(MAXP):
-                h0[s] = U0
-            h0[seat] = fixed
-            seat_order(n, dealer, (1 << n) - 1, iw)
-            for r in range(5):
-                for q in range(n):
-                    s = iw[16 + q]
-                    if s == seat:
-                        continue
-                    if s == dealer and r == 4 and not sep:
-                        h0[s] |= bitc(upcard)
-                        continue
-                    c = draw_card(sd, p0, m)
-                    m -= 1
-                    h0[s] |= bitc(c)
+            m = deal_around(sd, key_deal, idx, n, dealer, seat, fixed, upcard, sep, h0, p0, iw)
             sd0 = sd[0]
             for ci in range(nc):
-                for s in range(MAXP):
-                    hands[s] = h0[s]
-                for q in range(m):
-                    pool[q] = p0[q]
-                sd[0] = sd0
-                seed_state(st, key_dec, idx)
-                pot = pot0 + ante * n
-                play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hcodes, hparams,
-                           hands, pool, rec, seat, cmode[ci], np.uint64(cdisc[ci]), uw, iw)
-                cat = odds_outcome(rec, seat)
-                npl = rec[REC_NACTIVE]
-                nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
+                cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, n, dealer, seat, h0, p0, m, hands, pool,
+                                               pot0 + ante * n, upcard, ante, rules, hcodes, hparams, rec,
+                                               cmode[ci], cdisc[ci], uw, iw)
                 acc[ci * ODDS_STRIDE + (cat * 9 + npl) * 9 + nt] += 1
-                x = rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
                 acc[ci * ODDS_STRIDE + ODDS_CELLS] += x
     return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def odds_playout(sd, sd0, st, key_dec, idx, n, dealer, seat, h0, p0, m, hands, pool, pot, upcard, ante, rules,
+                 hcodes, hparams, rec, mode, disc, uw, iw):
+    """One choice (``mode``, ``disc``) played on deal ``idx`` of the odds as ``deal_around`` dealt it (the
+    hands ``h0``, the stock ``p0[:m]``, the draw stream state ``sd0``), from the deal's decision stream.
+    Returns the seat's (category, players active, players tied, chips) (``odds_outcome``)."""
+    for s in range(MAXP):
+        hands[s] = h0[s]
+    for q in range(m):
+        pool[q] = p0[q]
+    sd[0] = sd0
+    seed_state(st, key_dec, idx)
+    play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hcodes, hparams, hands, pool, rec,
+               seat, mode, np.uint64(disc), uw, iw)
+    cat = odds_outcome(rec, seat)
+    nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
+    return cat, rec[REC_NACTIVE], nt, rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
 
 
 # ============================================================================
@@ -1444,6 +1462,10 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
     m0 = nround + nround * per_round
     width = m0 + nround * kk
     CH = 512
+    for r in range(seat_codes.shape[0]):
+        for s in range(n):
+            if seat_codes[r, s] == H_PIMC:
+                CH = 4           # a sampling seat: small chunks balance the threads (integer sums: same result)
     nch = (nd + CH - 1) // CH
     part = np.zeros((nch, width), np.int64)
     dealer = n - 1
