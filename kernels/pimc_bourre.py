@@ -217,6 +217,8 @@ def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out,
             won[wseat] += 1
             leader = wseat
             kpos = 0
+            ls = -1
+            wc = -1
     return True
 
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.bourre.config import GAME, BourreRules, _dynamic, parse_hand
+from tricksim.analysis.bourre.config import GAME, has_pimc, BourreRules, _dynamic, parse_hand
 from tricksim.analysis.bourre.odds import _cell_value, odds_run
 from tricksim.analysis.common import TricksimError, parse_card
 from tricksim.analysis.engine import RunOptions
@@ -36,6 +36,7 @@ from tricksim.kernels.cards import card_str, cards_of
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
 PLAY_LABELS = {"heuristic": "heuristics", "pimc": "sampling (pimc)", "open": "open-hand (paranoid)"}
+DEFAULT_PLAY = ("heuristic", "open")   # the Python API's default kinds (the CLI asks for --play)
 PLAY_BLOCK = 1 << 12      # deals per block: a few seconds of open-hand solving at 7 players
 PLAY_HANDS = 20_000       # default deals with --play
 
@@ -47,7 +48,9 @@ def parse_play(text) -> list[str]:
 
 def pimc_spec(play):
     """The sampling player of ``--play`` (``pimc:worlds=N,pimc:race=X`` items; defaults otherwise)."""
-    return GAME.parse_seats(pimc_settings(play), 1)[0]
+    spec = GAME.parse_seats(pimc_settings(play), 1)[0]
+    has_pimc([spec])                    # refuses a non-integer worlds
+    return spec
 
 
 def block_odds_play(params, first, n):
@@ -66,7 +69,7 @@ def block_odds_play(params, first, n):
 
 
 def odds_play_run(cards, up, players=7, seat=0, pot=0, seed=0, hands=PLAY_HANDS, rules=None, heuristics=None,
-                  play=PLAY_KINDS, block_size: int = PLAY_BLOCK):
+                  play=DEFAULT_PLAY, block_size: int = PLAY_BLOCK):
     """The run of ``odds_play``: the odds run's parameters plus the kinds of play, under its own study name."""
     run, choices = odds_run(cards, up, players, seat, pot, seed, hands, rules, heuristics, block_size)
     params = dict(run.params, play=parse_play(play))
@@ -188,7 +191,7 @@ def best_choices(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = PLAY_HANDS,
-              rules=None, heuristics=None, play=PLAY_KINDS, opts: RunOptions = RunOptions(),
+              rules=None, heuristics=None, play=DEFAULT_PLAY, opts: RunOptions = RunOptions(),
               block_size: int = PLAY_BLOCK):
     """Chances of one Bourre hand before the draw under each kind of play in ``play``, every choice on the same
     deals. Returns a dict: ``choices`` (choice x kind: win / tie / bourre rates with intervals, expected chips),
@@ -239,7 +242,8 @@ def render_play(res) -> str:
     lines.append(tab.to_string(index=False))
     g = res["gaps"]
     if len(g):
-        lines.append("\ngap against the heuristics, paired on the same deals (95% CI):")
+        who = " / ".join(PLAY_LABELS[k] for k in PLAY_KINDS if k in set(g.play))
+        lines.append(f"\ngap, {who} minus heuristics, paired on the same deals (95% CI):")
         lines.append(pd.DataFrame({
             "choice": g.choice, "play": g.play.map(PLAY_LABELS),
             "P(win)": [f"{100 * a:+.1f} ± {100 * b:.1f} pts" for a, b in zip(g.gap_win, g.gap_win_ci)],
