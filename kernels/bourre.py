@@ -1157,6 +1157,26 @@ def session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes
     return ok
 
 
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def session_start(key_deal, key_dec, sess, n, sd, st, nets):
+    """The start of session ``sess`` in every session kernel: the seat nets at 0; returns its deal and
+    decision keys (``session_deal``'s ``ks_deal``, ``ks_dec``), the pot (0), who is in the deal (everyone)
+    and who is exempt from the ante (nobody)."""
+    seed_state(sd, key_deal, sess)
+    seed_state(st, key_dec, sess)
+    for s in range(MAXP):
+        nets[s] = 0
+    return sd[0], st[0], np.int64(0), (1 << n) - 1, 0
+
+
+@njit(cache=True, nogil=True)
+def session_scratch():
+    """One thread's scratch for ``session_deal``: hands, pool, sd, st, nets, uw, iw, rec."""
+    return (np.zeros(MAXP, np.uint64), np.zeros(52, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64),
+            np.zeros(MAXP, np.int64), np.zeros(UW_LEN, np.uint64), np.zeros(IW_LEN, np.int64),
+            np.zeros(REC_LEN, np.int64))
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, record, srow, fanrow,
                  stride, hands, pool, sd, st, nets, uw, iw):
@@ -1167,19 +1187,10 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
     ``record`` the deal records go to recs[j], else all to recs[0]."""
     for q in range(S_LEN):
         srow[q] = 0
-    for s in range(MAXP):
-        nets[s] = 0
     nfan = fanrow.shape[0]
     for f in range(nfan):
         fanrow[f] = -1
-    seed_state(sd, key_deal, sess)
-    ks_deal = sd[0]
-    seed_state(st, key_dec, sess)
-    ks_dec = st[0]
-    allm = (1 << n) - 1
-    inmask = allm
-    exempt = 0
-    pot = np.int64(0)
+    ks_deal, ks_dec, pot, inmask, exempt = session_start(key_deal, key_dec, sess, n, sd, st, nets)
     ante = rules[R_ANTE]
     unit = max(ante, 1)
     srow[S_PASS10] = D
@@ -1238,14 +1249,8 @@ def sim_sessions(key_deal, key_dec, first, ns, n, D, stride, rules, hcodes, hpar
     CH = 8
     nch = (ns + CH - 1) // CH
     for ch in prange(nch):
-        hands = np.zeros(MAXP, np.uint64)
-        pool = np.zeros(52, np.int64)
-        sd = np.zeros(1, np.uint64)
-        st = np.zeros(1, np.uint64)
-        nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(UW_LEN, np.uint64)
-        iw = np.zeros(IW_LEN, np.int64)
-        recs = np.zeros((1, REC_LEN), np.int64)
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
+        recs = rec.reshape((1, REC_LEN))
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
             play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, recs, False, srows[i],
                          fans[i], stride, hands, pool, sd, st, nets, uw, iw)
@@ -1724,32 +1729,16 @@ def sim_tail(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
     nch = (ns + CH - 1) // CH
     part = np.zeros((nch, length), np.int64)
     unit = max(rules[R_ANTE], 1)
-    allm = (1 << n) - 1
     for ch in prange(nch):
-        hands = np.zeros(MAXP, np.uint64)
-        pool = np.zeros(52, np.int64)
-        sd = np.zeros(1, np.uint64)
-        st = np.zeros(1, np.uint64)
-        nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(UW_LEN, np.uint64)
-        iw = np.zeros(IW_LEN, np.int64)
-        rec = np.zeros(REC_LEN, np.int64)
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
         c = np.zeros((TAIL_NBAND, TAIL_NA), np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
             sess = first + i
-            seed_state(sd, key_deal, sess)
-            ks_deal = sd[0]
-            seed_state(st, key_dec, sess)
-            ks_dec = st[0]
-            for s in range(MAXP):
-                nets[s] = 0
+            ks_deal, ks_dec, pot, inmask, exempt = session_start(key_deal, key_dec, sess, n, sd, st, nets)
             for b in range(TAIL_NBAND):
                 for a in range(TAIL_NA):
                     c[b, a] = 0
-            pot = np.int64(0)
-            inmask = allm
-            exempt = 0
             acc[o_misc] += 1
             for j in range(D):
                 if not session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec,
@@ -1813,17 +1802,9 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
     smax = 1
     for q in range(L):
         smax += R[q] - 1
-    allm = (1 << n) - 1
     for i in prange(ns):
-        hands = np.zeros(MAXP, np.uint64)
-        pool = np.zeros(52, np.int64)
-        sd = np.zeros(1, np.uint64)
-        st = np.zeros(1, np.uint64)
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
         tk = np.zeros(1, np.uint64)
-        nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(UW_LEN, np.uint64)
-        iw = np.zeros(IW_LEN, np.int64)
-        rec = np.zeros(REC_LEN, np.int64)
         s_st = np.zeros((smax, 5), np.int64)        # pot, deal index, exempt, inmask, levels passed
         s_nets = np.zeros((smax, MAXP), np.int64)
         s_key = np.zeros((smax, 2), np.uint64)
@@ -1834,14 +1815,9 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
         ovw[i] = 0.0
         for q in range(SP_LEN):
             cnt[i, q] = 0
-        seed_state(sd, key_deal, sess)
-        seed_state(st, key_dec, sess)
-        s_key[0, 0] = sd[0]
-        s_key[0, 1] = st[0]
-        s_st[0, 0] = 0
+        s_key[0, 0], s_key[0, 1], s_st[0, 0], s_st[0, 3], s_st[0, 2] = session_start(key_deal, key_dec, sess, n, sd,
+                                                                                      st, nets)
         s_st[0, 1] = 0
-        s_st[0, 2] = 0
-        s_st[0, 3] = allm
         s_st[0, 4] = 0
         s_w[0] = 1.0
         sp = 1

@@ -178,8 +178,8 @@ REGISTRY["ev"] = HeuristicDef(
     "P(bourre) x bourre cost is highest and > 0, the probabilities per hand class (strength of the kept cards, "
     "cards drawn, players declared before it, position, pot) from a table tricksim computes by fictitious play "
     "(analysis/bourre/ev.py, cached); draw=0 (default): basic's discard; card play as basic")
-PIMC_WORLDS = 64    # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
-PIMC_RACE = 0.0     # default race margin (0 = off), chosen by measurement (same section)
+PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
+PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
     {**_family(2.0),
@@ -204,8 +204,8 @@ def has_pimc(specs) -> bool:
     return found
 
 
-PIMC_COMPARE_HANDS = 2_000    # compare's default deals when an entrant is pimc (README: a few minutes on 2 cores)
-PIMC_COMPARE_BLOCK = 100      # deals per engine block then
+PIMC_COMPARE_HANDS = 100_000  # compare's default deals when an entrant is pimc (README: about 2 minutes on 2 cores)
+PIMC_COMPARE_BLOCK = 4_096    # deals per engine block then (a few seconds each)
 
 
 def compare_slow(specs):
