@@ -27,3 +27,16 @@ def pimc_settings(text) -> str:
     items = text if isinstance(text, (list, tuple)) else [text]
     opts = [x.strip().lower()[5:] for item in items for x in str(item).split(",") if x.strip().lower().startswith("pimc:")]
     return "pimc" + (":" + ",".join(opts) if opts else "")
+
+
+def has_pimc(specs, code) -> bool:
+    """Whether a seat of ``specs`` has the sampling player's heuristic ``code``; refuses a non-integer
+    ``worlds``."""
+    found = False
+    for s in specs:
+        if s.code == code:
+            w = s.value("worlds")
+            if w != int(w):
+                raise TricksimError(f"heuristic {s.label!r}: worlds must be an integer, got {w:g}")
+            found = True
+    return found

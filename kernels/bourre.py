@@ -56,9 +56,9 @@ H_PIMC = 4   # the sampling player: decides play/pass and discards as basic; pla
  # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the
  # standard errors another draw must gain over basic's
  P_DRAW, P_DRAW_Z,
- # pimc: worlds sampled per card, the race margin (0 = off; kernels/pimc_bourre.py)
- P_WORLDS, P_RACE) = range(25)
-N_PARAMS = 25
+ # pimc: worlds sampled per card, the race margin (0 = off), how a world is scored (kernels/pimc_bourre.py)
+ P_WORLDS, P_RACE, P_EVAL) = range(26)
+N_PARAMS = 26
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
@@ -108,8 +108,8 @@ OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
 # scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
 # sampling player's (kernels/pimc_bourre.py)
-UW_LEN = 16 + 41
-IW_LEN = 24 + 100
+UW_LEN = 16 + 41 + 2810       # ... + its open-hand solver's workspace (pimc_bourre.PIMC_TT_BITS)
+IW_LEN = 24 + 100 + 26 + 3
 
 
 # ============================================================================

@@ -50,14 +50,19 @@ from tricksim.kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, 
 from tricksim.kernels.rng import seed_state, below, uniform
 from tricksim.kernels.bourre import (
     MAXP, H_BASIC, P_WORLDS, P_RACE, R_MUST_HEAD, R_MUST_TRUMP, R_MUST_OVERTRUMP, R_TRUMP_EVEN_IF_CANNOT_WIN,
-    R_VOID_HIGHEST_TRUMP, UW_LEN, IW_LEN, REC_ACTIVE, REC_TRICKS, REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, bitc, tmask,
+    R_VOID_HIGHEST_TRUMP, UW_LEN, IW_LEN, P_EVAL, REC_ACTIVE, REC_TRICKS, REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, bitc, tmask,
     above_in_suit, better_in_suit, choose_card, ev_gain,
 )
-from tricksim.kernels.solve_bourre import QKA, legal_play, beats
+from tricksim.kernels.solve_bourre import (QKA, legal_play, beats, analyse, W_TT, W_BITS, POS_LEN, P_N, P_ME,
+                                           P_LEADER, P_NTRICK, P_TRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED,
+                                           P_KNOWN, P_WON, N_OUT, OUT_WIN, OUT_NOT_BOURRE, OUT_TRICKS)
 
 PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 4096
 RACE_EVERY = 8
+EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
+PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
+assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) and IW_LEN == 124 + POS_LEN + N_OUT
 BINOM = np.array([[float(np.prod(np.arange(a - k + 1, a + 1)) / np.prod(np.arange(1, k + 1))) if k <= a else 0.0
                    for k in range(6)] for a in range(53)], np.float64)
 
@@ -70,6 +75,20 @@ def _advance(c, kpos, ls, wc, wseat, s, trump, lono):
     if beats(c, ls, wc, trump, lono):
         return ls, c, s
     return ls, wc, wseat
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump, lono):
+    """Seat s plays c (its hand ``hh[s]``); at the end of a trick its winner counts it and leads. Returns the
+    new (played, leader, cards in the trick, suit led, winning card, winning seat)."""
+    hh[s] &= ~bitc(c)
+    played |= bitc(c)
+    ls, wc, wseat = _advance(c, kpos, ls, wc, wseat, s, trump, lono)
+    kpos += 1
+    if kpos == na:
+        won[wseat] += 1
+        return played, wseat, 0, -1, -1, wseat
+    return played, leader, kpos, ls, wc, wseat
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -209,16 +228,8 @@ def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out,
                             forced, ls, wc)
             if (lg & bitc(c)) == U0:
                 return False
-        hh[s] &= ~bitc(c)
-        played |= bitc(c)
-        ls, wc, wseat = _advance(c, kpos, ls, wc, wseat, s, trump, lono)
-        kpos += 1
-        if kpos == na:
-            won[wseat] += 1
-            leader = wseat
-            kpos = 0
-            ls = -1
-            wc = -1
+        played, leader, kpos, ls, wc, wseat = _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump,
+                                                    lono)
     return True
 
 
@@ -275,17 +286,9 @@ def _finish(hh, na, me, cand, leader, kpos, ls, wc, wseat, played, won, known_ou
             lg = legal_play(hh, s, kpos, na, won[s], played, known_out, trump, lono, rules, (akq >> s) & 1, -1,
                             ls, wc)
             c = choose_card(H_BASIC, hparams, prow, hh[s], lg, kpos, na, ls, wc, trump, lono, played, won[s], st)
-        hh[s] &= ~bitc(c)
-        played |= bitc(c)
-        ls, wc, wseat = _advance(c, kpos, ls, wc, wseat, s, trump, lono)
+        played, leader, kpos, ls, wc, wseat = _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump,
+                                                    lono)
         c = -1
-        kpos += 1
-        if kpos == na:
-            won[wseat] += 1
-            leader = wseat
-            kpos = 0
-            ls = -1
-            wc = -1
     best = 0
     nbest = 0
     for q in range(na):
@@ -315,6 +318,11 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
     act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
     na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, dealer, upcard,
                                   sep, rules, act, idx, hist, forb, by, fixed, need, won0)
+    paranoid = hparams[me_real, P_EVAL] > 0.5
+    ws = uw[57:]
+    pos = iw[124:124 + POS_LEN]
+    o3 = iw[124 + POS_LEN:124 + POS_LEN + N_OUT]
+    tcards = hist[nh - kpos:nh]
     # the candidates, basic's own card first (it keeps ties)
     hc = choose_card(H_BASIC, hparams, me_real, h, lg, kpos, na, ls, win_card, trump, lono, played, won0[me], st)
     cand[0] = hc
@@ -348,16 +356,24 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
             for q in range(na):
                 hh[q] = world[q]
                 won[q] = won0[q]
-            oc = _finish(hh, na, me, cand[ci], lead, kpos, ls, win_card, wsi, played, won, known_out, trump, lono,
-                         rules, akq, hparams, me_real, st)
-            sums[ci] += val[oc]
+            if paranoid:
+                oc, tk = _paranoid(hh, won, na, me, cand[ci], lead, kpos, ls, win_card, wsi, tcards, played,
+                                   known_out, trump, lono, akq, rules, ws, pos, o3)
+                if oc < 0:                    # the deal ended: score it as a playout does
+                    oc = _finish(hh, na, me, -1, lead, 0, -1, -1, lead, played, won, known_out, trump, lono, rules,
+                                 akq, hparams, me_real, st)
+                sums[ci] += 8 * val[oc] + tk      # the outcome first, then the guaranteed tricks
+            else:
+                oc = _finish(hh, na, me, cand[ci], lead, kpos, ls, win_card, wsi, played, won, known_out, trump,
+                             lono, rules, akq, hparams, me_real, st)
+                sums[ci] += val[oc]
         if race > 0.0 and (w + 1) % RACE_EVERY == 0 and w + 1 < nw:
             b = _best(sums, nc)
-            gap = span * (w + 1) + 1
+            gap = (8 * span + 5) * (w + 1) + 1
             for ci in range(nc):
                 if ci != b and sums[b] - sums[ci] < gap:
                     gap = sums[b] - sums[ci]
-            if gap > race * span * (w + 1):
+            if gap > race * span * (8 if paranoid else 1) * (w + 1):
                 break
     return cand[_best(sums, nc)]
 
@@ -377,6 +393,49 @@ def _scratch(uw, iw):
     """The sampling player's views of ``play_dealt``'s scratch (bourre.UW_LEN, bourre.IW_LEN)."""
     return (iw[24:32], iw[32:40], iw[40:80], iw[80:88], iw[88:96], iw[96:104], iw[104:112], iw[112:120],
             iw[120:124], uw[16:24], uw[24:32], uw[32:40], uw[40:48], uw[48:56], uw[56:57])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, known_out, trump, lono, akq, rules,
+              ws, pos, o):
+    """``eval`` = paranoid: after the seat plays ``cand`` in the world ``hh`` (modified), the open-hand solver's
+    answer for it against all the others together (kernels/solve_bourre.analyse): 0 it surely wins the pot,
+    3 it surely takes a trick, 2 the others can keep it without one; and its guaranteed tricks."""
+    tm = U0
+    for q in range(kpos):
+        tm |= bitc(tcards[q])
+    done = played & ~tm
+    for q in range(POS_LEN):
+        pos[q] = 0
+    hh[me] &= ~bitc(cand)
+    ls, wc, wseat = _advance(cand, kpos, ls, wc, wseat, me, trump, lono)
+    if kpos + 1 == na:                        # the candidate ends the trick
+        won[wseat] += 1
+        done |= tm | bitc(cand)
+        lead = wseat
+        if hh[lead] == U0:                    # the last trick: the deal is over
+            return -1, 0
+    else:
+        for q in range(kpos):
+            pos[P_TRICK + q] = tcards[q]
+        pos[P_TRICK + kpos] = cand
+        pos[P_NTRICK] = kpos + 1
+    pos[P_N] = na
+    pos[P_ME] = me
+    pos[P_LEADER] = lead
+    pos[P_TRUMP] = trump
+    pos[P_LONO] = 1 if lono else 0
+    pos[P_LEAD] = -1
+    pos[P_AKQ] = akq
+    pos[P_PLAYED] = np.int64(done)
+    pos[P_KNOWN] = np.int64(known_out)
+    for q in range(na):
+        pos[P_WON + q] = won[q]
+    ws[W_BITS] = np.uint64(PIMC_TT_BITS)
+    analyse(hh, pos, rules, ws, o)
+    if o[OUT_WIN] != 0:
+        return 0, o[OUT_TRICKS]
+    return (3 if o[OUT_NOT_BOURRE] != 0 else 2), o[OUT_TRICKS]
 
 
 @njit(cache=True, nogil=True)

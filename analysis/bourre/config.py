@@ -185,7 +185,9 @@ REGISTRY["pimc"] = HeuristicDef(
     {**_family(2.0),
      "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card played (an integer)"),
      "race": Param("race", PIMC_RACE, 0, 1, "stop sampling once one card's mean leads every other's by more than "
-                                            "this x the value range (0 = off)")},
+                                            "this x the value range (0 = off)"),
+     "eval": Param("eval", 0, 0, 1, "how a world scores a card: 0 = the rest of the deal played out as basic plays, "
+                                    "for chips; 1 = the paranoid open-hand solver (the seat against all the others)")},
     "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and playing every legal card out in each as basic plays, for the most "
     "expected chips (kernels/pimc_bourre.py)")
@@ -194,14 +196,8 @@ PIMC_ONLY = "compare, trace and odds --play pimc"   # the studies that play a pi
 
 def has_pimc(specs) -> bool:
     """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
-    found = False
-    for s in specs:
-        if s.code == K.H_PIMC:
-            w = s.value("worlds")
-            if w != int(w):
-                raise TricksimError(f"heuristic {s.label!r}: worlds must be an integer, got {w:g}")
-            found = True
-    return found
+    from tricksim.analysis.play_kinds import has_pimc as has_code
+    return has_code(specs, K.H_PIMC)
 
 
 PIMC_COMPARE_HANDS = 100_000  # compare's default deals when an entrant is pimc (README: about 2 minutes on 2 cores)

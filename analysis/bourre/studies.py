@@ -64,12 +64,14 @@ def solver_bench_cases(seed=0):
 
 
 PIMC_BENCH_PLAYERS = 5
+PIMC_BENCH_CAP = 2_000      # whole deals per round at most (a few seconds)
 
 
 def pimc_bench_cases(seed=0):
     """The sampling player's case of ``tricksim bench --solver`` (issue 12's bar: at least 2 whole deals per
     second per core): fresh deals at 5 players (antes, deal, pass/play, draw, five tricks, settlement), every
-    seat ``pimc`` at its default settings, through the duplicate kernel with one entrant."""
+    seat ``pimc`` at its default settings, through the duplicate kernel with one entrant (at most
+    ``PIMC_BENCH_CAP`` deals per round)."""
     specs = GAME.parse_seats("pimc", PIMC_BENCH_PLAYERS)
     codes, prm = GAME.heuristic_arrays(specs, BourreRules(), PIMC_BENCH_PLAYERS)
     kd, kc = GAME.keys(seed)
@@ -77,9 +79,10 @@ def pimc_bench_cases(seed=0):
     ids = np.zeros((1, PIMC_BENCH_PLAYERS), np.int64)
 
     def fn(first, n):
-        K.sim_duplicate(kd, kc, first, n, PIMC_BENCH_PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids,
+        m = min(n, PIMC_BENCH_CAP)
+        K.sim_duplicate(kd, kc, first, m, PIMC_BENCH_PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids,
                         1, 1, 0, ra)
-        return n
+        return m
     return [(f"sampling player pimc, whole deal, {PIMC_BENCH_PLAYERS} players (every seat)", fn)]
 
 
