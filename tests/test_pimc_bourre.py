@@ -25,13 +25,17 @@ def referee(players, sessions, deals, heuristic, **rules):
     return tr, [e for ds in by.values() for e in ref.check_session(ds, SEED, R)]
 
 
-@pytest.mark.parametrize("players,rules", [(2, {}), (5, {}), (8, {}),
-                                           (5, {"must_overtrump": False, "cinch_rule": "hoyle_lead_highest_with_akq"}),
-                                           (6, {"void_must_play_highest_trump": True, "lo_no": True}),
-                                           (4, {"must_trump_even_if_cannot_win": False, "must_head_in_suit": False,
-                                                "trump_card": "separate_turnup"})])
-def test_referee_accepts_pimc_traces(players, rules):
-    tr, errs = referee(players, 3, 15, "pimc:worlds=8,threshold=1", **rules)
+PIMC = "pimc:worlds=8,threshold=1"          # plays more often than the default: more tricks to check
+
+
+@pytest.mark.parametrize("players,rules,spec", [
+    (2, {}, PIMC), (5, {}, PIMC), (8, {}, PIMC), (5, {}, PIMC + ",eval=1,race=0.2"),
+    (5, {"must_overtrump": False, "cinch_rule": "hoyle_lead_highest_with_akq"}, PIMC),
+    (6, {"void_must_play_highest_trump": True, "lo_no": True}, PIMC),
+    (4, {"must_trump_even_if_cannot_win": False, "must_head_in_suit": False, "trump_card": "separate_turnup"}, PIMC),
+    (7, {"cinch_rule": "akq_in_order", "cinch_knowledge": "omniscient"}, PIMC + ",eval=1")])
+def test_referee_accepts_pimc_traces(players, rules, spec):
+    tr, errs = referee(players, 3, 15, spec, **rules)
     assert errs == []
     assert sum(len(d.get("tricks", [])) == 5 for d in tr) >= 5      # real play happened
 

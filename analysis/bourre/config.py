@@ -180,17 +180,20 @@ REGISTRY["ev"] = HeuristicDef(
     "(analysis/bourre/ev.py, cached); draw=0 (default): basic's discard; card play as basic")
 PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
 PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
+PIMC_EVAL = 1      # default scoring of a world: the paranoid solver, measured better than playouts (same section)
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
     {**_family(2.0),
      "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card played (an integer)"),
      "race": Param("race", PIMC_RACE, 0, 1, "stop sampling once one card's mean leads every other's by more than "
                                             "this x the value range (0 = off)"),
-     "eval": Param("eval", 0, 0, 1, "how a world scores a card: 0 = the rest of the deal played out as basic plays, "
-                                    "for chips; 1 = the paranoid open-hand solver (the seat against all the others)")},
+     "eval": Param("eval", PIMC_EVAL, 0, 1, "how a world scores a card: 1 = the paranoid open-hand solver (the seat "
+                                            "against all the others: surely wins / surely a trick / can be held "
+                                            "to bourre, then its sure tricks); 0 = the rest of the deal played out "
+                                            "as basic plays, for chips")},
     "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
-    "consistent with what it has seen and playing every legal card out in each as basic plays, for the most "
-    "expected chips (kernels/pimc_bourre.py)")
+    "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
+    "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
 PIMC_ONLY = "compare, trace and odds --play pimc"   # the studies that play a pimc seat
 
 
