@@ -196,3 +196,10 @@ def test_bad_input_one_line_exit_2(args, msg, capsys, tmp_path):
     assert code == 2, (out, err)
     lines = [x for x in err.strip().splitlines() if x.strip()]
     assert len(lines) == 1 and msg in lines[0]
+
+
+def test_compare_defaults_with_a_pimc_entrant():
+    from tricksim.analysis.bourre.config import PIMC_COMPARE_BLOCK, PIMC_COMPARE_HANDS
+    slow = B.GAME.duplicate.slow
+    assert slow(B.parse_seats(["basic", "pimc"], 2)) == (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK)
+    assert slow(B.parse_seats(["basic", "cinch"], 2)) is None

@@ -194,7 +194,7 @@ REGISTRY["pimc"] = HeuristicDef(
     "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
     "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
-PIMC_ONLY = "compare, trace and odds --play pimc"   # the studies that play a pimc seat
+PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
 
 
 def has_pimc(specs) -> bool:
@@ -203,7 +203,7 @@ def has_pimc(specs) -> bool:
     return has_code(specs, K.H_PIMC)
 
 
-PIMC_COMPARE_HANDS = 100_000  # compare's default deals when an entrant is pimc (README: about 2 minutes on 2 cores)
+PIMC_COMPARE_HANDS = 50_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
 PIMC_COMPARE_BLOCK = 4_096    # deals per engine block then (a few seconds each)
 
 
