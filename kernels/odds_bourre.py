@@ -51,7 +51,7 @@ PIMC_STRIDE = ODDS_CELLS + 7
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def open_position(rec, n, dealer, upcard, sep, me_seat, h, pos):
+def open_position(rec, players, dealer, upcard, sep, me_seat, h, pos):
     """Fill ``h`` (uint64[8]) and ``pos`` (int64[POS_LEN]) with the position at the first trick of
     the deal in ``rec`` for seat ``me_seat``; returns the outcome when no search is needed
     (OC_OUT: the seat passed; OC_WIN: it is the lone player) and -1 when the solver is to be asked."""
@@ -68,9 +68,9 @@ def open_position(rec, n, dealer, upcard, sep, me_seat, h, pos):
     trump = rec[REC_TRUMP]
     k = 0
     s = dealer
-    for _ in range(n):               # clockwise from the dealer's left, the dealer last
+    for _ in range(players):               # clockwise from the dealer's left, the dealer last
         s += 1
-        if s == n:
+        if s == players:
             s = 0
         if (active >> s) & 1:
             h[k] = np.uint64(rec[REC_HANDS + s])
@@ -95,9 +95,9 @@ def open_position(rec, n, dealer, upcard, sep, me_seat, h, pos):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def open_outcome(rec, n, dealer, upcard, sep, me_seat, rules, h, pos, ws, o):
+def open_outcome(rec, players, dealer, upcard, sep, me_seat, rules, h, pos, ws, o):
     """The seat's outcome under paranoid open-hand play from the hands after the draw (OC_*)."""
-    oc = open_position(rec, n, dealer, upcard, sep, me_seat, h, pos)
+    oc = open_position(rec, players, dealer, upcard, sep, me_seat, h, pos)
     if oc >= 0:
         return oc
     analyse(h, pos, rules, ws, o)
@@ -107,7 +107,7 @@ def open_outcome(rec, n, dealer, upcard, sep, me_seat, rules, h, pos, ws, o):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
+def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
                   hparams, do_open, pcodes, pparams, do_pimc):
     """Deals ``first .. first+nsamp-1`` as kernels/bourre.sim_odds deals and plays them, every choice
     on the same deal; with ``do_open`` also the seat's open-hand outcome (OC_*) after the same draw; with
@@ -123,7 +123,7 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0,
     nch = (nsamp + CH - 1) // CH
     o_p = nc * PLAY_STRIDE
     part = np.zeros((nch, nc * (PLAY_STRIDE + PIMC_STRIDE)), np.int64)
-    dealer = n - 1
+    dealer = players - 1
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     ante = rules[R_ANTE]
     for ch in prange(nch):
@@ -144,20 +144,20 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0,
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
             idx = first + i
-            m = deal_around(sd, key_deal, idx, n, dealer, seat, fixed, upcard, sep, h0, p0, iw)
+            m = deal_around(sd, key_deal, idx, players, dealer, seat, fixed, upcard, sep, h0, p0, iw)
             sd0 = sd[0]
-            pot = pot0 + ante * n
+            pot = pot0 + ante * players
             for ci in range(nc):
-                cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, n, dealer, seat, h0, p0, m, hands, pool,
+                cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
                                                pot, upcard, ante, rules, hcodes, hparams, rec, cmode[ci],
                                                cdisc[ci], uw, iw)
                 oc = 0
                 if do_open:
-                    oc = open_outcome(rec, n, dealer, upcard, sep, seat, rules, sh, spos, ws, o)
+                    oc = open_outcome(rec, players, dealer, upcard, sep, seat, rules, sh, spos, ws, o)
                 acc[ci * PLAY_STRIDE + ((cat * 9 + npl) * 9 + nt) * N_OC + oc] += 1
                 acc[ci * PLAY_STRIDE + PLAY_CELLS] += x
                 if do_pimc:
-                    pc, pn, pt, px = odds_playout(sd, sd0, st, key_dec, idx, n, dealer, seat, h0, p0, m, hands,
+                    pc, pn, pt, px = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands,
                                                   pool, pot, upcard, ante, rules, pcodes, pparams, rec, cmode[ci],
                                                   cdisc[ci], uw, iw)
                     b = o_p + ci * PIMC_STRIDE

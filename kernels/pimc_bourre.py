@@ -131,7 +131,7 @@ def _forbid(c, kpos, ls, wc, trump, lono, rules):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, dealer, upcard, sep, rules,
+def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard, sep, rules,
            act, idx, hist, forb, by, fixed, need, won):
     """What seat ``me_real`` knows at its turn (card ``kpos`` of trick ``t``), the active seats renumbered
     clockwise from the dealer's left (``act`` index -> seat, ``idx`` seat -> index): ``hist`` the cards
@@ -143,9 +143,9 @@ def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, dealer, 
     s = dealer
     for q in range(MAXP):
         idx[q] = -1
-    for _ in range(n):
+    for _ in range(players):
         s += 1
-        if s == n:
+        if s == players:
             s = 0
         if (active >> s) & 1:
             act[na] = s
@@ -305,7 +305,7 @@ def _finish(hh, na, me, cand, leader, kpos, ls, wc, wseat, played, won, known_ou
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out, n, dealer,
+def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out, players, dealer,
               upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw):
     """The card seat ``me_real`` plays among ``lg`` (two or more legal cards), card ``kpos`` of trick ``t``,
     in ``play_dealt``'s state (``rec`` holds the deal so far; ``played`` every card played, the trick in
@@ -316,7 +316,7 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
         nw = 1
     race = hparams[me_real, P_RACE]
     act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
-    na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, dealer, upcard,
+    na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard,
                                   sep, rules, act, idx, hist, forb, by, fixed, need, won0)
     paranoid = hparams[me_real, P_EVAL] > 0.5
     ws = uw[57:]
@@ -439,7 +439,7 @@ def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, 
 
 
 @njit(cache=True, nogil=True)
-def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, dealer, upcard, sep, rules, nw,
+def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard, sep, rules, nw,
                   key):
     """``nw`` worlds as ``pimc_card`` samples them at that turn (for the tests): int64[nw, 8] the cards each
     seat (real seat numbers) holds in the world, the seat its own hand, passers 0; and bool[nw] whether the
@@ -447,8 +447,8 @@ def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, d
     uw = np.zeros(UW_LEN, np.uint64)
     iw = np.zeros(IW_LEN, np.int64)
     act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
-    na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, n, dealer, upcard, sep,
-                                  rules, act, idx, hist, forb, by, fixed, need, won0)
+    na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard,
+                                  sep, rules, act, idx, hist, forb, by, fixed, need, won0)
     out = np.zeros((nw, MAXP), np.int64)
     ok = np.zeros(nw, np.bool_)
     seed_state(rng, key, 0)
