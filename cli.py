@@ -207,8 +207,8 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
                 seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
                 out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
                 force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,open (open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None):
-    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,open: under the heuristics and under paranoid open-hand play)."""
+                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the seat plays its cards as the sampling player, pimc:worlds=N,pimc:race=X; open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None):
+    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,pimc,open: under the heuristics, the sampling player and paranoid open-hand play)."""
     g = bourre.GAME
     _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
                               g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
@@ -339,7 +339,7 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           engine: Annotated[bool, typer.Option("--engine", help="instead: the run engine's overhead on a Boulmous run")] = False,
           repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
           dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend")] = False,
-          solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000) and Boulmous PIMC deals per second (at most 100 a round)")] = False,
+          solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000) and PIMC deals per second (Boulmous at most 100 a round, Bourre at 5 players at most 2,000)")] = False,
           compile_: Annotated[bool, typer.Option("--compile", help="instead: seconds per kernel entry point on a first run, cold (empty Numba cache) and cached, per headline study")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
     from tricksim.analysis import bench as bench_mod

@@ -81,8 +81,9 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
     """Whole-deal open-hand solves per second (issue 12's bar: at least 4,000 per second per core, two threads
     at least 1.8x one), 1 thread and all threads, timed as ``run`` times the playing kernels (interleaved
     rounds, the best reported): ``Game``-independent cases from each game that has an open-hand solver, and
-    Boulmous's sampling player (issue 12's bar: at least 2 whole deals per second per core)."""
+    each game's sampling player (issue 12's bar: at least 2 whole deals per second per core)."""
     from tricksim.analysis.boulmous.studies import pimc_bench_cases, solver_bench_cases
+    from tricksim.analysis.bourre.studies import pimc_bench_cases as bourre_pimc_cases
     from tricksim.analysis.bourre.studies import solver_bench_cases as bourre_solver_cases
     allt = numba.config.NUMBA_NUM_THREADS
     tlist = sorted(set(threads)) if threads else sorted({1, allt})
@@ -92,7 +93,7 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
     n = hands or SOLVER_DEALS
     rows = []
     for game, cases in (("Boulmous", solver_bench_cases(seed) + pimc_bench_cases(seed)),
-                        ("Bourre", bourre_solver_cases(seed))):
+                        ("Bourre", bourre_solver_cases(seed) + bourre_pimc_cases(seed))):
         for label, fn in cases:
             rates, ratios = time_case(fn, n, tlist, repeats)
             row = {"game": game, "case": label, "deals": n}

@@ -4,12 +4,12 @@ Contract of every function here:
 - cards are ints ``suit*16+rank`` (kernels/cards.py, rank 0..12 = 2..A); a hand is a uint64 mask;
 - ``rules``   int64[N_RULES]: the variant flags, indexed by the ``R_*`` constants
   (built by ``analysis.bourre.rules_array``);
-- ``hcodes``  int64[n] heuristic code per seat, ``hparams`` float64[n, N_PARAMS];
+- ``hcodes``  int64[players] heuristic code per seat, ``hparams`` float64[players, N_PARAMS];
 - ``rec``     int64[REC_LEN] is the deal record that every deal fills (``REC_*`` layout
   below), so ``trace`` shows exactly what the batch kernels play;
 - chips are int64; any pot, payment or seat net that would pass ``OVF`` = 2**62 stops
   the session as *overflowed* (never wrapped around).
-Seats 0..n-1 clockwise; in a session seat ``j % n`` deals deal ``j`` (seat 0 deals first).
+Seats 0..players-1 clockwise; in a session seat ``j % players`` deals deal ``j`` (seat 0 deals first).
 
 Randomness (kernels/rng.py): deal ``j`` of session ``k`` draws its cards from the
 deal stream state ``seed_state(seed_state(key_deal, k), j)`` and its random
@@ -47,6 +47,7 @@ LONO_MAX_RANK = 5                # Lo-No may be called on an up-card 2..7 (rank 
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
+H_PIMC = 4   # the sampling player: decides play/pass and discards as basic; plays cards by kernels/pimc_bourre.py
 (P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
  P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
  P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
@@ -54,8 +55,10 @@ H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
  P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES,
  # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the
  # standard errors another draw must gain over basic's
- P_DRAW, P_DRAW_Z) = range(23)
-N_PARAMS = 23
+ P_DRAW, P_DRAW_Z,
+ # pimc: worlds sampled per card, the race margin (0 = off), how a world is scored (kernels/pimc_bourre.py)
+ P_WORLDS, P_RACE, P_EVAL) = range(26)
+N_PARAMS = 26
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
@@ -103,6 +106,10 @@ REC_CINCH = 210         # 40 flags: rule 11 restricted that play (evaluated when
 REC_LEN = 250
 OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
+# scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
+# sampling player's (kernels/pimc_bourre.py)
+UW_LEN = 16 + 41 + 2810       # ... + its open-hand solver's workspace (pimc_bourre.PIMC_TT_BITS)
+IW_LEN = 24 + 100 + 26 + 3
 
 
 # ============================================================================
@@ -179,9 +186,9 @@ def max_rank_card(m):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def max_discard(n, rules):
+def max_discard(players, rules):
     lim = rules[R_MAX_DISCARD]
-    if n >= 7 and rules[R_MAX_DISCARD_7PLUS] >= 0 and rules[R_MAX_DISCARD_7PLUS] < lim:
+    if players >= 7 and rules[R_MAX_DISCARD_7PLUS] >= 0 and rules[R_MAX_DISCARD_7PLUS] < lim:
         lim = rules[R_MAX_DISCARD_7PLUS]
     return lim
 
@@ -675,13 +682,13 @@ def choose_lono(code, hp, me, upcard, st):
 # one deal
 # ============================================================================
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def seat_order(n, dealer, inmask, iw):
+def seat_order(players, dealer, inmask, iw):
     """iw[16:16+k] = the seats of ``inmask`` from the dealer's left, the dealer last; returns k."""
     k = 0
     s = dealer
-    for _ in range(n):
+    for _ in range(players):
         s += 1
-        if s == n:
+        if s == players:
             s = 0
         if (inmask >> s) & 1:
             iw[16 + k] = s
@@ -693,7 +700,7 @@ DECK_IDS = np.array([(q // 13) * 16 + q % 13 for q in range(52)], np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw):
+def deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw):
     """Rule 3: from the sorted 52-card pool, one card at a time from the dealer's
     left, five rounds; the dealer's 5th card is the up-card (or, with
     separate_turnup, the next card is turned up and belongs to no one).
@@ -702,7 +709,7 @@ def deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw):
         pool[q] = DECK_IDS[q]
     for s in range(MAXP):
         hands[s] = U0
-    k = seat_order(n, dealer, inmask, iw)
+    k = seat_order(players, dealer, inmask, iw)
     m = 52
     up = -1
     for r in range(5):
@@ -760,13 +767,13 @@ def discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, at):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
+def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
                rec, fseat, fmode, fdisc, uw, iw):
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
     plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
-    Scratch: ``uw`` uint64[16], ``iw`` int64[24] (no allocation per deal).
+    Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow)."""
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     trump = upcard >> 4
@@ -789,9 +796,9 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
     known_out = bitc(upcard) if sep else U0   # a separate turn-up is seen by all
     up_in_dealer = not sep
     # declaration order: the in-deal seats from the dealer's left, dealer last (iw[16:24])
-    k = seat_order(n, dealer, inmask, iw)
-    limit = max_discard(n, rules)
-    table_ante = max(1, ante_amt) * n
+    k = seat_order(players, dealer, inmask, iw)
+    limit = max_discard(players, rules)
+    table_ante = max(1, ante_amt) * players
     uw[0] = U0          # folded hands not yet gathered
     uw[1] = U0          # discards not yet gathered
     akqm = U0
@@ -945,8 +952,12 @@ def play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, ante_amt, rules, hcode
                     x = lg & eq
                     lg = x if x != U0 else eq
                     cinch_applied = 1
-            c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
-                            rec[REC_WON + s], st)
+            if hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
+                c = _pimc.pimc_card(rec, s, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out,
+                                    players, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw)
+            else:
+                c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
+                                rec[REC_WON + s], st)
             rec[REC_LEGAL + nlg] = np.int64(lg)
             rec[REC_CINCH + nlg] = cinch_applied
             nlg += 1
@@ -1031,7 +1042,7 @@ def settle(pot, active, rec, rules):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
+def post_antes(players, inmask, exempt, dealer, amt, rules, rec):
     """Rule 2: everyone antes ``amt`` except the exempt seats (bourre or tied in the
     previous deal); the dealer pays them all with dealer_antes_for_all; nobody antes a
     tied_only_next_hand deal (``inmask`` not everyone).  Fills rec[REC_ANTES..];
@@ -1039,8 +1050,8 @@ def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
     owed = 0
     for s in range(MAXP):
         rec[REC_ANTES + s] = 0
-    if inmask == (1 << n) - 1:
-        for s in range(n):
+    if inmask == (1 << players) - 1:
+        for s in range(players):
             if not (exempt >> s) & 1:
                 owed += 1
                 if rules[R_DEALER_ANTES_ALL] == 0:
@@ -1051,12 +1062,12 @@ def post_antes(n, inmask, exempt, dealer, amt, rules, rec):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def next_deal(n, rec, rules):
+def next_deal(players, rec, rules):
     """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record.
     The tied players' exemption holds while the pot stays in the middle; a divided pot
     is paid out (divide_equally), so they ante like everyone else."""
     exempt = rec[REC_BOURRE]
-    inmask = (1 << n) - 1
+    inmask = (1 << players) - 1
     if rec[REC_OUTCOME] == OUT_TIE:
         if rules[R_TIE] != TIE_DIVIDE:
             exempt |= rec[REC_TIED]
@@ -1094,7 +1105,7 @@ PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec, hands, pool, sd,
+def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands, pool, sd,
                  st, nets, uw, iw):
     """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
     deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
@@ -1106,12 +1117,12 @@ def session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes
     its deals through this one function."""
     seed_state(sd, ks_deal, j)
     seed_state(st, ks_dec, j)
-    dealer = j % n
+    dealer = j % players
     while not (inmask >> dealer) & 1:
-        dealer = (dealer + 1) % n
+        dealer = (dealer + 1) % players
     rec[REC_SESSION] = sess
     rec[REC_DEAL_IDX] = j
-    rec[REC_N] = n
+    rec[REC_N] = players
     rec[REC_DEALER] = dealer
     rec[REC_INMASK] = inmask
     rec[REC_POT_BEFORE] = pot
@@ -1126,17 +1137,17 @@ def session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes
     rec[REC_ANTE_AMT] = amt
     for s in range(MAXP):
         rec[REC_SCORE + s] = 0
-    tot = post_antes(n, inmask, exempt, dealer, amt, rules, rec)
+    tot = post_antes(players, inmask, exempt, dealer, amt, rules, rec)
     if tot > OVF - pot:
         ok = False
     else:
         pot += tot
     if ok:
-        upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
-        ok = play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+        upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
+        ok = play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
                         pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw)
     if ok:
-        for s in range(n):
+        for s in range(players):
             x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
             rec[REC_SCORE + s] = x
             if not add_net(nets, s, x):
@@ -1146,8 +1157,28 @@ def session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes
     return ok
 
 
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def session_start(key_deal, key_dec, sess, players, sd, st, nets):
+    """The start of session ``sess`` in every session kernel: the seat nets at 0; returns its deal and
+    decision keys (``session_deal``'s ``ks_deal``, ``ks_dec``), the pot (0), who is in the deal (everyone)
+    and who is exempt from the ante (nobody)."""
+    seed_state(sd, key_deal, sess)
+    seed_state(st, key_dec, sess)
+    for s in range(MAXP):
+        nets[s] = 0
+    return sd[0], st[0], np.int64(0), (1 << players) - 1, 0
+
+
+@njit(cache=True, nogil=True)
+def session_scratch():
+    """One thread's scratch for ``session_deal``: hands, pool, sd, st, nets, uw, iw, rec."""
+    return (np.zeros(MAXP, np.uint64), np.zeros(52, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64),
+            np.zeros(MAXP, np.int64), np.zeros(UW_LEN, np.uint64), np.zeros(IW_LEN, np.int64),
+            np.zeros(REC_LEN, np.int64))
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, record, srow, fanrow,
+def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, recs, record, srow, fanrow,
                  stride, hands, pool, sd, st, nets, uw, iw):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
     pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot contested
@@ -1156,19 +1187,10 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
     ``record`` the deal records go to recs[j], else all to recs[0]."""
     for q in range(S_LEN):
         srow[q] = 0
-    for s in range(MAXP):
-        nets[s] = 0
     nfan = fanrow.shape[0]
     for f in range(nfan):
         fanrow[f] = -1
-    seed_state(sd, key_deal, sess)
-    ks_deal = sd[0]
-    seed_state(st, key_dec, sess)
-    ks_dec = st[0]
-    allm = (1 << n) - 1
-    inmask = allm
-    exempt = 0
-    pot = np.int64(0)
+    ks_deal, ks_dec, pot, inmask, exempt = session_start(key_deal, key_dec, sess, players, sd, st, nets)
     ante = rules[R_ANTE]
     unit = max(ante, 1)
     srow[S_PASS10] = D
@@ -1177,7 +1199,7 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
     maxpot = np.int64(0)
     for j in range(D):
         rec = recs[j] if record else recs[0]
-        if not session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
+        if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
                             pool, sd, st, nets, uw, iw):
             srow[S_OVF] = 1
             srow[S_OVF_DEAL] = j
@@ -1201,7 +1223,7 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
         srow[S_ACTIVE + rec[REC_NACTIVE]] += 1
         srow[S_OUT + rec[REC_OUTCOME]] += 1
         act = rec[REC_ACTIVE]
-        for s in range(n):
+        for s in range(players):
             if (act >> s) & 1:
                 srow[S_SPLAY + s] += 1
             if rec[REC_POT_WON + s] > 0:
@@ -1209,11 +1231,11 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
             if (rec[REC_BOURRE] >> s) & 1:
                 srow[S_SBOU + s] += 1
         # exemptions and who contests the next deal (rules 2, 13)
-        exempt, inmask = next_deal(n, rec, rules)
+        exempt, inmask = next_deal(players, rec, rules)
     srow[S_MAXPOT] = maxpot
     srow[S_ENDPOT] = pot
     tot = pot
-    for s in range(n):
+    for s in range(players):
         srow[S_NET + s] = nets[s]
         tot += nets[s]
     if srow[S_OVF] == 0 and tot != 0:
@@ -1222,26 +1244,20 @@ def play_session(key_deal, key_dec, sess, n, D, rules, hcodes, hparams, recs, re
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_sessions(key_deal, key_dec, first, ns, n, D, stride, rules, hcodes, hparams, srows, fans):
+def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes, hparams, srows, fans):
     """Sessions first..first+ns-1; fills srows[ns, S_LEN] and fans[ns, nfan]."""
     CH = 8
     nch = (ns + CH - 1) // CH
     for ch in prange(nch):
-        hands = np.zeros(MAXP, np.uint64)
-        pool = np.zeros(52, np.int64)
-        sd = np.zeros(1, np.uint64)
-        st = np.zeros(1, np.uint64)
-        nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
-        recs = np.zeros((1, REC_LEN), np.int64)
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
+        recs = rec.reshape((1, REC_LEN))
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
-            play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, recs, False, srows[i],
+            play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, recs, False, srows[i],
                          fans[i], stride, hands, pool, sd, st, nets, uw, iw)
 
 
 @njit(cache=True, nogil=True)
-def trace_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
+def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams):
     """The deal records of sessions first..first+ns-1 exactly as ``sim_sessions`` plays
     them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows."""
     out = np.zeros((ns, D, REC_LEN), np.int64)
@@ -1252,10 +1268,10 @@ def trace_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
     sd = np.zeros(1, np.uint64)
     st = np.zeros(1, np.uint64)
     nets = np.zeros(MAXP, np.int64)
-    uw = np.zeros(16, np.uint64)
-    iw = np.zeros(24, np.int64)
+    uw = np.zeros(UW_LEN, np.uint64)
+    iw = np.zeros(IW_LEN, np.int64)
     for i in range(ns):
-        play_session(key_deal, key_dec, first + i, n, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
+        play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
                      1, hands, pool, sd, st, nets, uw, iw)
     return out, srows
 
@@ -1275,7 +1291,7 @@ def pot_bin(p):
 
 
 @njit(cache=True, nogil=True)
-def reduce_sessions(srows, fans, n, D, o_fan, o_max, o_end, o_pass, o_bou, o_act, o_out, o_misc, o_seat,
+def reduce_sessions(srows, fans, players, D, o_fan, o_max, o_end, o_pass, o_bou, o_act, o_out, o_misc, o_seat,
                     o_neth, length, unit):
     out = np.zeros(length, np.int64)
     ns = srows.shape[0]
@@ -1304,7 +1320,7 @@ def reduce_sessions(srows, fans, n, D, o_fan, o_max, o_end, o_pass, o_bou, o_act
             continue
         out[o_misc + 5] += 1
         out[o_misc + 2] += r[S_CONS]
-        for s in range(n):
+        for s in range(players):
             x = r[S_NET + s]
             so = o_seat + 10 * s
             out[so] += x >> 32
@@ -1348,10 +1364,36 @@ def odds_outcome(rec, seat):
     return 4
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def deal_around(sd, key_deal, idx, players, dealer, seat, fixed, upcard, sep, h0, p0, iw):
+    """Deal ``idx`` of the odds of one hand (``sim_odds``, kernels/odds_bourre.py): ``seat`` holds ``fixed``,
+    the dealer the up-card as his 5th card (a separate turn-up belongs to no one), the other cards drawn one at
+    a time from the dealer's left out of the pool of the unseen cards (the stream ``seed_state(key_deal,
+    idx)`` left in ``sd`` for the draw).  Fills ``h0`` (uint64[8]) and ``p0`` (the stock); returns its size."""
+    seed_state(sd, key_deal, idx)
+    m = fill_pool(p0, DECK52 & ~(fixed | bitc(upcard)))
+    for s in range(MAXP):
+        h0[s] = U0
+    h0[seat] = fixed
+    seat_order(players, dealer, (1 << players) - 1, iw)
+    for r in range(5):
+        for q in range(players):
+            s = iw[16 + q]
+            if s == seat:
+                continue
+            if s == dealer and r == 4 and not sep:
+                h0[s] |= bitc(upcard)
+                continue
+            c = draw_card(sd, p0, m)
+            m -= 1
+            h0[s] |= bitc(c)
+    return m
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
+def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
              hparams):
-    """Random deals of the unseen cards around ``fixed`` (seat ``seat``, dealer n-1,
+    """Random deals of the unseen cards around ``fixed`` (seat ``seat``, dealer players-1,
     everyone antes); every choice of cmode/cdisc is played on the same deal (common
     random numbers: the same stock and the same decision stream).  Returns
     int64[nc * ODDS_STRIDE]."""
@@ -1359,10 +1401,9 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
     CH = 1024
     nch = (nsamp + CH - 1) // CH
     part = np.zeros((nch, nc * ODDS_STRIDE), np.int64)
-    dealer = n - 1
+    dealer = players - 1
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     ante = rules[R_ANTE]
-    known = fixed | bitc(upcard)
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         h0 = np.zeros(MAXP, np.uint64)
@@ -1370,55 +1411,48 @@ def sim_odds(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmod
         p0 = np.zeros(52, np.int64)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
             idx = first + i
-            seed_state(sd, key_deal, idx)
-            m = fill_pool(p0, DECK52 & ~known)
-            for s in range(MAXP):
-                h0[s] = U0
-            h0[seat] = fixed
-            seat_order(n, dealer, (1 << n) - 1, iw)
-            for r in range(5):
-                for q in range(n):
-                    s = iw[16 + q]
-                    if s == seat:
-                        continue
-                    if s == dealer and r == 4 and not sep:
-                        h0[s] |= bitc(upcard)
-                        continue
-                    c = draw_card(sd, p0, m)
-                    m -= 1
-                    h0[s] |= bitc(c)
+            m = deal_around(sd, key_deal, idx, players, dealer, seat, fixed, upcard, sep, h0, p0, iw)
             sd0 = sd[0]
             for ci in range(nc):
-                for s in range(MAXP):
-                    hands[s] = h0[s]
-                for q in range(m):
-                    pool[q] = p0[q]
-                sd[0] = sd0
-                seed_state(st, key_dec, idx)
-                pot = pot0 + ante * n
-                play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hcodes, hparams,
-                           hands, pool, rec, seat, cmode[ci], np.uint64(cdisc[ci]), uw, iw)
-                cat = odds_outcome(rec, seat)
-                npl = rec[REC_NACTIVE]
-                nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
+                cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
+                                               pot0 + ante * players, upcard, ante, rules, hcodes, hparams, rec,
+                                               cmode[ci], cdisc[ci], uw, iw)
                 acc[ci * ODDS_STRIDE + (cat * 9 + npl) * 9 + nt] += 1
-                x = rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
                 acc[ci * ODDS_STRIDE + ODDS_CELLS] += x
     return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool, pot, upcard, ante, rules,
+                 hcodes, hparams, rec, mode, disc, uw, iw):
+    """One choice (``mode``, ``disc``) played on deal ``idx`` of the odds as ``deal_around`` dealt it (the
+    hands ``h0``, the stock ``p0[:m]``, the draw stream state ``sd0``), from the deal's decision stream.
+    Returns the seat's (category, players active, players tied, chips) (``odds_outcome``)."""
+    for s in range(MAXP):
+        hands[s] = h0[s]
+    for q in range(m):
+        pool[q] = p0[q]
+    sd[0] = sd0
+    seed_state(st, key_dec, idx)
+    play_dealt(sd, st, players, dealer, (1 << players) - 1, pot, upcard, m, ante, rules, hcodes, hparams, hands,
+               pool, rec, seat, mode, np.uint64(disc), uw, iw)
+    cat = odds_outcome(rec, seat)
+    nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
+    return cat, rec[REC_NACTIVE], nt, rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
 
 
 # ============================================================================
 # duplicate comparison: the seatings of a balanced design on the same deal
 # ============================================================================
 @njit(cache=True, nogil=True, parallel=True)
-def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat_ids, k, nround, pot0, rules):
-    """Deal idx (dealer n-1, a fresh deal: pot0 carried over, everyone antes) is played
+def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params, seat_ids, k, nround, pot0, rules):
+    """Deal idx (dealer players-1, a fresh deal: pot0 carried over, everyone antes) is played
     once per seating of round c = idx % nround (rows c*k .. c*k+k-1 of ``seat_ids``,
     ``seat_codes``, ``seat_params``: entrant, heuristic code and parameters of each seat;
     a round puts every entrant in every seat once, analysis/compare.py ``design``); every
@@ -1433,18 +1467,22 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
     m0 = nround + nround * per_round
     width = m0 + nround * kk
     CH = 512
+    for r in range(seat_codes.shape[0]):
+        for s in range(players):
+            if seat_codes[r, s] == H_PIMC:
+                CH = 4           # a sampling seat: small chunks balance the threads (integer sums: same result)
     nch = (nd + CH - 1) // CH
     part = np.zeros((nch, width), np.int64)
-    dealer = n - 1
+    dealer = players - 1
     ante = rules[R_ANTE]
-    allm = (1 << n) - 1
+    allm = (1 << players) - 1
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         pool = np.zeros(52, np.int64)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         X = np.zeros(k, np.int64)
         Y = np.zeros(k, np.int64)
@@ -1463,16 +1501,16 @@ def sim_duplicate(key_deal, key_dec, first, nd, n, seat_codes, seat_params, seat
                 seed_state(sd, key_deal, idx)
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
-                upcard, m = deal_fresh(sd, n, dealer, allm, hands, pool, rules, iw)
-                pot = pot0 + ante * n
-                play_dealt(sd, st, n, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
+                upcard, m = deal_fresh(sd, players, dealer, allm, hands, pool, rules, iw)
+                pot = pot0 + ante * players
+                play_dealt(sd, st, players, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
                            rec, NO_SEAT, NO_SEAT, U0, uw, iw)
                 for h in range(k):
                     Y[h] = 0
-                for s in range(n):
+                for s in range(players):
                     paid = ante
                     if rules[R_DEALER_ANTES_ALL] != 0:
-                        paid = ante * n if s == dealer else 0
+                        paid = ante * players if s == dealer else 0
                     Y[seat_ids[r, s]] += rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
                 for a in range(k):
                     X[a] += Y[a]
@@ -1503,7 +1541,7 @@ def ev_outcome(rec, s):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hparams, pparams):
+def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes, hparams, pparams):
     """Sessions first..first+ns-1 of D deals (as ``play_session`` plays them: antes, the
     pot carried on) played by ``hcodes``/``hparams``.  In every deal each real play/pass
     decision (not the dealer's forced ones) is counted in its class (EV_DEC, EV_PLAYED), and
@@ -1521,8 +1559,8 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
     width = EV_CELLS * EV_STATS + EV_GLOBAL
     part = np.zeros((nch, width), np.int64)
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
-    limit = max_discard(n, rules)
-    allm = (1 << n) - 1
+    limit = max_discard(players, rules)
+    allm = (1 << players) - 1
     g0 = EV_CELLS * EV_STATS
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
@@ -1532,8 +1570,8 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
         sx = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         rec2 = np.zeros(REC_LEN, np.int64)
         cells = np.zeros(MAXP, np.int64)
@@ -1556,26 +1594,26 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                 seed_state(sd, ks_deal, j)
                 seed_state(st, ks_dec, j)
                 seed_state(sx, ks_x, j)
-                dealer = j % n
+                dealer = j % players
                 while not (inmask >> dealer) & 1:
-                    dealer = (dealer + 1) % n
+                    dealer = (dealer + 1) % players
                 rec[REC_DEALER] = dealer
                 rec2[REC_DEALER] = dealer
                 amt = ante
                 if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
                     amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
-                tot = post_antes(n, inmask, exempt, dealer, amt, rules, rec)
+                tot = post_antes(players, inmask, exempt, dealer, amt, rules, rec)
                 if tot > OVF - pot:
                     break
                 pot += tot
-                upcard, m = deal_fresh(sd, n, dealer, inmask, hands, pool, rules, iw)
+                upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
                 for s in range(MAXP):
                     h0[s] = hands[s]
                 for q in range(m):
                     p0[q] = pool[q]
                 sd0 = sd[0]
                 st0 = st[0]
-                if not play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                if not play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
                                   pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw):
                     break
                 # the decisions as play_dealt met them (declaration order, dealt hands)
@@ -1583,7 +1621,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                 trump = rec[REC_TRUMP]
                 lono = rec[REC_LONO] != 0
                 ko = bitc(upcard) if sep else U0
-                table_ante = max(1, amt) * n
+                table_ante = max(1, amt) * players
                 a2 = amt if rules[R_DOUBLE_ANTE] != 0 else 0
                 ace_up = not sep and (upcard & 15) == 12
                 nb = 0
@@ -1635,7 +1673,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                                 pool[t] = p0[t]
                             sd[0] = sd0
                             st[0] = st0
-                            if play_dealt(sd, st, n, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams,
+                            if play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams,
                                           hands, pool, rec2, s, np.int64(1), dsel, uw, iw):
                                 o = ev_outcome(rec2, s)
                         if o >= 0:
@@ -1643,7 +1681,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, n, D, rules, hcodes, hpara
                             if o < 3:
                                 acc[c * EV_STATS + EV_WIN + o] += 1
                 pot = rec[REC_POT_AFTER]
-                exempt, inmask = next_deal(n, rec, rules)
+                exempt, inmask = next_deal(players, rec, rules)
     return part.sum(axis=0)
 
 
@@ -1683,7 +1721,7 @@ def tail_a(rec, rules):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_tail(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
+def sim_tail(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams):
     """Sessions first..first+ns-1 exactly as ``sim_sessions`` plays them (``session_deal``);
     per deal the pair (A, B) and the pot after it.  Returns int64[TAIL_LEN] (TAIL_O_* offsets)."""
     o_ab, o_band, o_cross, o_hist, o_misc, length = TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_O_MISC, TAIL_LEN
@@ -1691,35 +1729,19 @@ def sim_tail(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
     nch = (ns + CH - 1) // CH
     part = np.zeros((nch, length), np.int64)
     unit = max(rules[R_ANTE], 1)
-    allm = (1 << n) - 1
     for ch in prange(nch):
-        hands = np.zeros(MAXP, np.uint64)
-        pool = np.zeros(52, np.int64)
-        sd = np.zeros(1, np.uint64)
-        st = np.zeros(1, np.uint64)
-        nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
-        rec = np.zeros(REC_LEN, np.int64)
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
         c = np.zeros((TAIL_NBAND, TAIL_NA), np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
             sess = first + i
-            seed_state(sd, key_deal, sess)
-            ks_deal = sd[0]
-            seed_state(st, key_dec, sess)
-            ks_dec = st[0]
-            for s in range(MAXP):
-                nets[s] = 0
+            ks_deal, ks_dec, pot, inmask, exempt = session_start(key_deal, key_dec, sess, players, sd, st, nets)
             for b in range(TAIL_NBAND):
                 for a in range(TAIL_NA):
                     c[b, a] = 0
-            pot = np.int64(0)
-            inmask = allm
-            exempt = 0
             acc[o_misc] += 1
             for j in range(D):
-                if not session_deal(ks_deal, ks_dec, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec,
+                if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec,
                                     hands, pool, sd, st, nets, uw, iw):
                     acc[o_misc + 1] += 1
                     break
@@ -1738,7 +1760,7 @@ def sim_tail(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams):
                 acc[o_ab + a * TAIL_NBB + b] += 1
                 acc[o_hist + pot_bin(after)] += 1
                 pot = after
-                exempt, inmask = next_deal(n, rec, rules)
+                exempt, inmask = next_deal(players, rec, rules)
             for bd in range(TAIL_NBAND + 1):
                 for a in range(TAIL_NA):
                     ca = c[bd, a] if bd < TAIL_NBAND else c[:, a].sum()
@@ -1759,7 +1781,7 @@ SP_LEN = 4
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, levels, R, max_particles, Y, ovw,
+def split_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, levels, R, max_particles, Y, ovw,
                    cnt):
     """Multilevel splitting of the root sessions first..first+ns-1 (each played as in
     ``sim_sessions`` until it splits).  ``levels`` int64[L] increasing chip thresholds: a
@@ -1780,17 +1802,9 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
     smax = 1
     for q in range(L):
         smax += R[q] - 1
-    allm = (1 << n) - 1
     for i in prange(ns):
-        hands = np.zeros(MAXP, np.uint64)
-        pool = np.zeros(52, np.int64)
-        sd = np.zeros(1, np.uint64)
-        st = np.zeros(1, np.uint64)
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
         tk = np.zeros(1, np.uint64)
-        nets = np.zeros(MAXP, np.int64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
-        rec = np.zeros(REC_LEN, np.int64)
         s_st = np.zeros((smax, 5), np.int64)        # pot, deal index, exempt, inmask, levels passed
         s_nets = np.zeros((smax, MAXP), np.int64)
         s_key = np.zeros((smax, 2), np.uint64)
@@ -1801,14 +1815,9 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
         ovw[i] = 0.0
         for q in range(SP_LEN):
             cnt[i, q] = 0
-        seed_state(sd, key_deal, sess)
-        seed_state(st, key_dec, sess)
-        s_key[0, 0] = sd[0]
-        s_key[0, 1] = st[0]
-        s_st[0, 0] = 0
+        s_key[0, 0], s_key[0, 1], s_st[0, 0], s_st[0, 3], s_st[0, 2] = session_start(key_deal, key_dec, sess,
+                                                                                      players, sd, st, nets)
         s_st[0, 1] = 0
-        s_st[0, 2] = 0
-        s_st[0, 3] = allm
         s_st[0, 4] = 0
         s_w[0] = 1.0
         sp = 1
@@ -1828,7 +1837,7 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
             ovf = False
             while j < D:
                 cnt[i, SP_DEALS] += 1
-                if not session_deal(kd, kc, sess, j, n, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
+                if not session_deal(kd, kc, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
                                     pool, sd, st, nets, uw, iw):
                     ovf = True
                     ovw[i] += w
@@ -1838,7 +1847,7 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
                 stake = rec[REC_POT_STAKE]
                 pot = rec[REC_POT_AFTER]
                 hi = stake if stake > pot else pot
-                exempt, inmask = next_deal(n, rec, rules)
+                exempt, inmask = next_deal(players, rec, rules)
                 j += 1
                 nl = lev
                 while nl < L and hi > levels[nl]:
@@ -1871,7 +1880,12 @@ def split_sessions(key_deal, key_dec, first, ns, n, D, rules, hcodes, hparams, l
                             cnt[i, SP_PARTICLES] += r - 1
             if not ovf:
                 tot = pot
-                for s in range(n):
+                for s in range(players):
                     tot += nets[s]
                 if tot != 0:
                     cnt[i, SP_VIOL] += 1
+
+
+# the sampling player's card play (bottom import: kernels/pimc_bourre.py imports this module's names;
+# ``play_dealt`` reaches it as ``_pimc.pimc_card`` when it is compiled, after both modules are loaded)
+from tricksim.kernels import pimc_bourre as _pimc  # noqa: E402

@@ -1,9 +1,13 @@
 """Bourre odds of one hand under the heuristics and under paranoid open-hand play, on the same deals
 (issue 12 item 4: ``tricksim odds bourre --play heuristic,open``).
 
-Deal ``first + i`` is dealt around the fixed hand exactly as kernels/bourre.sim_odds deals it, and
-every choice of ``cmode``/``cdisc`` is played by ``play_dealt`` from the same deal and the same
-decision stream: the heuristics' column of a choice equals sim_odds's counts of that choice.
+Deal ``first + i`` is dealt around the fixed hand exactly as kernels/bourre.sim_odds deals it
+(``deal_around``), and every choice of ``cmode``/``cdisc`` is played by ``play_dealt`` from the same deal
+and the same decision stream (``odds_playout``): the heuristics' column of a choice equals sim_odds's counts
+of that choice. The pimc column plays the choice once more from the same deal and decision stream with the
+seat the sampling player (kernels/pimc_bourre.py) and the others as before: the decisions before the first
+trick and the draw are the same (pimc decides them as basic, and the choice forces the seat's), only the
+card play differs.
 
 The open-hand column keeps everything up to the first trick as the heuristics played it (the Lo-No
 call, every pass/play decision, every discard and every card drawn: the draw is hidden information
@@ -27,13 +31,10 @@ import numpy as np
 from numba import njit, prange
 
 from tricksim.kernels.cards import U0
-from tricksim.kernels.rng import seed_state
 from tricksim.kernels.bourre import (
-    MAXP, REC_LEN, REC_ACTIVE, REC_NACTIVE, REC_HANDS, REC_LONO, REC_TRUMP, REC_UP_OUT, REC_TIED, REC_POT_WON,
-    REC_ANTE2, REC_BPAID, R_TRUMP_CARD, R_ANTE, TRUMP_SEPARATE, DECK52, bitc, fill_pool, draw_card, seat_order,
-    play_dealt, odds_outcome, ODDS_CELLS,
+    MAXP, REC_LEN, REC_ACTIVE, REC_NACTIVE, REC_HANDS, REC_LONO, REC_TRUMP, REC_UP_OUT,
+    R_TRUMP_CARD, R_ANTE, TRUMP_SEPARATE, bitc, odds_playout, deal_around, ODDS_CELLS, UW_LEN, IW_LEN,
 )
-from tricksim.kernels.cards import popcount
 from tricksim.kernels.solve_bourre import (
     POS_LEN, P_N, P_ME, P_LEADER, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_KNOWN, N_OUT, OUT_NOT_BOURRE, OUT_WIN, W_TT,
     W_BITS, TT_BITS, QKA, analyse,
@@ -43,10 +44,14 @@ OC_OUT, OC_WIN, OC_HELD, OC_BOURRE = 0, 1, 2, 3
 N_OC = 4
 PLAY_CELLS = ODDS_CELLS * N_OC      # (heuristic category, active players, tied players, open outcome)
 PLAY_STRIDE = PLAY_CELLS + 1        # + the heuristics' chips (settlement check)
+# the pimc column per choice: cells (category, active, tied) as sim_odds, then its chips and the paired sums
+# of pimc minus heuristics: P(win) and P(bourre) differences and their squares, chips and their squares
+PM_CHIPS, PM_DWIN, PM_DWIN2, PM_DBOU, PM_DBOU2, PM_DCHIPS, PM_DCHIPS2 = range(ODDS_CELLS, ODDS_CELLS + 7)
+PIMC_STRIDE = ODDS_CELLS + 7
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def open_position(rec, n, dealer, upcard, sep, me_seat, h, pos):
+def open_position(rec, players, dealer, upcard, sep, me_seat, h, pos):
     """Fill ``h`` (uint64[8]) and ``pos`` (int64[POS_LEN]) with the position at the first trick of
     the deal in ``rec`` for seat ``me_seat``; returns the outcome when no search is needed
     (OC_OUT: the seat passed; OC_WIN: it is the lone player) and -1 when the solver is to be asked."""
@@ -63,9 +68,9 @@ def open_position(rec, n, dealer, upcard, sep, me_seat, h, pos):
     trump = rec[REC_TRUMP]
     k = 0
     s = dealer
-    for _ in range(n):               # clockwise from the dealer's left, the dealer last
+    for _ in range(players):               # clockwise from the dealer's left, the dealer last
         s += 1
-        if s == n:
+        if s == players:
             s = 0
         if (active >> s) & 1:
             h[k] = np.uint64(rec[REC_HANDS + s])
@@ -90,9 +95,9 @@ def open_position(rec, n, dealer, upcard, sep, me_seat, h, pos):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def open_outcome(rec, n, dealer, upcard, sep, me_seat, rules, h, pos, ws, o):
+def open_outcome(rec, players, dealer, upcard, sep, me_seat, rules, h, pos, ws, o):
     """The seat's outcome under paranoid open-hand play from the hands after the draw (OC_*)."""
-    oc = open_position(rec, n, dealer, upcard, sep, me_seat, h, pos)
+    oc = open_position(rec, players, dealer, upcard, sep, me_seat, h, pos)
     if oc >= 0:
         return oc
     analyse(h, pos, rules, ws, o)
@@ -102,21 +107,25 @@ def open_outcome(rec, n, dealer, upcard, sep, me_seat, rules, h, pos, ws, o):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
-                  hparams, do_open):
+def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
+                  hparams, do_open, pcodes, pparams, do_pimc):
     """Deals ``first .. first+nsamp-1`` as kernels/bourre.sim_odds deals and plays them, every choice
-    on the same deal; with ``do_open`` also the seat's open-hand outcome (OC_*) after the same draw.
-    Returns int64[nc * PLAY_STRIDE]: per choice the joint count of cell
+    on the same deal; with ``do_open`` also the seat's open-hand outcome (OC_*) after the same draw; with
+    ``do_pimc`` the same choice played again from the same deal and decision stream with the heuristics
+    ``pcodes``/``pparams`` (the seat the sampling player, the others as in ``hcodes``).
+    Returns int64[nc * (PLAY_STRIDE + PIMC_STRIDE)]: per choice the joint count of cell
     ``((heuristic category * 9 + active players) * 9 + tied players) * N_OC + open outcome`` (the
-    categories of sim_odds; open outcome 0 when ``do_open`` is off), then the heuristics' chips."""
+    categories of sim_odds; open outcome 0 when ``do_open`` is off), then the heuristics' chips; then per
+    choice the pimc playout's cells ``(category * 9 + active players) * 9 + tied players``, its chips and the
+    paired sums (PM_*) of pimc minus heuristics (zero when ``do_pimc`` is off)."""
     nc = cmode.shape[0]
     CH = 16
     nch = (nsamp + CH - 1) // CH
-    part = np.zeros((nch, nc * PLAY_STRIDE), np.int64)
-    dealer = n - 1
+    o_p = nc * PLAY_STRIDE
+    part = np.zeros((nch, nc * (PLAY_STRIDE + PIMC_STRIDE)), np.int64)
+    dealer = players - 1
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     ante = rules[R_ANTE]
-    known = fixed | bitc(upcard)
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         h0 = np.zeros(MAXP, np.uint64)
@@ -124,8 +133,8 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0,
         p0 = np.zeros(52, np.int64)
         sd = np.zeros(1, np.uint64)
         st = np.zeros(1, np.uint64)
-        uw = np.zeros(16, np.uint64)
-        iw = np.zeros(24, np.int64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         sh = np.zeros(MAXP, np.uint64)
         spos = np.zeros(POS_LEN, np.int64)
@@ -135,41 +144,31 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, n, seat, fixed, upcard, pot0,
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
             idx = first + i
-            seed_state(sd, key_deal, idx)
-            m = fill_pool(p0, DECK52 & ~known)
-            for s in range(MAXP):
-                h0[s] = U0
-            h0[seat] = fixed
-            seat_order(n, dealer, (1 << n) - 1, iw)
-            for r in range(5):
-                for q in range(n):
-                    s = iw[16 + q]
-                    if s == seat:
-                        continue
-                    if s == dealer and r == 4 and not sep:
-                        h0[s] |= bitc(upcard)
-                        continue
-                    c = draw_card(sd, p0, m)
-                    m -= 1
-                    h0[s] |= bitc(c)
+            m = deal_around(sd, key_deal, idx, players, dealer, seat, fixed, upcard, sep, h0, p0, iw)
             sd0 = sd[0]
+            pot = pot0 + ante * players
             for ci in range(nc):
-                for s in range(MAXP):
-                    hands[s] = h0[s]
-                for q in range(m):
-                    pool[q] = p0[q]
-                sd[0] = sd0
-                seed_state(st, key_dec, idx)
-                pot = pot0 + ante * n
-                play_dealt(sd, st, n, dealer, (1 << n) - 1, pot, upcard, m, ante, rules, hcodes, hparams,
-                           hands, pool, rec, seat, cmode[ci], np.uint64(cdisc[ci]), uw, iw)
-                cat = odds_outcome(rec, seat)
-                npl = rec[REC_NACTIVE]
-                nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
+                cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
+                                               pot, upcard, ante, rules, hcodes, hparams, rec, cmode[ci],
+                                               cdisc[ci], uw, iw)
                 oc = 0
                 if do_open:
-                    oc = open_outcome(rec, n, dealer, upcard, sep, seat, rules, sh, spos, ws, o)
+                    oc = open_outcome(rec, players, dealer, upcard, sep, seat, rules, sh, spos, ws, o)
                 acc[ci * PLAY_STRIDE + ((cat * 9 + npl) * 9 + nt) * N_OC + oc] += 1
-                x = rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
                 acc[ci * PLAY_STRIDE + PLAY_CELLS] += x
+                if do_pimc:
+                    pc, pn, pt, px = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands,
+                                                  pool, pot, upcard, ante, rules, pcodes, pparams, rec, cmode[ci],
+                                                  cdisc[ci], uw, iw)
+                    b = o_p + ci * PIMC_STRIDE
+                    acc[b + (pc * 9 + pn) * 9 + pt] += 1
+                    acc[b + PM_CHIPS] += px
+                    dw = (1 if (pc == 1 or pc == 2) else 0) - (1 if (cat == 1 or cat == 2) else 0)
+                    db = (1 if pc == 5 else 0) - (1 if cat == 5 else 0)
+                    acc[b + PM_DWIN] += dw
+                    acc[b + PM_DWIN2] += dw * dw
+                    acc[b + PM_DBOU] += db
+                    acc[b + PM_DBOU2] += db * db
+                    acc[b + PM_DCHIPS] += px - x
+                    acc[b + PM_DCHIPS2] += (px - x) * (px - x)
     return part.sum(axis=0)

@@ -21,8 +21,8 @@ The coalition is stronger than real opponents, who each play for themselves: the
 what me can be sure of, not what it should expect.
 
 Contract (encoding of kernels/cards.py: card ``suit*16+rank``, hand = uint64 mask):
-- ``hands`` uint64[8]: the cards each seat still holds; seats 0..n-1 are the active players in
-  clockwise order (renumber the players who play, skipping those who passed), seats n..7 hold
+- ``hands`` uint64[8]: the cards each seat still holds; seats 0..players-1 are the active players
+  in clockwise order (renumber the players who play, skipping those who passed), seats players..7 hold
   nothing. The solver modifies ``hands`` while searching and restores it before returning.
 - ``pos`` int64[POS_LEN], the rest of the position (``P_*`` layout below):
   ``P_N`` active players 2..8; ``P_ME`` the seat solved for; ``P_LEADER`` the seat that led (or
@@ -153,9 +153,9 @@ def _workspace(bits):
 # the rules (kernels/bourre.py, play_dealt's play loop as a function)
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def legal_play(hands, s, kpos, n, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls, win_card):
+def legal_play(hands, s, kpos, players, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls, win_card):
     """Rules 10 and 11: the cards seat ``s`` may play, as kernels/bourre.py's play_dealt decides.
-    ``kpos`` = cards already in the trick (0 = he leads), ``n`` active players (seats 0..n-1),
+    ``kpos`` = cards already in the trick (0 = he leads), ``players`` active players (seats 0..players-1),
     ``won_s`` his tricks so far, ``played`` every card played in the deal (earlier tricks and
     the trick in progress), ``known_out`` the cards seen out of play, ``akq_s`` whether he held
     A-K-Q of trumps when play began, ``forced`` a card he must lead (-1 none), ``ls`` the suit
@@ -183,9 +183,9 @@ def legal_play(hands, s, kpos, n, won_s, played, known_out, trump, lono, rules, 
         lg = legal_follow(h, ls, win_card, trump, lono, rules)
         pagat = (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
                  and (ls == trump or (h & SUIT_MASK[ls]) == U0)
-                 and not (rules[R_CINCH_LAST_EXEMPT] != 0 and kpos == n - 1))
+                 and not (rules[R_CINCH_LAST_EXEMPT] != 0 and kpos == players - 1))
     if pagat and won_s + popcount(h & T) >= 3:
-        active = (1 << n) - 1
+        active = (1 << players) - 1
         eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, won_s, lg, win_card)
         if eq != U0:
             x = lg & eq
@@ -212,7 +212,7 @@ def legal_probe(hands, pos, rules, s):
     and the cards the search tries (one per run of equivalent cards). The tests compare the
     first with the referee (a difference means this module's cache is stale or the rules
     changed) and check that each skipped card is worth the same as its run's representative."""
-    n = pos[P_N]
+    players = pos[P_N]
     k = pos[P_NTRICK]
     trump = pos[P_TRUMP]
     lono = pos[P_LONO] != 0
@@ -231,9 +231,9 @@ def legal_probe(hands, pos, rules, s):
             wc = c
     played |= tm
     allh = U0
-    for q in range(n):
+    for q in range(players):
         allh |= hands[q]
-    lg = legal_play(hands, s, k, n, pos[P_WON + s], played, known, trump, lono, rules, (pos[P_AKQ] >> s) & 1,
+    lg = legal_play(hands, s, k, players, pos[P_WON + s], played, known, trump, lono, rules, (pos[P_AKQ] >> s) & 1,
                     pos[P_LEAD] if k == 0 else -1, ls, wc)
     return lg, _reps(lg, allh | tm, played, known, trump, rules)
 
@@ -301,20 +301,20 @@ def _reps(legal, inplay, played, known, trump, rules):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _top_trumps(h, n, trump):
+def _top_trumps(h, players, trump):
     """(seat, q): the seat holding the highest trump in play and the length of its unbroken
     sequence from the top ((-1, 0) if no trump is in play). Each of those q cards is the
     highest trump out when its holder plays it, so it wins that trick."""
     T = SUIT_MASK[trump]
     allh = U0
-    for s in range(n):
+    for s in range(players):
         allh |= h[s]
     tr = allh & T
     if tr == U0:
         return -1, 0
     c = highest(tr)
     p = 0
-    for s in range(n):
+    for s in range(players):
         if (h[s] >> np.uint64(c)) & U1:
             p = s
     q = 0
@@ -328,7 +328,7 @@ def _top_trumps(h, n, trump):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _draw(h, n, allh, leader, trump, lono):
+def _draw(h, players, allh, leader, trump, lono):
     """Tricks the leader surely takes by drawing trumps and cashing top cards. Let q be his
     trumps above every trump of the others (his unbroken top sequence). If q covers the longest
     trump holding of the others, he leads trumps from the top (the others must follow suit) until
@@ -344,7 +344,7 @@ def _draw(h, n, allh, leader, trump, lono):
         ot = allh & ~mine & T
         if ot != U0:
             q = popcount(tr & ~((bitc(highest(ot)) << U1) - U1))
-            for s in range(n):
+            for s in range(players):
                 if s != leader and popcount(h[s] & T) > q:
                     return q
     side = allh & ~tmask(trump)
@@ -361,7 +361,7 @@ def _draw(h, n, allh, leader, trump, lono):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _beatable(h, n, leader, n_in, ls, win_card, trump, lono):
+def _beatable(h, players, leader, n_in, ls, win_card, trump, lono):
     """Can a seat still to play to the trick (after the first n_in) beat ``win_card``?"""
     wt = trump >= 0 and (win_card >> 4) == trump
     if wt:
@@ -369,10 +369,10 @@ def _beatable(h, n, leader, n_in, ls, win_card, trump, lono):
     else:
         better = (SUIT_MASK[ls] & (bitc(win_card) - U1)) if lono else above_in_suit(win_card)
         better |= tmask(trump)
-    for k in range(n_in, n):
+    for k in range(n_in, players):
         s = leader + k
-        if s >= n:
-            s -= n
+        if s >= players:
+            s -= players
         if h[s] & better != U0:
             return True
     return False
@@ -405,15 +405,15 @@ def _tt_store(ws, slot, k0, k1, res, target, hi0):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _last_trick(h, n, leader, trump, lono):
+def _last_trick(h, players, leader, trump, lono):
     """The winner of the last trick (every seat holds one card)."""
     c = lowest(h[leader])
     ls = c >> 4
     wc = c
     w = leader
     s = leader
-    for _ in range(1, n):
-        s = s + 1 if s + 1 < n else 0
+    for _ in range(1, players):
+        s = s + 1 if s + 1 < players else 0
         d = lowest(h[s])
         if beats(d, ls, wc, trump, lono):
             wc = d
@@ -422,10 +422,10 @@ def _last_trick(h, n, leader, trump, lono):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _wins_end(ws, n, me, extra):
+def _wins_end(ws, players, me, extra):
     """GOAL_WIN at the end of the deal: me (plus ``extra`` tricks) strictly above every other."""
     mine = np.int64(ws[W_WON + me]) + extra
-    for q in range(n):
+    for q in range(players):
         if q != me and np.int64(ws[W_WON + q]) >= mine:
             return False
     return True
@@ -444,7 +444,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
 
     ``mode`` 0 evaluates the node whose state is in the local variables, 1 plays the next move
     of node ``d``, 2 hands the result ``res`` of node ``d`` back to its parent."""
-    n = np.int64(ws[W_N])
+    players = np.int64(ws[W_N])
     me = np.int64(ws[W_ME])
     trump = np.int64(ws[W_TRUMP1]) - 1
     lono = ws[W_LONO] != U0
@@ -471,7 +471,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
             k0 = U0
             k1 = U0
             allh = U0
-            for s in range(n):
+            for s in range(players):
                 allh |= h[s]
             if n_in == 0:
                 if goal == GOAL_TRICKS:
@@ -483,15 +483,15 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                         mode = 2
                 if mode == 1:
                     if left == 0:
-                        res = _wins_end(ws, n, me, 0)
+                        res = _wins_end(ws, players, me, 0)
                         mode = 2
                     elif left == 1:
-                        w = _last_trick(h, n, leader, trump, lono)
+                        w = _last_trick(h, players, leader, trump, lono)
                         if goal == GOAL_TRICKS:
                             res = (1 if w == me else 0) >= target
                         else:
                             ws[W_WON + w] += U1
-                            res = _wins_end(ws, n, me, 0)
+                            res = _wins_end(ws, players, me, 0)
                             ws[W_WON + w] -= U1
                         mode = 2
                 if mode == 1:
@@ -502,10 +502,10 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                     p = -1
                     qp = 0
                     if trump >= 0:
-                        p, qp = _top_trumps(h, n, trump)
+                        p, qp = _top_trumps(h, players, trump)
                     cq = 0
                     if not forced:
-                        cq = _draw(h, n, allh, leader, trump, lono)
+                        cq = _draw(h, players, allh, leader, trump, lono)
                     if p == me:
                         lo = qp
                     elif p >= 0:
@@ -526,7 +526,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                         mine = np.int64(ws[W_WON + me])
                         top = 0          # the most tricks another seat surely ends with
                         most = 0         # the most tricks another seat has now
-                        for q in range(n):
+                        for q in range(players):
                             if q == me:
                                 continue
                             wq = np.int64(ws[W_WON + q])
@@ -546,7 +546,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                 if mode == 1:
                     wk = U0
                     if won_key:
-                        for q in range(n):
+                        for q in range(players):
                             wq = ws[W_WON + q]
                             if goal == GOAL_TRICKS:
                                 if h[q] & T == U0:
@@ -571,22 +571,22 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                 # won (me wins it and nobody still to play can beat its card)
                 dm = me - leader
                 if dm < 0:
-                    dm += n
+                    dm += players
                 if dm < n_in and win_seat != me:
                     if target > left - 1:
                         res = False
                         mode = 2
                 elif win_seat == me and target <= 1:
-                    if not _beatable(h, n, leader, n_in, ls, win_card, trump, lono):
+                    if not _beatable(h, players, leader, n_in, ls, win_card, trump, lono):
                         res = True
                         mode = 2
             if mode == 1:
                 s = leader + n_in
-                if s >= n:
-                    s -= n
+                if s >= players:
+                    s -= players
                 played = p0 | (all0 & ~allh)
                 forced_card = lead1 - 1 if (n_in == 0 and allh == all0) else -1
-                legal = legal_play(h, s, n_in, n, np.int64(ws[W_WON + s]), played, known, trump, lono, rules,
+                legal = legal_play(h, s, n_in, players, np.int64(ws[W_WON + s]), played, known, trump, lono, rules,
                                    (akq >> s) & 1, forced_card, ls, win_card)
                 cand = _reps(legal, allh | tmask_, played, known, trump, rules)
                 maxing = s == me
@@ -676,7 +676,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
             elif beats(c, ls, win_card, trump, lono):
                 win_card = c
                 win_seat = s
-            if n_in == n - 1:
+            if n_in == players - 1:
                 ws[W_WON + win_seat] += U1
                 ws[base + F_TW1] = np.uint64(win_seat + 1)
                 if win_seat == me and goal == GOAL_TRICKS:
@@ -728,7 +728,7 @@ def _new_gen(ws):
 @njit(cache=True, nogil=True, _nrt=False)
 def _trick_state(pos, k):
     """(suit led, winning card, winning seat, mask) after the first k cards of pos's trick."""
-    n = pos[P_N]
+    players = pos[P_N]
     leader = pos[P_LEADER]
     ls = np.int64(-1)
     wc = np.int64(-1)
@@ -742,7 +742,7 @@ def _trick_state(pos, k):
             wc = c
         elif beats(c, ls, wc, pos[P_TRUMP], pos[P_LONO] != 0):
             wc = c
-            wseat = (leader + q) % n
+            wseat = (leader + q) % players
     return ls, wc, wseat, tm
 
 
@@ -751,14 +751,14 @@ def _setup(hands, pos, ws, goal):
     """A new generation and the constants of a solve from ``pos``; returns the root's trick
     state (suit led, winning card, winning seat, trick mask) and the tricks left."""
     _new_gen(ws)
-    n = pos[P_N]
+    players = pos[P_N]
     k = pos[P_NTRICK]
     ls, wc, wseat, tm = _trick_state(pos, k)
     allh = U0
     for s in range(MAXP):
-        if s < n:
+        if s < players:
             allh |= hands[s]
-    ws[W_N] = np.uint64(n)
+    ws[W_N] = np.uint64(players)
     ws[W_ME] = np.uint64(pos[P_ME])
     ws[W_TRUMP1] = np.uint64(pos[P_TRUMP] + 1)
     ws[W_LONO] = np.uint64(1 if pos[P_LONO] != 0 else 0)
@@ -822,7 +822,7 @@ def principal_variation(hands, pos, rules, ws, out):
     ``hands`` is restored; the tricks won in the line are counted in ws[W_WON..]."""
     ls0, wc0, ws0, tm0, left0 = _setup(hands, pos, ws, GOAL_TRICKS)
     v = _value(hands, rules, ws, pos[P_LEADER], pos[P_NTRICK], ls0, wc0, ws0, tm0, left0)
-    n = pos[P_N]
+    players = pos[P_N]
     me = pos[P_ME]
     trump = pos[P_TRUMP]
     lono = pos[P_LONO] != 0
@@ -831,7 +831,7 @@ def principal_variation(hands, pos, rules, ws, out):
     n_in = pos[P_NTRICK]
     ls, wc, wseat, tm, left = ls0, wc0, ws0, tm0, left0
     total = 0
-    for s in range(n):
+    for s in range(players):
         total += popcount(hands[s])
     nout = 0
     p0 = ws[W_P0]
@@ -839,13 +839,13 @@ def principal_variation(hands, pos, rules, ws, out):
     known = ws[W_KNOWN]
     lead1 = np.int64(ws[W_LEAD1])
     for _ in range(total):
-        s = (leader + n_in) % n
+        s = (leader + n_in) % players
         allh = U0
-        for q in range(n):
+        for q in range(players):
             allh |= hands[q]
         played = p0 | (all0 & ~allh)
         forced = lead1 - 1 if (n_in == 0 and allh == all0) else -1
-        m = legal_play(hands, s, n_in, n, np.int64(ws[W_WON + s]), played, known, trump, lono, rules,
+        m = legal_play(hands, s, n_in, players, np.int64(ws[W_WON + s]), played, known, trump, lono, rules,
                        (pos[P_AKQ] >> s) & 1, forced, ls, wc)
         chosen = -1
         while m != U0 and chosen < 0:
@@ -859,7 +859,7 @@ def principal_variation(hands, pos, rules, ws, out):
                 nls, nwc, nws = c >> 4, c, s
             elif beats(c, ls, wc, trump, lono):
                 nwc, nws = c, s
-            if n_in == n - 1:
+            if n_in == players - 1:
                 got = 1 if nws == me else 0
                 ws[W_WON + nws] += U1
                 k = need - got
@@ -889,14 +889,14 @@ def principal_variation(hands, pos, rules, ws, out):
     wseat = ws0
     for i in range(nout):
         c = out[i]
-        s = (leader + n_in) % n
+        s = (leader + n_in) % players
         hands[s] |= bitc(c)
         if n_in == 0:
             ls, wc, wseat = c >> 4, c, s
         elif beats(c, ls, wc, trump, lono):
             wc, wseat = c, s
         n_in += 1
-        if n_in == n:
+        if n_in == players:
             leader = wseat
             n_in = 0
     return v, nout
@@ -958,8 +958,8 @@ def _solve_batch(hands, pos, rules, out, nt):
 
 
 @njit(cache=True, nogil=True)
-def random_deals(key, first, m, n):
-    """Whole 5-card deals at n players: (hands uint64[m, 8], pos int64[m, POS_LEN]) for deals
+def random_deals(key, first, m, players):
+    """Whole 5-card deals at ``players`` players: (hands uint64[m, 8], pos int64[m, POS_LEN]) for deals
     ``first .. first+m-1`` of the stream ``key``. Deal i: 5n cards drawn uniformly from the 52,
     trump suit, leader and me drawn uniformly, nothing played or known out; the A-K-Q flags set
     from the hands (used only under cinch_rule = akq_in_order)."""
@@ -972,20 +972,20 @@ def random_deals(key, first, m, n):
         for j in range(52):
             deck[j] = (j // 13) * 16 + j % 13
         k = 52
-        for s in range(n):
+        for s in range(players):
             for _ in range(5):
                 j = below(st, k)
                 hands[i, s] |= bitc(deck[j])
                 deck[j] = deck[k - 1]
                 k -= 1
         t = below(st, 4)
-        pos[i, P_N] = n
+        pos[i, P_N] = players
         pos[i, P_TRUMP] = t
-        pos[i, P_LEADER] = below(st, n)
-        pos[i, P_ME] = below(st, n)
+        pos[i, P_LEADER] = below(st, players)
+        pos[i, P_ME] = below(st, players)
         pos[i, P_LEAD] = -1
         akqm = QKA << np.uint64(16 * t)
-        for s in range(n):
+        for s in range(players):
             if (hands[i, s] & akqm) == akqm:
                 pos[i, P_AKQ] |= 1 << s
     return hands, pos

@@ -158,7 +158,7 @@ def run_cli(argv, capsys):
 
 
 @pytest.mark.parametrize("play, msg", [("heuristic,dd", "unknown kind of play 'dd'"),
-                                        ("pimc", "no sampling player yet"), (",", "--play is empty")])
+                                        ("pimc:worlds=0", "out of range"), (",", "--play is empty")])
 def test_bad_play_is_one_line_exit_2(play, msg, capsys, tmp_path):
     code, out, err = run_cli(["odds", "bourre", "--hand", HAND, "--up-card", UP, "--players", "5", "--play", play,
                               "--hands", "10", "--out", str(tmp_path / "o")], capsys)

@@ -15,7 +15,8 @@ that grows when players go bourre.
 from tricksim.analysis.bourre.bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid,
                                            fmt_chips_bin, hist_quantile, pot_quantile, quantile_with_ci)
 from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS,
-                                             REGISTRY, BourreRules, discard_limit, parse_hand, rules_array)
+                                             REGISTRY, BourreRules, compare_slow, discard_limit, parse_hand,
+                                             rules_array)
 from tricksim.analysis.bourre.ev import param_columns
 from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
                                            render_odds, validate_odds)
@@ -41,7 +42,7 @@ GAME = Game(
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
             "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
     duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
-                        block=1 << 16, layout="rounds", max_entrants=6),
+                        block=1 << 16, layout="rounds", max_entrants=6, slow=compare_slow),
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
     heading="## Bourr", rules_section="3 (Bourre)", param_columns=param_columns)
 

@@ -178,6 +178,47 @@ REGISTRY["ev"] = HeuristicDef(
     "P(bourre) x bourre cost is highest and > 0, the probabilities per hand class (strength of the kept cards, "
     "cards drawn, players declared before it, position, pot) from a table tricksim computes by fictitious play "
     "(analysis/bourre/ev.py, cached); draw=0 (default): basic's discard; card play as basic")
+PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
+PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
+PIMC_EVAL = 1      # default scoring of a world: the paranoid solver, measured better than playouts (same section)
+REGISTRY["pimc"] = HeuristicDef(
+    "pimc", K.H_PIMC,
+    {**_family(2.0),
+     "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card played (an integer)"),
+     "race": Param("race", PIMC_RACE, 0, 1, "stop sampling once one card's mean leads every other's by more than "
+                                            "this x the value range (0 = off)"),
+     "eval": Param("eval", PIMC_EVAL, 0, 1, "how a world scores a card: 1 = the paranoid open-hand solver (the seat "
+                                            "against all the others: surely wins / surely a trick / can be held "
+                                            "to bourre, then its sure tricks); 0 = the rest of the deal played out "
+                                            "as basic plays, for chips")},
+    "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
+    "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
+    "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
+PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
+
+
+def has_pimc(specs) -> bool:
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
+    from tricksim.analysis.play_kinds import has_pimc as has_code
+    return has_code(specs, K.H_PIMC)
+
+
+PIMC_COMPARE_HANDS = 50_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
+PIMC_COMPARE_BLOCK = 4_096    # deals per engine block then (a few seconds each)
+
+
+def compare_slow(specs):
+    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
+    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
+
+
+def no_pimc(specs, study: str):
+    """``specs`` unchanged, or a one-line refusal when a seat is pimc in a study too long for it."""
+    if has_pimc(specs):
+        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY}; choose other heuristics here")
+    return specs
+
+
 ALIASES = {"default": "basic", "cinch-aware": "cinch", "expected-value": "ev"}
 
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.bourre.bins import _pct
-from tricksim.analysis.bourre.config import GAME, ODDS_BLOCK, BourreRules, _dynamic, discard_limit, parse_hand
+from tricksim.analysis.bourre.config import GAME, ODDS_BLOCK, has_pimc, BourreRules, _dynamic, discard_limit, parse_hand
 from tricksim.analysis.common import TricksimError, make_params, parse_card
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, wilson
@@ -143,7 +143,9 @@ def odds_run(cards, up, players: int = 7, seat: int = 0, pot: int = 0, seed: int
         raise TricksimError(f"the number of deals must be at least 1, got {hands}")
     ace_up = rules.trump_card == "dealer_fifth" and up % 16 == 12
     choices = odds_choices(cards, up // 16, discard_limit(rules, players), seat == players - 1, ace_up)
-    params = make_params(seed, rules, GAME.parse_seats(heuristics, players), players=players, seat=seat,
+    specs = GAME.parse_seats(heuristics, players)
+    has_pimc(specs)                     # refuses a non-integer worlds
+    params = make_params(seed, rules, specs, players=players, seat=seat,
                          hand_mask=mask_of(cards), upcard=up, pot=pot, choices=[list(c) for c in choices])
     return engine.Run("bourre.odds", params, hands, block_size, unit="hands"), choices
 

@@ -25,17 +25,18 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.bourre.config import GAME, BourreRules, _dynamic, parse_hand
+from tricksim.analysis.bourre.config import GAME, has_pimc, BourreRules, _dynamic, parse_hand
 from tricksim.analysis.bourre.odds import _cell_value, odds_run
 from tricksim.analysis.common import TricksimError, parse_card
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.play_kinds import parse_play as parse_kinds
+from tricksim.analysis.play_kinds import parse_play as parse_kinds, pimc_settings
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import card_str, cards_of
 
-PLAY_KINDS = ("heuristic", "open")
-PLAY_LABELS = {"heuristic": "heuristics", "open": "open-hand (paranoid)"}
+PLAY_KINDS = ("heuristic", "pimc", "open")
+PLAY_LABELS = {"heuristic": "heuristics", "pimc": "sampling (pimc)", "open": "open-hand (paranoid)"}
+DEFAULT_PLAY = ("heuristic", "open")   # the Python API's default kinds (the CLI asks for --play)
 PLAY_BLOCK = 1 << 12      # deals per block: a few seconds of open-hand solving at 7 players
 PLAY_HANDS = 20_000       # default deals with --play
 
@@ -45,21 +46,36 @@ def parse_play(text) -> list[str]:
     return parse_kinds(text, PLAY_KINDS, "Bourre")
 
 
+def pimc_spec(play):
+    """The sampling player of ``--play`` (``pimc:worlds=N,pimc:race=X`` items; defaults otherwise)."""
+    spec = GAME.parse_seats(pimc_settings(play), 1)[0]
+    has_pimc([spec])                    # refuses a non-integer worlds
+    return spec
+
+
 def block_odds_play(params, first, n):
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     from tricksim.kernels import odds_bourre as O
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
-    return _dynamic(O.sim_odds_play, kd, kc, first, n, params["players"], params["seat"],
+    specs = GAME.specs_from_json(params["heuristics"])
+    seat = params["seat"]
+    if "pimc" in params["play"]:        # the seat the sampling player, the others as in the heuristics' column
+        specs[seat] = GAME.specs_from_json([params["pimc"]])[0]
+    pc, pp = GAME.heuristic_arrays(specs, GAME.rules_of(params), params["players"])
+    return _dynamic(O.sim_odds_play, kd, kc, first, n, params["players"], seat,
                     np.uint64(params["hand_mask"]), params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
-                    "open" in params["play"])
+                    "open" in params["play"], pc, pp, "pimc" in params["play"])
 
 
 def odds_play_run(cards, up, players=7, seat=0, pot=0, seed=0, hands=PLAY_HANDS, rules=None, heuristics=None,
-                  play=PLAY_KINDS, block_size: int = PLAY_BLOCK):
+                  play=DEFAULT_PLAY, block_size: int = PLAY_BLOCK):
     """The run of ``odds_play``: the odds run's parameters plus the kinds of play, under its own study name."""
     run, choices = odds_run(cards, up, players, seat, pot, seed, hands, rules, heuristics, block_size)
     params = dict(run.params, play=parse_play(play))
+    if "pimc" in params["play"]:
+        from tricksim.analysis.common import spec_json
+        params["pimc"] = spec_json([pimc_spec(play)])[0]
     return engine.Run("bourre.odds_play", params, hands, block_size, unit="hands"), choices
 
 
@@ -98,7 +114,7 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
                              "play": hcat != 0, "chips": hv},
                "open": {"win": ocat == O.OC_WIN, "bourre": ocat == O.OC_BOURRE, "play": ocat != O.OC_OUT,
                         "chips": ov}}
-        for kind in kinds:
+        for kind in (k for k in kinds if k != "pimc"):
             row = {"choice": label, "mode": mode, "discard": " ".join(card_str(c) for c in sorted(cards_of(int(dm)))),
                    "play": kind, "n": n}
             for name in ("win", "tie", "bourre", "play"):
@@ -113,6 +129,10 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
             m, half = mean_ci(s1, s2, n)
             row.update({"exp_chips": float(m), "chips_ci": float(half)})
             rows.append(row)
+        if "pimc" in kinds:
+            rows.append(_pimc_row(counts, ci, len(choices), label, mode, dm, hval, rules))
+            if "heuristic" in kinds:
+                gaps.append(_pimc_gap(counts, ci, len(choices), label, mode, n))
         if "heuristic" in kinds and "open" in kinds:
             g = {"choice": label, "mode": mode, "play": "open", "versus": "heuristic", "n": n}
             for name in ("win", "bourre", "chips"):
@@ -122,6 +142,43 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
                 g.update({f"gap_{name}": float(m), f"gap_{name}_ci": float(half)})
             gaps.append(g)
     return pd.DataFrame(rows), pd.DataFrame(gaps)
+
+
+def _pimc_block(counts, ci, nc):
+    from tricksim.kernels import odds_bourre as O
+    b = nc * O.PLAY_STRIDE + ci * O.PIMC_STRIDE
+    return np.asarray(counts[b:b + O.PIMC_STRIDE])
+
+
+def _pimc_row(counts, ci, nc, label, mode, dm, hval, rules):
+    """The pimc column of one choice: rates with Wilson intervals and the expected chips."""
+    from tricksim.kernels import odds_bourre as O
+    blk = _pimc_block(counts, ci, nc)
+    j = blk[:K.ODDS_CELLS].reshape(K.ODDS_CATS, 9, 9)
+    n = int(j.sum())
+    if int((hval * j).sum()) != int(blk[O.PM_CHIPS]):
+        raise RuntimeError(f"odds --play: settlement mismatch for {label!r} (pimc)")
+    cat = np.arange(K.ODDS_CATS)[:, None, None]
+    row = {"choice": label, "mode": mode, "discard": " ".join(card_str(c) for c in sorted(cards_of(int(dm)))),
+           "play": "pimc", "n": n}
+    for name, ind in (("win", (cat == 1) | (cat == 2)), ("tie", cat == 3), ("bourre", cat == 5), ("play", cat != 0)):
+        p, lo, hi = wilson(int((np.broadcast_to(ind, j.shape) * j).sum()), n)
+        row.update({f"p_{name}": float(p), f"{name}_lo": float(lo), f"{name}_hi": float(hi)})
+    m, half = mean_ci(float((hval * j).sum()), float((hval ** 2 * j).sum()), n)
+    row.update({"exp_chips": float(m), "chips_ci": float(half)})
+    return row
+
+
+def _pimc_gap(counts, ci, nc, label, mode, n):
+    """pimc minus the heuristics on the same deals: paired differences of P(win), P(bourre), chips (95%)."""
+    from tricksim.kernels import odds_bourre as O
+    blk = _pimc_block(counts, ci, nc)
+    g = {"choice": label, "mode": mode, "play": "pimc", "versus": "heuristic", "n": n}
+    for name, a, b in (("win", O.PM_DWIN, O.PM_DWIN2), ("bourre", O.PM_DBOU, O.PM_DBOU2),
+                       ("chips", O.PM_DCHIPS, O.PM_DCHIPS2)):
+        m, half = mean_ci(float(blk[a]), float(blk[b]), n)
+        g.update({f"gap_{name}": float(m), f"gap_{name}_ci": float(half)})
+    return g
 
 
 def best_choices(df: pd.DataFrame) -> pd.DataFrame:
@@ -134,7 +191,7 @@ def best_choices(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = PLAY_HANDS,
-              rules=None, heuristics=None, play=PLAY_KINDS, opts: RunOptions = RunOptions(),
+              rules=None, heuristics=None, play=DEFAULT_PLAY, opts: RunOptions = RunOptions(),
               block_size: int = PLAY_BLOCK):
     """Chances of one Bourre hand before the draw under each kind of play in ``play``, every choice on the same
     deals. Returns a dict: ``choices`` (choice x kind: win / tie / bourre rates with intervals, expected chips),
@@ -150,6 +207,7 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     r = opts.execute(run)
     df, gaps = play_tables(r.counts, choices, kinds, rules, players, pot)
     return {"choices": df, "gaps": gaps, "best": best_choices(df), "n": r.n, "seconds": r.seconds, "play": kinds,
+            "pimc": pimc_spec(play).label if "pimc" in kinds else None,
             "hand": " ".join(card_str(c) for c in cards), "upcard": card_str(up), "players": players, "seat": seat,
             "pot": pot, "rules": rules, "stake": pot + players * rules.ante}
 
@@ -171,6 +229,10 @@ def render_play(res) -> str:
                      + (" (a lower bound under tie = divide_equally)" if res["rules"].tie == "divide_equally" else "")
                      + ". Real opponents each play for themselves: this is what the seat can be sure of against "
                      "a coalition, neither a ceiling nor a floor of the heuristics' result.")
+    if "pimc" in res["play"]:
+        lines.append(f"sampling (pimc): the same deals, decisions and draw; this seat plays its cards as {res['pimc']} "
+                     "(worlds of the unseen cards consistent with the play, every legal card played out in each as "
+                     "basic plays), the other seats as in the heuristics' column.")
     tab = pd.DataFrame({"choice": df.choice, "play": df.play.map(PLAY_LABELS),
                         "P(win pot)": [_pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
                         "P(tie)": [_pct(a, b, c) if a == a else "-" for a, b, c in zip(df.p_tie, df.tie_lo, df.tie_hi)],
@@ -180,9 +242,10 @@ def render_play(res) -> str:
     lines.append(tab.to_string(index=False))
     g = res["gaps"]
     if len(g):
-        lines.append("\ngap, open-hand (paranoid) minus heuristics, paired on the same deals (95% CI):")
+        who = " / ".join(PLAY_LABELS[k] for k in PLAY_KINDS if k in set(g.play))
+        lines.append(f"\ngap, {who} minus heuristics, paired on the same deals (95% CI):")
         lines.append(pd.DataFrame({
-            "choice": g.choice,
+            "choice": g.choice, "play": g.play.map(PLAY_LABELS),
             "P(win)": [f"{100 * a:+.1f} ± {100 * b:.1f} pts" for a, b in zip(g.gap_win, g.gap_win_ci)],
             "P(bourre)": [f"{100 * a:+.1f} ± {100 * b:.1f} pts" for a, b in zip(g.gap_bourre, g.gap_bourre_ci)],
             "E[chips]": [pm(a, b, 2) for a, b in zip(g.gap_chips, g.gap_chips_ci)],

@@ -222,7 +222,9 @@ def pot_run(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: i
     """The run of ``pot_study``: what names its folder and what it executes."""
     players = GAME.check_players(players)
     check_sessions(sessions, deals)
-    params = make_params(seed, rules or BourreRules(), GAME.parse_seats(heuristics, players), players=players, deals=deals)
+    from tricksim.analysis.bourre.config import no_pimc
+    params = make_params(seed, rules or BourreRules(), no_pimc(GAME.parse_seats(heuristics, players), "pot"),
+                         players=players, deals=deals)
     return engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")
 
 

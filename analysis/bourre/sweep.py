@@ -6,7 +6,7 @@ import dataclasses
 import pandas as pd
 
 from tricksim.analysis.bourre.bins import _max_q_text, _pct
-from tricksim.analysis.bourre.config import GAME, REGISTRY, BourreRules
+from tricksim.analysis.bourre.config import no_pimc, GAME, REGISTRY, BourreRules
 from tricksim.analysis.bourre.pot import pot_study
 from tricksim.analysis.common import HeuristicSpec, TricksimError
 from tricksim.analysis.engine import RunOptions
@@ -83,7 +83,7 @@ def _setting(name, v, players, rules, heuristic, user_defs):
         heuristic = v
     else:
         rules = dataclasses.replace(rules, **{name: v})
-    specs = GAME.parse_seats(heuristic, players, user_defs)
+    specs = no_pimc(GAME.parse_seats(heuristic, players, user_defs), "pot --sweep")
     if name == "looseness":
         new = []
         for s in specs:

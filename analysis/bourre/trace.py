@@ -1,7 +1,7 @@
 """Bourre traces (TRACE.md): the deals of sessions exactly as ``pot`` plays them."""
 from __future__ import annotations
 
-from tricksim.analysis.bourre.config import GAME, KEY, BourreRules, rules_array
+from tricksim.analysis.bourre.config import GAME, KEY, BourreRules, has_pimc, rules_array
 from tricksim.analysis.bourre.pot import check_sessions
 from tricksim.analysis.common import TricksimError, rules_dict
 from tricksim.kernels import bourre as K
@@ -75,6 +75,7 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     if first < 0:
         raise TricksimError(f"the first session's index must be at least 0, got {first}")
     specs = GAME.parse_seats(heuristics, players)
+    has_pimc(specs)                     # refuses a non-integer worlds
     kd, kc = GAME.keys(seed)
     codes, prm = GAME.heuristic_arrays(specs, rules, players)
     recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm)

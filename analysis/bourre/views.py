@@ -220,9 +220,9 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
         if until_precision is not None:
             raise TricksimError("--until-precision is not available with --play: give --hands")
         hands = hands or PLAY_HANDS
-        run, _ = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, kinds)
+        run, _ = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, play)
         opts = with_folder(opts, KEY, "odds_play", run)
-        res = odds_play(cards, up, players, seat, pot, seed, hands, rules, specs, kinds, opts)
+        res = odds_play(cards, up, players, seat, pot, seed, hands, rules, specs, play, opts)
         write_table(res["choices"], opts.out, "play_choices")
         write_table(res["gaps"], opts.out, "play_gaps")
         write_table(res["best"], opts.out, "play_best")

@@ -1,0 +1,460 @@
+"""The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling
+layouts of the unseen cards and playing every legal card out in each of them.
+
+A seat whose code is ``H_PIMC`` (kernels/bourre.py) makes its Lo-No, ante, play/pass and discard decisions
+exactly as ``basic`` does with its own parameters; kernels/bourre.py ``play_dealt`` calls ``pimc_card``
+whenever it has more than one legal card.
+
+**Worlds.** What the seat knows at its turn: its own hand, every card played (by whom), the cards known out
+to all (a separate turn-up, the dealer's folded or discarded up-card), the up-card while the dealer still
+holds it, its own discards (out of play unless the stock was reshuffled, rule 5: then they may be back in a
+hand), how many cards each active player holds, and what the rules made each player reveal. A world gives
+every other active player that many unseen cards, uniformly among the layouts in which every card played so
+far was legal (rules 10 and 11, with ``solve_bourre.legal_play``: the referee's rules). Sampling is exact
+rejection sampling:
+
+- the *proposal*: the constraints that rule 10 reveals card by card (``_forbid``: a player who did not follow
+  is void in the suit led; one who neither followed nor trumped holds no trump (or, under
+  must_trump_even_if_cannot_win = false over a trump, none above it); one who followed without heading, under
+  must_head_in_suit in an untrumped trick, holds no card of the suit led above the winning card; one who
+  trumped under the winning trump holds none above it under must_overtrump; void_must_play_highest_trump:
+  none above the trump played) give each player a set of cards it may hold; the players in turn draw their
+  cards uniformly from what is left of their set; the layout is kept with probability
+  prod C(a_q, n_q) / C(b_q, n_q) (a_q = the cards of its set still left when player q drew, b_q = all of its
+  set), which makes every layout within the sets equally likely;
+- the *check*: the deal so far is replayed from the start of play with the world's hands and the layout is
+  kept only if every card played was legal (this adds what the cinch, rule 11, reveals).
+A layout that fails is drawn again (at most ``MAX_TRIES`` times per world; then the last layout within the
+sets is used: never seen in the tests).
+
+**Evaluation.** In each world every legal card is played, then the rest of the deal is played out by every
+active player as ``basic`` plays (``choose_card`` with the seat's own parameters), and the seat's chips are
+counted as ev values them (``ev_gain``): the pot if it wins (at most the limit), the tie's value, minus the
+bourre payment less the ante it replaces; 0 when it loses with tricks. The same worlds score every card
+(common random numbers); the highest sum wins, ties going to ``basic``'s own card. A paranoid open-hand
+solve (kernels/solve_bourre.py) was the other candidate: against all the others as one coalition nearly every
+card of an early trick "goes bourre" at 5 players, so it scores most candidates alike (README).
+
+**Race.** With ``race`` r > 0, after every 8 worlds the sampling stops once the leading card's mean value
+exceeds every other card's by more than r x (the largest value - the smallest).
+
+**Randomness.** Decision ``nlg`` (plays so far in the deal) draws from
+``seed_state(st[0] ^ PIMC_SALT, nlg)``, ``st`` the deal's decision stream state, which it reads and never
+advances: the heuristics' decisions never move, and every result is a pure function of the seed and the
+deal's indices, whatever the threads or blocks.
+"""
+import numpy as np
+from numba import njit
+
+from tricksim.kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, nth_card
+from tricksim.kernels.rng import seed_state, below, uniform
+from tricksim.kernels.bourre import (
+    MAXP, H_BASIC, P_WORLDS, P_RACE, R_MUST_HEAD, R_MUST_TRUMP, R_MUST_OVERTRUMP, R_TRUMP_EVEN_IF_CANNOT_WIN,
+    R_VOID_HIGHEST_TRUMP, UW_LEN, IW_LEN, P_EVAL, REC_ACTIVE, REC_TRICKS, REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, bitc, tmask,
+    above_in_suit, better_in_suit, choose_card, ev_gain,
+)
+from tricksim.kernels.solve_bourre import (QKA, legal_play, beats, analyse, W_TT, W_BITS, POS_LEN, P_N, P_ME,
+                                           P_LEADER, P_NTRICK, P_TRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED,
+                                           P_KNOWN, P_WON, N_OUT, OUT_WIN, OUT_NOT_BOURRE, OUT_TRICKS)
+
+PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
+MAX_TRIES = 4096
+RACE_EVERY = 8
+EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
+PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
+assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) and IW_LEN == 124 + POS_LEN + N_OUT
+BINOM = np.array([[float(np.prod(np.arange(a - k + 1, a + 1)) / np.prod(np.arange(1, k + 1))) if k <= a else 0.0
+                   for k in range(6)] for a in range(53)], np.float64)
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _advance(c, kpos, ls, wc, wseat, s, trump, lono):
+    """The trick state (suit led, winning card, winning seat) after seat s plays c as card kpos."""
+    if kpos == 0:
+        return c >> 4, c, s
+    if beats(c, ls, wc, trump, lono):
+        return ls, c, s
+    return ls, wc, wseat
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump, lono):
+    """Seat s plays c (its hand ``hh[s]``); at the end of a trick its winner counts it and leads. Returns the
+    new (played, leader, cards in the trick, suit led, winning card, winning seat)."""
+    hh[s] &= ~bitc(c)
+    played |= bitc(c)
+    ls, wc, wseat = _advance(c, kpos, ls, wc, wseat, s, trump, lono)
+    kpos += 1
+    if kpos == na:
+        won[wseat] += 1
+        return played, wseat, 0, -1, -1, wseat
+    return played, leader, kpos, ls, wc, wseat
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _forbid(c, kpos, ls, wc, trump, lono, rules):
+    """The cards a follower cannot have held when he played c (rule 10, ``legal_follow``): only what
+    legality implies, so every consistent layout stays possible."""
+    if kpos == 0:
+        return U0
+    cs = c >> 4
+    if cs == ls:
+        wt = trump >= 0 and (wc >> 4) == trump
+        if rules[R_MUST_HEAD] != 0 and (ls == trump or not wt):
+            better = better_in_suit(wc, lono)
+            if (bitc(c) & better) == U0:
+                return better                 # followed without heading: nothing above the winning card
+        return U0
+    x = SUIT_MASK[ls]                         # did not follow: void in the suit led
+    T = tmask(trump)
+    if T == U0 or rules[R_MUST_TRUMP] == 0:
+        return x
+    wt = (wc >> 4) == trump
+    even = rules[R_TRUMP_EVEN_IF_CANNOT_WIN] != 0
+    high = rules[R_VOID_HIGHEST_TRUMP] != 0
+    if cs != trump:                           # neither followed nor trumped
+        if wt and not even:
+            return x | (T & above_in_suit(wc))
+        return x | T
+    if wt and c < wc:                         # trumped under the winning trump
+        if not even:
+            if rules[R_MUST_OVERTRUMP] != 0 or high:
+                return x | (T & above_in_suit(wc))
+        elif high:
+            return x | (T & above_in_suit(c))
+        elif rules[R_MUST_OVERTRUMP] != 0:
+            return x | (T & above_in_suit(wc))
+        return x
+    if high:
+        return x | (T & above_in_suit(c))
+    return x
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard, sep, rules,
+           act, idx, hist, forb, by, fixed, need, won):
+    """What seat ``me_real`` knows at its turn (card ``kpos`` of trick ``t``), the active seats renumbered
+    clockwise from the dealer's left (``act`` index -> seat, ``idx`` seat -> index): ``hist`` the cards
+    played in order, ``forb`` per index the cards it cannot hold (``_forbid``), ``by`` the cards it played,
+    ``fixed`` the cards known in its hand (the dealer's up-card), ``need`` its unseen cards, ``won`` its
+    tricks. Returns (na, me, cards played, leader of the deal's first trick, the unseen cards)."""
+    active = rec[REC_ACTIVE]
+    na = 0
+    s = dealer
+    for q in range(MAXP):
+        idx[q] = -1
+    for _ in range(players):
+        s += 1
+        if s == players:
+            s = 0
+        if (active >> s) & 1:
+            act[na] = s
+            idx[s] = na
+            na += 1
+    me = idx[me_real]
+    for q in range(MAXP):
+        forb[q] = U0
+        by[q] = U0
+        fixed[q] = U0
+        won[q] = 0
+    nh = 0
+    for tt in range(t + 1):
+        base = REC_TRICKS + 10 * tt
+        lead = idx[rec[base]]
+        m = na if tt < t else kpos
+        ls = -1
+        wc = -1
+        wseat = lead
+        for q in range(m):
+            c = rec[base + 1 + q]
+            sq = (lead + q) % na
+            if sq != me:
+                forb[sq] |= _forbid(c, q, ls, wc, trump, lono, rules)
+            by[sq] |= bitc(c)
+            hist[nh] = c
+            nh += 1
+            ls, wc, wseat = _advance(c, q, ls, wc, wseat, sq, trump, lono)
+        if tt < t:
+            won[wseat] += 1
+    lead0 = idx[rec[REC_TRICKS]]
+    U = DECK52 & ~h & ~played & ~known_out
+    if rec[REC_NRESHUF] == 0:
+        for i in range(rec[REC_NDEC]):
+            if rec[REC_DEC + 4 * i] == me_real:
+                U &= ~np.uint64(rec[REC_DEC + 4 * i + 2])      # its own discards are out of play
+    if (not sep and rec[REC_UP_OUT] == 0 and (played & bitc(upcard)) == U0 and dealer != me_real
+            and idx[dealer] >= 0):
+        fixed[idx[dealer]] = bitc(upcard)                       # the dealer still holds the up-card
+        U &= ~bitc(upcard)
+    left = 5 - t
+    for q in range(na):
+        need[q] = 0
+        if q != me:
+            need[q] = left
+    # the players who already played to the current trick hold one card less
+    lead = idx[rec[REC_TRICKS + 10 * t]]
+    for q in range(kpos):
+        need[(lead + q) % na] -= 1
+    for q in range(na):
+        if q != me:
+            need[q] -= popcount(fixed[q])
+    return na, me, nh, lead0, U
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out, rules):
+    """Would every card of ``hist`` have been legal (``legal_play``) from the hands ``hh`` at the start of
+    play (modified: the hands after ``hist``; ``won`` scratch)? The seat's own cards are not checked."""
+    akq = 0
+    if trump >= 0:
+        am = QKA << np.uint64(16 * trump)
+        for q in range(na):
+            if (hh[q] & am) == am:
+                akq |= 1 << q
+    for q in range(MAXP):
+        won[q] = 0
+    played = U0
+    leader = lead0
+    kpos = 0
+    ls = -1
+    wc = -1
+    wseat = leader
+    for i in range(nh):
+        s = (leader + kpos) % na
+        c = hist[i]
+        if s != me:
+            forced = upcard if (lono and i == 0) else -1
+            lg = legal_play(hh, s, kpos, na, won[s], played, known_out, trump, lono, rules, (akq >> s) & 1,
+                            forced, ls, wc)
+            if (lg & bitc(c)) == U0:
+                return False
+        played, leader, kpos, ls, wc, wseat = _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump,
+                                                    lono)
+    return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono, upcard, known_out,
+            rules):
+    """One world: ``world[q]`` the cards index q holds now (``h`` for the seat), uniform among the layouts
+    consistent with the play (module docstring). Returns True when it passed every check."""
+    for attempt in range(MAX_TRIES):
+        avail = U
+        ratio = 1.0
+        ok = True
+        for q in range(na):
+            if q == me:
+                world[q] = h
+                continue
+            A = avail & ~forb[q]
+            a = popcount(A)
+            k = need[q]
+            if a < k:
+                ok = False
+                break
+            ratio *= BINOM[a, k] / BINOM[popcount(U & ~forb[q]), k]
+            w = U0
+            for j in range(k):
+                c = nth_card(A, below(rng, a - j))
+                A &= ~bitc(c)
+                w |= bitc(c)
+            avail &= ~w
+            world[q] = w | fixed[q]
+        if not ok or uniform(rng) >= ratio:
+            continue
+        for q in range(na):
+            hh[q] = world[q] | by[q]
+        if _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out, rules):
+            return True
+        if attempt == MAX_TRIES - 1:
+            return False
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _finish(hh, na, me, cand, leader, kpos, ls, wc, wseat, played, won, known_out, trump, lono, rules, akq,
+            hparams, prow, st):
+    """Seat ``me`` plays ``cand`` now, then every seat plays as ``basic`` (``hparams[prow]``) to the end of
+    the deal; ``hh`` (the hands now) and ``won`` are modified. Returns the seat's outcome: 0 won the pot,
+    1 tied for most tricks, 2 bourre, 3 lost with tricks."""
+    c = cand
+    while True:
+        s = (leader + kpos) % na
+        if hh[s] == U0:
+            break
+        if c < 0:
+            lg = legal_play(hh, s, kpos, na, won[s], played, known_out, trump, lono, rules, (akq >> s) & 1, -1,
+                            ls, wc)
+            c = choose_card(H_BASIC, hparams, prow, hh[s], lg, kpos, na, ls, wc, trump, lono, played, won[s], st)
+        played, leader, kpos, ls, wc, wseat = _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump,
+                                                    lono)
+        c = -1
+    best = 0
+    nbest = 0
+    for q in range(na):
+        if won[q] > best:
+            best = won[q]
+            nbest = 1
+        elif won[q] == best:
+            nbest += 1
+    if won[me] == 0:
+        return 2
+    if won[me] == best:
+        return 0 if nbest == 1 else 1
+    return 3
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out, players, dealer,
+              upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw):
+    """The card seat ``me_real`` plays among ``lg`` (two or more legal cards), card ``kpos`` of trick ``t``,
+    in ``play_dealt``'s state (``rec`` holds the deal so far; ``played`` every card played, the trick in
+    progress included; ``pot`` the pot at stake); scratch ``uw[16:]``, ``iw[24:]`` (``_scratch``). Module
+    docstring: worlds, evaluation, race, randomness."""
+    nw = np.int64(hparams[me_real, P_WORLDS])
+    if nw < 1:
+        nw = 1
+    race = hparams[me_real, P_RACE]
+    act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
+    na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard,
+                                  sep, rules, act, idx, hist, forb, by, fixed, need, won0)
+    paranoid = hparams[me_real, P_EVAL] > 0.5
+    ws = uw[57:]
+    pos = iw[124:124 + POS_LEN]
+    o3 = iw[124 + POS_LEN:124 + POS_LEN + N_OUT]
+    tcards = hist[nh - kpos:nh]
+    # the candidates, basic's own card first (it keeps ties)
+    hc = choose_card(H_BASIC, hparams, me_real, h, lg, kpos, na, ls, win_card, trump, lono, played, won0[me], st)
+    cand[0] = hc
+    nc = 1
+    m = lg & ~bitc(hc)
+    while m != U0:
+        cand[nc] = lowest(m)
+        m &= m - U1
+        nc += 1
+    # twice the chips of each outcome (a divided pot's half is a whole number then)
+    val[0] = np.int64(2.0 * ev_gain(1.0, 0.0, 0.0, pot, ante_amt, rules))
+    val[1] = np.int64(2.0 * ev_gain(0.0, 1.0, 0.0, pot, ante_amt, rules))
+    val[2] = np.int64(2.0 * ev_gain(0.0, 0.0, 1.0, pot, ante_amt, rules))
+    val[3] = np.int64(2.0 * ev_gain(0.0, 0.0, 0.0, pot, ante_amt, rules))
+    span = max(val[0], val[1], val[2], val[3]) - min(val[0], val[1], val[2], val[3])
+    for ci in range(nc):
+        sums[ci] = 0
+    seed_state(rng, st[0] ^ PIMC_SALT, nlg)
+    lead = idx[rec[REC_TRICKS + 10 * t]]
+    wsi = idx[win_seat]
+    for w in range(nw):
+        _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono, upcard,
+                known_out, rules)
+        akq = 0
+        if trump >= 0:
+            am = QKA << np.uint64(16 * trump)
+            for q in range(na):
+                if ((world[q] | by[q]) & am) == am:
+                    akq |= 1 << q
+        for ci in range(nc):
+            for q in range(na):
+                hh[q] = world[q]
+                won[q] = won0[q]
+            if paranoid:
+                oc, tk = _paranoid(hh, won, na, me, cand[ci], lead, kpos, ls, win_card, wsi, tcards, played,
+                                   known_out, trump, lono, akq, rules, ws, pos, o3)
+                if oc < 0:                    # the deal ended: score it as a playout does
+                    oc = _finish(hh, na, me, -1, lead, 0, -1, -1, lead, played, won, known_out, trump, lono, rules,
+                                 akq, hparams, me_real, st)
+                sums[ci] += 8 * val[oc] + tk      # the outcome first, then the guaranteed tricks
+            else:
+                oc = _finish(hh, na, me, cand[ci], lead, kpos, ls, win_card, wsi, played, won, known_out, trump,
+                             lono, rules, akq, hparams, me_real, st)
+                sums[ci] += val[oc]
+        if race > 0.0 and (w + 1) % RACE_EVERY == 0 and w + 1 < nw:
+            b = _best(sums, nc)
+            gap = (8 * span + 5) * (w + 1) + 1
+            for ci in range(nc):
+                if ci != b and sums[b] - sums[ci] < gap:
+                    gap = sums[b] - sums[ci]
+            if gap > race * span * (8 if paranoid else 1) * (w + 1):
+                break
+    return cand[_best(sums, nc)]
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _best(sums, nc):
+    """The first candidate of the highest sum."""
+    b = 0
+    for ci in range(1, nc):
+        if sums[ci] > sums[b]:
+            b = ci
+    return b
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _scratch(uw, iw):
+    """The sampling player's views of ``play_dealt``'s scratch (bourre.UW_LEN, bourre.IW_LEN)."""
+    return (iw[24:32], iw[32:40], iw[40:80], iw[80:88], iw[88:96], iw[96:104], iw[104:112], iw[112:120],
+            iw[120:124], uw[16:24], uw[24:32], uw[32:40], uw[40:48], uw[48:56], uw[56:57])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, known_out, trump, lono, akq, rules,
+              ws, pos, o):
+    """``eval`` = paranoid: after the seat plays ``cand`` in the world ``hh`` (modified), the open-hand solver's
+    answer for it against all the others together (kernels/solve_bourre.analyse): 0 it surely wins the pot,
+    3 it surely takes a trick, 2 the others can keep it without one; and its guaranteed tricks."""
+    tm = U0
+    for q in range(kpos):
+        tm |= bitc(tcards[q])
+    done = played & ~tm
+    for q in range(POS_LEN):
+        pos[q] = 0
+    hh[me] &= ~bitc(cand)
+    ls, wc, wseat = _advance(cand, kpos, ls, wc, wseat, me, trump, lono)
+    if kpos + 1 == na:                        # the candidate ends the trick
+        won[wseat] += 1
+        done |= tm | bitc(cand)
+        lead = wseat
+        if hh[lead] == U0:                    # the last trick: the deal is over
+            return -1, 0
+    else:
+        for q in range(kpos):
+            pos[P_TRICK + q] = tcards[q]
+        pos[P_TRICK + kpos] = cand
+        pos[P_NTRICK] = kpos + 1
+    pos[P_N] = na
+    pos[P_ME] = me
+    pos[P_LEADER] = lead
+    pos[P_TRUMP] = trump
+    pos[P_LONO] = 1 if lono else 0
+    pos[P_LEAD] = -1
+    pos[P_AKQ] = akq
+    pos[P_PLAYED] = np.int64(done)
+    pos[P_KNOWN] = np.int64(known_out)
+    for q in range(na):
+        pos[P_WON + q] = won[q]
+    ws[W_BITS] = np.uint64(PIMC_TT_BITS)
+    analyse(hh, pos, rules, ws, o)
+    if o[OUT_WIN] != 0:
+        return 0, o[OUT_TRICKS]
+    return (3 if o[OUT_NOT_BOURRE] != 0 else 2), o[OUT_TRICKS]
+
+
+@njit(cache=True, nogil=True)
+def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard, sep, rules, nw,
+                  key):
+    """``nw`` worlds as ``pimc_card`` samples them at that turn (for the tests): int64[nw, 8] the cards each
+    seat (real seat numbers) holds in the world, the seat its own hand, passers 0; and bool[nw] whether the
+    world passed every check."""
+    uw = np.zeros(UW_LEN, np.uint64)
+    iw = np.zeros(IW_LEN, np.int64)
+    act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
+    na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard,
+                                  sep, rules, act, idx, hist, forb, by, fixed, need, won0)
+    out = np.zeros((nw, MAXP), np.int64)
+    ok = np.zeros(nw, np.bool_)
+    seed_state(rng, key, 0)
+    for w in range(nw):
+        ok[w] = _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono,
+                        upcard, known_out, rules)
+        for q in range(na):
+            out[w, act[q]] = np.int64(world[q])
+    return out, ok
