@@ -6,7 +6,8 @@ tricksim is the odds of its heuristics; this section puts them beside good play 
   by bid level (over all classes) and by hand class, with the paired gaps; the headline hand's mean tricks
   under each kind of play; and a duplicate tournament ``cautious`` / ``aggressive`` / ``pimc`` (pimc's
   defaults: it bids, names trumps and plays by sampling).
-- Bourre: the headline hand's decisions under the heuristics and paranoid open-hand play.
+- Bourre: the headline hand's decisions under the heuristics, pimc card play and paranoid open-hand play; a
+  duplicate tournament ``basic`` / ``pimc`` at 5 players.
 - Boomke Wies: its heuristic vs double-dummy table is in its own section (it needs the ``dd`` extra).
 """
 from __future__ import annotations
@@ -113,6 +114,7 @@ def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str
     n_hand = 200 if quick else 2_000
     n_cmp = 60 if quick else 400    # pimc now also bids by sampling (about 4x the time a deal): 400 keeps the run short
     n_bou = 1_000 if quick else 10_000
+    n_bcmp = 500 if quick else 20_000
     play = ",".join(KINDS)
 
     def opts(name):
@@ -176,18 +178,36 @@ def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str
     md.append("```\n" + cmp.render_compare(cr) + "\n```\n")
     md.append("![pimc leaderboard](trust/boulmous_pimc_leaderboard.png)\n")
 
-    # 4. Bourre: one hand, heuristics vs paranoid open-hand play
-    br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=SEED, hands=n_bou, play="heuristic,open",
+    # 4. Bourre: one hand, heuristics vs the sampling player vs paranoid open-hand play
+    bplay = "heuristic,pimc,open"
+    br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=SEED, hands=n_bou, play=bplay,
                      opts=opts("bourre-hand"))
     write_table(br["choices"], d, "bourre_hand_choices")
     write_table(br["gaps"], d, "bourre_hand_gaps")
-    md.append("### Bourré: one hand under the heuristics and paranoid open-hand play\n")
+    md.append("### Bourré: one hand under the heuristics, the sampling player and paranoid open-hand play\n")
     md.append(f"Regenerate: `tricksim odds bourre --hand \"{BOURRE_HAND}\" --up-card {BOURRE_UP} --players 5 --seat 2 "
-              f"--play heuristic,open --hands {n_bou} --seed {SEED}`\n")
+              f"--play {bplay} --hands {n_bou} --seed {SEED}`\n")
+    md.append("For each of the seat's choices (pass, or play after a discard), the same deals played three ways: every "
+              "seat as its heuristic (`basic`); this seat's cards played by `pimc` (each card chosen on sampled "
+              "layouts of the unseen cards, solved open-handed for what the seat is sure of against all the others; "
+              "its play/pass and discard stay `basic`'s, the other seats as in the first column); and paranoid "
+              "open-hand play (the seat sees every card and the others gang up on it: what it can guarantee).\n")
     md.append("```\n" + bourre_render(br) + "\n```\n")
+
+    # 5. Bourre: a duplicate tournament with pimc
+    bnames = ["basic", "pimc"]
+    bc = cmp.compare("bourre", bnames, hands=n_bcmp, seed=SEED, extra={"players": 5}, opts=opts("bourre-compare"))
+    write_table(bc["leaderboard"], d, "bourre_pimc_leaderboard")
+    write_table(bc["pairs"], d, "bourre_pimc_pairs")
+    md.append("### Bourré: the sampling player in a duplicate tournament\n")
+    md.append(f"Regenerate: `tricksim compare bourre {' '.join(bnames)} --players 5 --hands {n_bcmp} --seed {SEED}`\n")
+    md.append("Chips per deal and seat at 5 players, the same deals for both with the seats rotated. `pimc` plays its "
+              "cards by sampling; its play/pass and discards are `basic`'s (README, \"The sampling player for "
+              "Bourré\").\n")
+    md.append("```\n" + cmp.render_compare(bc) + "\n```\n")
     md.append("### Boomke Wies\n")
     md.append("Heuristic play beside open-hand (double-dummy) play, by bid and by contract, is in the Boomke Wies "
               "section above (`tricksim odds boomke-wies --double-dummy`; one hand: `tricksim odds boomke-wies "
               "--hand ... --play heuristic,open`): there both partnerships see all 52 cards and play perfectly. "
-              "Boomke Wies and Bourré have no sampling player yet.\n")
+              "Boomke Wies has no sampling player yet.\n")
     return "\n".join(md)

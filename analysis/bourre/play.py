@@ -208,6 +208,7 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     df, gaps = play_tables(r.counts, choices, kinds, rules, players, pot)
     return {"choices": df, "gaps": gaps, "best": best_choices(df), "n": r.n, "seconds": r.seconds, "play": kinds,
             "pimc": pimc_spec(play).label if "pimc" in kinds else None,
+            "pimc_eval": int(pimc_spec(play).value("eval")) if "pimc" in kinds else None,
             "hand": " ".join(card_str(c) for c in cards), "upcard": card_str(up), "players": players, "seat": seat,
             "pot": pot, "rules": rules, "stake": pot + players * rules.ante}
 
@@ -231,8 +232,10 @@ def render_play(res) -> str:
                      "a coalition, neither a ceiling nor a floor of the heuristics' result.")
     if "pimc" in res["play"]:
         lines.append(f"sampling (pimc): the same deals, decisions and draw; this seat plays its cards as {res['pimc']} "
-                     "(worlds of the unseen cards consistent with the play, every legal card played out in each as "
-                     "basic plays), the other seats as in the heuristics' column.")
+                     "(worlds of the unseen cards consistent with the play; in each, every legal card "
+                     + ("scored by what the open-hand solver says the seat is then sure of against all the others"
+                        if res.get("pimc_eval", 1) else "played out as basic plays")
+                     + "), the other seats as in the heuristics' column.")
     tab = pd.DataFrame({"choice": df.choice, "play": df.play.map(PLAY_LABELS),
                         "P(win pot)": [_pct(a, b, c) for a, b, c in zip(df.p_win, df.win_lo, df.win_hi)],
                         "P(tie)": [_pct(a, b, c) if a == a else "-" for a, b, c in zip(df.p_tie, df.tie_lo, df.tie_hi)],
