@@ -47,7 +47,7 @@ def test_heuristic_column_is_the_plain_odds():
 @pytest.mark.parametrize("seat", [0, 3])
 def test_open_column_solves_the_deals_of_the_odds(seat):
     """Deal i of sim_odds_open is deal i of sim_odds (seed_state + deal_with_fixed), the hand's seat the
-    taker and on lead; its value is the solver's, and on a few deals the plain minimax's (tests/ref_solver)."""
+    taker and on lead; its value is the solver's, and on two deals the plain minimax's (tests/ref_solver; spades, then no-trump)."""
     params, (kd, kc, ra, codes, prm) = _args(9, seat)
     fixed = np.uint64(params["hand_mask"])
     n = 40
@@ -67,10 +67,10 @@ def test_open_column_solves_the_deals_of_the_odds(seat):
         assert hands[seat] == fixed
         for t in range(5):
             assert S.solve(hands.copy(), seat, trick, 0, t, seat, ra, ws) == out[i, t]
-        if i < 2:
+        if i < 2:   # the plain minimax is slow in Python (about 12 s a deal): one suit and no-trump
             cards = [[card_str(c) for c in range(64) if (int(hands[s]) >> c) & 1] for s in range(4)]
-            for t, name in enumerate(["S", "H", "D", "C", "NT"]):
-                assert ref_solver.taker_tricks(cards, seat, name, rules, seat) == out[i, t]
+            t, name = [(0, "S"), (4, "NT")][i]
+            assert ref_solver.taker_tricks(cards, seat, name, rules, seat) == out[i, t]
 
 
 def test_threads_blocks_and_resume_do_not_change_counts(tmp_path):
