@@ -170,7 +170,7 @@ def calibration(spec, rules, opts: RunOptions = RunOptions()) -> np.ndarray:
         counts = z["counts"]
     else:
         run = engine.Run("boulmous.equity_calibration", make_params(CAL_SEED, rules, specs), CAL_DEALS, E.BLOCK)
-        counts = opts.execute(run).counts
+        counts = opts.sub("bid_calibration").execute(run).counts     # its own folder, not the caller's run's
         O.save(key, counts=counts)
     fit = fit_calibration(counts)
     with _LOCK:
