@@ -43,7 +43,8 @@ P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_
 P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
 P_WORLDS = 12          # H_PIMC: worlds sampled per decision
 P_BID, P_RACE = 13, 14  # H_PIMC: 1 = bid and name trumps by sampling (0 = as cautious); the race margin (0 = off)
-P_SCORE_AWARE = 15     # 1 / 2: in whole games the bids follow the equity table, by P(win) / by money (analysis/equity/saware.py)
+P_SCORE_AWARE = 15     # 1 / 2: in whole games the bids follow the equity table by P(win) / by money
+#                        (analysis/equity/saware.py)
 P_SA_BIN = 16          # 4 columns, bids 3..6: the estimate bin (``sa_bin``) a bid needs at the game's scores,
 #                        written into a per-game copy of hparams by ``play_game`` before each deal
 N_PARAMS = 20
