@@ -367,7 +367,8 @@ SweepName = Annotated[str, typer.Argument(help="the heuristic whose parameter va
 Param = Annotated[str, typer.Option("--param", help="NAME=start:stop:step")]
 Against = Annotated[str, typer.Option("--against", help="the fixed opponent heuristic")]
 CompareGames = Annotated[Optional[int], typer.Option("--games", min=1, help="Boulmous: whole games to the target "
-                                                     "instead of deals (games won and stakes per game; score_aware=1)")]
+                                                     "instead of deals (games won and stakes per game; "
+                                                     "score_aware=1 or 2)")]
 
 
 def _compare_commands(g):

@@ -43,7 +43,8 @@ P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_
 P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
 P_WORLDS = 12          # H_PIMC: worlds sampled per decision
 P_BID, P_RACE = 13, 14  # H_PIMC: 1 = bid and name trumps by sampling (0 = as cautious); the race margin (0 = off)
-P_SCORE_AWARE = 15     # 1: in whole games the bids follow the equity table (analysis/equity/saware.py)
+P_SCORE_AWARE = 15     # 1 / 2: in whole games the bids follow the equity table by P(win) / by money
+#                        (analysis/equity/saware.py)
 P_SA_BIN = 16          # 4 columns, bids 3..6: the estimate bin (``sa_bin``) a bid needs at the game's scores,
 #                        written into a per-game copy of hparams by ``play_game`` before each deal
 N_PARAMS = 20
@@ -873,7 +874,8 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
     ``log`` (int64[MAX_DEALS_PER_GAME, LOG_W]) receives deal j's record followed by the scores, boxes and
     stakes after it and the winner mask (LOG_* offsets).  Score-aware seats (``P_SCORE_AWARE``): before
     each deal their bid bins are written into ``hpw`` (scratch, the shape of ``hparams``, which the deals
-    are played with) from ``pstar`` and their ``cal`` rows (float64[4, SA_NBINS, 4]; ``sa_thresholds``)."""
+    are played with) from ``pstar`` (float32[2, L^4, 4, 4]: criterion ``P_SCORE_AWARE`` - 1, 0 by P(win), 1 by
+    money, then ``sa_thresholds``' p*) and their ``cal`` rows (float64[4, SA_NBINS, 4])."""
     sa = False
     for s in range(4):
         out_stakes[s] = 0
@@ -891,7 +893,8 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
         if sa:
             for s in range(4):
                 if hparams[s, P_SCORE_AWARE] > 0.5:
-                    sa_thresholds(pstar, cal[s], scores, dealer, s, target, hpw)
+                    crit = int(hparams[s, P_SCORE_AWARE] + 0.5) - 1
+                    sa_thresholds(pstar[crit], cal[s], scores, dealer, s, target, hpw)
         # the game scores are read only under end_check=after_each_trick (play_tricks)
         play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hpw, st, lb, rec, scores)
         ndeals += 1
@@ -947,7 +950,7 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
 
 def no_score_aware():
     """``play_game``'s score-aware arguments when no seat is score-aware: (pstar, cal), never read."""
-    return np.zeros((1, 4, 4), np.float32), np.zeros((4, SA_NBINS, 4))
+    return np.zeros((2, 1, 4, 4), np.float32), np.zeros((4, SA_NBINS, 4))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -1029,7 +1032,7 @@ def trace_game(key_deal, key_dec, g, rules, hcodes, hparams):
     log = np.zeros((MAX_DEALS_PER_GAME, LOG_W), np.int64)
     start = np.zeros(4, np.int64)
     hpw = np.zeros(hparams.shape)
-    pstar = np.zeros((1, 4, 4), np.float32)      # trace refuses score-aware seats (analysis/boulmous/config.no_pimc)
+    pstar = np.zeros((2, 1, 4, 4), np.float32)   # trace refuses score-aware seats (analysis/boulmous/config.no_pimc)
     cal = np.zeros((4, SA_NBINS, 4))
     seed_state(sd, key_deal, g)
     seed_state(st, key_dec, g)

@@ -128,11 +128,11 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
                         cal):
     """Duplicate whole games (analysis/compare/games.py): game g is played once per seating of round
     c = g % nround (rows of ``seat_codes``/``seat_params``/``seat_ids``/``cal`` = the seats' heuristic
-    codes, parameters, entrants and score-aware calibrations, float64[rows, 4, SA_NBINS, 4]), seat 0
-    dealing first; its deals come from the stream seeded at g (deal j of game g: the same cards in every
-    seating), playout j's decisions from ``seed_state(seed_state(key_dec, g), j)``.  Layout of
-    ``kernels/boulmous.sim_duplicate`` with the metrics (games won, stakes), then the deals played and
-    the games abandoned."""
+    codes, parameters, entrants and score-aware calibrations, float64[rows, 4, SA_NBINS, 4]; ``pstar``:
+    ``KB.play_game``'s), seat 0 dealing first; its deals come from the stream seeded at g (deal j of game g:
+    the same cards in every seating), playout j's decisions from ``seed_state(seed_state(key_dec, g), j)``.
+    Layout of ``kernels/boulmous.sim_duplicate`` with the metrics (games won, stakes), then the deals played
+    and the games abandoned."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     kk = k * k
     per_round = k + 2 * kk
@@ -651,14 +651,15 @@ def values_after(V, y, delta, taker, box, imm, target, F, C, tie_break, wpo, set
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie_break, wpo, settle0, coef):
+def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie_break, wpo, settle0, coef, slot):
     """Score-aware bidding: per canonical state, seat (relative to the dealer) and bid b = 3..6 the chance of
-    making b above which bidding b wins the game more often than passing: with W_made, W_fail the seat's
-    P(win) after the deals in which it took b and made or failed (the outcomes of ``contract`` b, taker
-    the seat), W_pass after those it did not take (the outcomes of ``contract`` 0 with another taker or
-    none), p* = (W_pass - W_fail) / (W_made - W_fail); -1 when bidding is never worse (W_fail >= W_pass),
-    2 when it is never better (W_made <= W_pass, or no such deal in the sample).  Returns
-    float32[L^4, 4, 4]."""
+    making b above which bidding b is worth more than passing: with W_made, W_fail the seat's value after
+    the deals in which it took b and made or failed (the outcomes of ``contract`` b, taker the seat), W_pass
+    after those it did not take (the outcomes of ``contract`` 0 with another taker or none),
+    p* = (W_pass - W_fail) / (W_made - W_fail); -1 when bidding is never worse (W_fail >= W_pass), 2 when it
+    is never better (W_made <= W_pass, or no such deal in the sample); so W_made <= W_fail gives -1 or 2.
+    The value is the state's slot ``slot`` + seat: 0, P(win the game); 4, the expected money (``_backup``:
+    the boulmous payments and the box of the deal included).  Returns float32[L^4, 4, 4]."""
     L = C - F + 1
     NS = L * L * L * L
     nk = prob.shape[0]
@@ -693,15 +694,15 @@ def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie
                 if contract[k] == 0:
                     for r in range(4):
                         if r != t:
-                            wp[r] += p * tmp[r]
+                            wp[r] += p * tmp[slot + r]
                             npass[r] += p
                 else:
                     b = contract[k] - 3
                     if made[k] != 0:
-                        wm[t, b] += p * tmp[t]
+                        wm[t, b] += p * tmp[slot + t]
                         nm[t, b] += p
                     else:
-                        wf[t, b] += p * tmp[t]
+                        wf[t, b] += p * tmp[slot + t]
                         nf[t, b] += p
             for r in range(4):
                 w_pass = wp[r] / npass[r] if npass[r] > 0 else 0.0

@@ -1,7 +1,12 @@
-"""Score-aware bidding (``score_aware=1``, analysis/equity/saware.py) and the whole-game duplicate comparison
-(``compare boulmous --games``, analysis/compare/games.py): the default stays bit-identical, the thresholds
-on constructed tables, p* against a direct computation, the calibration fit, the games compare's
-reproducibility and balance, and the bad input."""
+"""Score-aware bidding (``score_aware=1`` by P(win), ``2`` by money, analysis/equity/saware.py) and the
+whole-game duplicate comparison (``compare boulmous --games``, analysis/compare/games.py): the default stays
+bit-identical and score_aware=1 unchanged (pinned before score_aware=2), the thresholds on constructed
+tables, p* by P(win) and by money against direct computations, p*'s edge cases, the calibration fit, the
+games compare's reproducibility and balance, and the bad input."""
+import hashlib
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -53,20 +58,23 @@ def test_score_aware_0_is_the_default_and_identical():
     kd, kc = GAME.keys(3)
     a = K.sim_games(kd, kc, 0, 2000, ra, codes, prm, *K.no_score_aware())
     # score-aware arrays that a plain seat never reads change nothing
-    junk = np.full((10, 4, 4), 0.5, np.float32), np.random.default_rng(0).random((4, K.SA_NBINS, 4))
+    junk = np.full((2, 10, 4, 4), 0.5, np.float32), np.random.default_rng(0).random((4, K.SA_NBINS, 4))
     b = K.sim_games(kd, kc, 0, 2000, ra, codes, prm, *junk)
     assert (a == b).all()
 
 
-def test_thresholds_mimicking_the_heuristic_reproduce_it():
+@pytest.mark.parametrize("crit", [1, 2])
+def test_thresholds_mimicking_the_heuristic_reproduce_it(crit):
     """The score-aware path (play_game -> sa_thresholds -> choose_bid) with thresholds at the heuristic's own
-    bid levels plays every game exactly as the plain heuristic."""
+    bid levels plays every game exactly as the plain heuristic, by either criterion (p* of the other
+    criterion's slot never read)."""
     rules, specs, ra, codes, prm = _arrays(["cautious"])
     L = SMALL + 5 - K.SA_FLOOR + 1
-    pstar = np.full((L ** 4, 4, 4), 0.5, np.float32)
+    pstar = np.full((2, L ** 4, 4, 4), 0.5, np.float32)
+    pstar[2 - crit] = 2.0
     prm_sa = prm.copy()
-    prm_sa[0, K.P_SCORE_AWARE] = 1.0
-    prm_sa[2, K.P_SCORE_AWARE] = 1.0
+    prm_sa[0, K.P_SCORE_AWARE] = crit
+    prm_sa[2, K.P_SCORE_AWARE] = crit
     cal = np.zeros((4, K.SA_NBINS, 4))
     cal[0] = cal[2] = _mimic(0.5)
     kd, kc = GAME.keys(5)
@@ -94,15 +102,18 @@ def _game_log(pstar, cal, prm, ra, codes, g):
     return log[:nd]
 
 
+@pytest.mark.parametrize("crit", [1, 2])
 @pytest.mark.parametrize("p, bids", [(-1.0, "always"), (2.0, "never")])
-def test_worthless_and_decisive_states(p, bids):
+def test_worthless_and_decisive_states(p, bids, crit):
     """p* = -1 (bidding never worse than passing: the seat bids whenever it may) and p* = 2 (never better:
-    it never bids), whatever its hand."""
+    it never bids), whatever its hand; the seat reads the p* of its criterion (the other slot says the
+    opposite)."""
     rules, specs, ra, codes, prm = _arrays(["cautious"])
     L = SMALL + 5 - K.SA_FLOOR + 1
-    pstar = np.full((L ** 4, 4, 4), p, np.float32)
+    pstar = np.full((2, L ** 4, 4, 4), p, np.float32)
+    pstar[2 - crit] = 1.0 - p
     prm = prm.copy()
-    prm[1, K.P_SCORE_AWARE] = 1.0
+    prm[1, K.P_SCORE_AWARE] = crit
     cal = np.zeros((4, K.SA_NBINS, 4))
     cal[1] = _mimic(0.5)
     spoke = took = 0
@@ -160,6 +171,123 @@ def test_pstar_against_a_direct_computation():
     assert p[i, 0, 0] > max(p[i, 1, 0], p[i, 2, 0], p[i, 3, 0]) + 0.1
 
 
+def _settle(w, boxes, wpo):
+    """Rule 18 a-b for one winner ``w``: each seat's money (written out here, not the table's code)."""
+    m = np.zeros(4)
+    for o in range(4):
+        if o != w:
+            amt = 1 + boxes[o] - wpo * boxes[w]
+            m[w] += amt
+            m[o] -= amt
+    return m
+
+
+def _money_after(t, d, scores, dealer):
+    """float64[n outcomes, 4]: each canonical seat's expected money after each outcome of ``decode_bids``
+    from ``scores`` with ``dealer`` dealing, from the table's public values (``Table.state`` with the
+    deal's box, rule 17 on the scores, rule 18 written out): independent of ``KE.bid_pstar``."""
+    rules = t.rules
+    assert rules.tie_break == "play_on"
+    wpo = float(rules.winner_pays_own_boxes)
+    y = np.array(E.canonical(scores, dealer))
+    out = np.zeros((len(d["prob"]), 4))
+    for k in range(len(d["prob"])):
+        yn = y + d["delta"][k]
+        boxes = np.zeros(4, np.int64)
+        if d["box"][k]:
+            boxes[d["taker"][k]] = 1
+        top = yn.max()
+        tied = np.nonzero(yn == top)[0]
+        if top >= t.target and (len(tied) == 1 or top > t.ceil):
+            m = np.mean([_settle(w, boxes, wpo) for w in tied], axis=0)    # a tie above the ceiling: shared
+        else:
+            ab = [0] * 4
+            bx = [0] * 4
+            for r in range(4):
+                ab[(dealer + 1 + r) % 4] = max(int(yn[r]), t.floor)
+                bx[(dealer + 1 + r) % 4] = int(boxes[r])
+            v = t.state(ab, (dealer + 1) % 4, bx)
+            m = np.array([v[4 + (dealer + 1 + r) % 4] for r in range(4)])
+        out[k] = m + d["imm"][k]
+    return out
+
+
+def _pstar_numpy(v_pass, v_made, v_fail):
+    if v_fail >= v_pass:
+        return -1.0
+    if v_made <= v_pass:
+        return 2.0
+    return (v_pass - v_fail) / (v_made - v_fail)
+
+
+def test_money_pstar_against_numpy_from_the_table():
+    """p* by money (``score_aware=2``): M_made, M_fail, M_pass averaged over the same deals as P(win)'s, the
+    money after each deal read from ``Table.state`` (the box of the deal added as a box already made)."""
+    rules, specs, *_ = _arrays(["cautious:score_aware=2"])
+    t = SA.table_for(specs, rules)
+    p = SA.pstar(t, 2)
+    assert p.dtype == np.float32 and p.shape == SA.pstar(t, 1).shape
+    assert not (p == SA.pstar(t, 1)).all()
+    d = SA.decode_bids(t.counts, rules)
+    prob = d["prob"]
+    seen = set()
+    for scores, dealer in [([0, 0, 0, 0], 3), ([8, 2, -3, 5], 1), ([7, 8, 8, 0], 0), ([-6, -6, 8, 8], 2),
+                           ([3, 5, 1, 6], 2)]:
+        v = _money_after(t, d, scores, dealer)
+        for r in range(4):
+            pas = (d["contract"] == 0) & (d["taker"] != r)
+            m_pass = (prob[pas] * v[pas, r]).sum() / prob[pas].sum()
+            for b in range(3, 7):
+                m = (d["contract"] == b) & (d["taker"] == r) & (d["made"] == 1)
+                f = (d["contract"] == b) & (d["taker"] == r) & (d["made"] == 0)
+                m_made = (prob[m] * v[m, r]).sum() / prob[m].sum()
+                m_fail = (prob[f] * v[f, r]).sum() / prob[f].sum()
+                want = _pstar_numpy(m_pass, m_made, m_fail)
+                seen.add(want if want in (-1.0, 2.0) else 0.5)
+                assert p[t.index(scores, dealer), r, b - 3] == pytest.approx(want, abs=1e-5)
+    assert 0.5 in seen
+    # cached beside p* by P(win), under its own key
+    from tricksim.analysis.equity import outcomes as O
+    keys = [O.cache_key(kind, t.rules, [], table=t.key) for kind, _ in SA.CRITERIA.values()]
+    assert keys[0] != keys[1]
+    assert (O.load(keys[1])["pstar"] == p).all() and (O.load(keys[0])["pstar"] == SA.pstar(t, 1)).all()
+
+
+@pytest.mark.parametrize("made, fail, want", [
+    (2.0, -1.0, 1 / 3),        # the formula
+    (-1.0, -0.5, 2.0),         # made <= fail < pass: never bid
+    (-0.5, -0.5, 2.0),         # made == fail < pass: never bid
+    (-1.0, 0.5, -1.0),         # fail >= pass (and made < fail): always bid
+    (0.5, 0.0, -1.0),          # fail == pass: always bid
+])
+def test_pstar_edge_cases(made, fail, want):
+    """``KE.bid_pstar`` on a constructed distribution (a table of zeros; every deal leaves the scores as they
+    are): seat 0 (dealer's left) takes 3 and makes it with money ``made`` or fails with ``fail``; passing is
+    worth 0.  Bids without such deals in the sample: 2 (never)."""
+    rules = GAME.rules_from({"target": SMALL})
+    F, C = K.SA_FLOOR, SMALL + 5
+    L = C - F + 1
+    V = np.zeros((L ** 4, 8))
+    prob = np.array([0.5, 0.25, 0.25])
+    delta = np.zeros((3, 4), np.int64)
+    taker = np.array([-1, 0, 0], np.int64)
+    contract = np.array([0, 3, 3], np.int64)
+    made_ = np.array([0, 1, 0], np.int64)
+    box = np.array([0, 0, 1], np.int64)
+    imm = np.zeros((3, 4))
+    imm[1, 0] = made
+    imm[2, 0] = fail + 1.0          # the failed deal's box costs 1 when nobody can win (P(win) 0 everywhere)
+    settle0, coef = E.settlement(rules)
+    args = (V, prob, delta, taker, contract, made_, box, imm, np.int64(SMALL), np.int64(F), np.int64(C), np.int64(0),
+            0.0, settle0, coef)
+    i = ((0 - F) * L + (0 - F)) * L * L + (0 - F) * L + (0 - F)
+    p = KE.bid_pstar(*args, 4)
+    assert p[i, 0, 0] == pytest.approx(want, abs=1e-7)
+    assert (p[i, 0, 1:] == 2.0).all() and (p[i, 1:, :] == 2.0).all()
+    w = KE.bid_pstar(*args, 0)          # by P(win): all zero, failing is as good as passing
+    assert w[i, 0, 0] == -1.0
+
+
 def test_decode_bids_keeps_every_deal():
     rules, specs, *_ = _arrays(["cautious:score_aware=1"])
     t = SA.table_for(specs, rules)
@@ -197,12 +325,23 @@ def test_calibration_measured_is_monotone_and_sensible():
     assert cal[_bin(1.0), 0] < 0.2 and cal[_bin(5.0), 0] > 0.8
 
 
+def test_calibration_runs_in_its_own_folder(tmp_path):
+    """The calibration's engine run writes below the caller's run folder, never over its manifest."""
+    rules, specs, *_ = _arrays(["cautious:score_aware=1"], 10)
+    SA.calibration(specs[0], rules, engine.RunOptions(out=tmp_path / "run"))
+    assert (tmp_path / "run" / "bid_calibration" / "manifest.json").exists()
+    assert not (tmp_path / "run" / "manifest.json").exists()
+
+
 def _games(names, n, **kw):
     return compare_games(GAME, names, n, seed=4, rules=GAME.rules_from({"target": SMALL}), **kw)
 
 
-def test_games_compare_reproducible_across_threads_and_blocks(tmp_path):
-    names = ["cautious", "cautious:score_aware=1", "aggressive"]
+@pytest.mark.parametrize("names", [["cautious", "cautious:score_aware=1", "aggressive"],
+                                   ["cautious", "cautious:score_aware=1", "cautious:score_aware=2"]])
+def test_games_compare_reproducible_across_threads_and_blocks(names, tmp_path):
+    """Identical tables through the engine for 1 or 2 threads, blocks of 64 or 256 and any order of the names,
+    score_aware=2 beside score_aware=1 at one table too (where the two play different games)."""
     a = _games(names, 300, block_size=64, opts=engine.RunOptions(out=tmp_path / "a", threads=1))
     b = _games(names, 300, block_size=256, opts=engine.RunOptions(out=tmp_path / "b"))
     c = _games(list(reversed(names)), 300, block_size=100)
@@ -213,6 +352,47 @@ def test_games_compare_reproducible_across_threads_and_blocks(tmp_path):
         assert (a["leaderboard"][col].to_numpy() == cc[col].to_numpy()).all()
     assert (a["pairs"]["diff"].to_numpy() == b["pairs"]["diff"].to_numpy()).all()
     assert a["abandoned"] == 0 and a["mean_deals"] > 2
+    if "cautious:score_aware=2" in names:
+        st = a["leaderboard"].set_index(key)["mean"]
+        assert st[("stakes", "cautious:score_aware=1")] != st[("stakes", "cautious:score_aware=2")]
+
+
+def test_money_aware_seat_reads_the_money_pstar():
+    """A score_aware=2 seat plays exactly as a score_aware=1 seat given the money p* in the P(win) slot."""
+    rules, specs, ra, codes, prm = _arrays(["cautious:score_aware=2", "cautious", "aggressive", "cautious"])
+    p, cal = SA.game_arrays(specs, rules)
+    t = SA.table_for(specs, rules)
+    assert p.shape[0] == 2 and (p[1] == SA.pstar(t, 2)).all() and not p[0].any()
+    kd, kc = GAME.keys(7)
+    a = K.sim_games(kd, kc, 0, 1000, ra, codes, prm, p, cal)
+    prm1 = prm.copy()
+    prm1[0, K.P_SCORE_AWARE] = 1.0
+    b = K.sim_games(kd, kc, 0, 1000, ra, codes, prm1, np.ascontiguousarray(p[::-1]), cal)
+    assert (a == b).all()
+    p1 = np.stack([SA.pstar(t, 1), SA.pstar(t, 2)])
+    c = K.sim_games(kd, kc, 0, 1000, ra, codes, prm1, p1, cal)
+    assert not (a == c).all()
+
+
+def test_score_aware_0_and_1_unchanged():
+    """Results pinned on the commit before score_aware=2 (e8f6301, tests/golden/score_aware.json): plain
+    whole games, p* by P(win) and the calibration (sha256 of their bytes), whole games with a score_aware=1
+    seat, and the whole-game compare's counts with one."""
+    from tricksim.analysis.compare import games as G
+    from tricksim.analysis.compare.design import entrant_specs
+    gold = json.loads((Path(__file__).parent / "golden" / "score_aware.json").read_text())
+    rules21, specs, ra, codes, prm = _arrays(["cautious"], 21)
+    kd, kc = GAME.keys(3)
+    assert K.sim_games(kd, kc, 0, 2000, ra, codes, prm, *K.no_score_aware()).tolist() == gold["sa0_sim_games"]
+    rules, specs, ra, codes, prm = _arrays(["cautious:score_aware=1", "cautious", "aggressive", "cautious"])
+    p, cal = SA.game_arrays(specs, rules)
+    sha = lambda x: hashlib.sha256(np.ascontiguousarray(x).tobytes()).hexdigest()   # noqa: E731
+    assert sha(p[0]) == gold["sa1_pstar_sha"] and sha(cal) == gold["sa1_cal_sha"]
+    kd, kc = GAME.keys(7)
+    assert K.sim_games(kd, kc, 0, 1000, ra, codes, prm, p, cal).tolist() == gold["sa1_sim_games"]
+    run = G.games_run(GAME, entrant_specs(GAME, ["cautious", "cautious:score_aware=1", "aggressive"], None), 300, 4,
+                      rules)
+    assert G.block_games_duplicate(run.params, 0, 300).tolist() == gold["sa1_games_duplicate"]
 
 
 def test_games_rotation_is_balanced():
@@ -253,8 +433,19 @@ def test_games_compare_counts_against_sim_games():
 # ---------------------------------------------------------------------------
 HAND = "JH QH TH AS KS 9D"
 BAD = [
-    (["stakes", "boulmous", "-H", "cautious:score_aware=2", "--games", "10"], "score_aware"),
-    (["stakes", "boulmous", "-H", "cautious:score_aware=0.5", "--games", "10"], "score_aware must be 0 or 1"),
+    (["stakes", "boulmous", "-H", "cautious:score_aware=3", "--games", "10"], "score_aware"),
+    (["stakes", "boulmous", "-H", "cautious:score_aware=0.5", "--games", "10"], "score_aware must be 0, 1 or 2"),
+    (["stakes", "boulmous", "-H", "cautious:score_aware=1.5", "--games", "10"], "score_aware must be 0, 1 or 2"),
+    (["compare", "boulmous", "cautious", "cautious:score_aware=1.5", "--games", "10"], "must be 0, 1 or 2"),
+    (["compare", "boulmous", "cautious", "cautious:score_aware=0.5", "--hands", "10"], "must be 0, 1 or 2"),
+    (["stakes", "boulmous", "-H", "cautious:score_aware=2", "--games", "10", "-r", "tie_break=shared_win"],
+     "not computed under tie_break=shared_win"),
+    (["compare", "boulmous", "cautious", "cautious:score_aware=2", "--games", "10", "-r", "tie_break=shared_win"],
+     "not computed under tie_break=shared_win"),
+    (["odds", "boulmous", "--hand", HAND, "-H", "cautious:score_aware=2", "--hands", "100"], "whole games"),
+    (["compare", "boulmous", "cautious", "cautious:score_aware=2", "--hands", "100"], "--games"),
+    (["compare", "boulmous", "pimc:score_aware=2", "cautious", "--games", "10"], "pimc"),
+    (["trace", "boulmous", "--hands", "1", "-H", "cautious:score_aware=2"], "whole games"),
     (["stakes", "boulmous", "-H", "random:score_aware=1", "--games", "10"], "unknown parameter 'score_aware'"),
     (["odds", "boulmous", "--hand", HAND, "-H", "cautious:score_aware=1", "--hands", "100"], "whole games"),
     (["compare", "boulmous", "cautious", "cautious:score_aware=1", "--hands", "100"], "--games"),

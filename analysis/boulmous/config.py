@@ -81,8 +81,9 @@ def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, le
         Param("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
         Param("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
         Param("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
-        Param("score_aware", 0, 0, 1, "1: in whole games (stakes, compare --games) bid by the equity table at the "
-                                      "scores (README: score-aware bidding)"),
+        Param("score_aware", 0, 0, 2, "in whole games (stakes, compare --games) bid by the equity table at the "
+                                      "scores: 1 by the chance to win the game, 2 by money (README: score-aware "
+                                      "bidding)"),
     ]}
 
 
@@ -141,23 +142,32 @@ def compare_slow(specs):
 SCORE_AWARE_STUDIES = ("stakes",)   # the studies of this package that play whole games with score-aware seats
 
 
+SCORE_AWARE_VALUES = (0, 1, 2)      # none, by the chance to win the game, by money
+
+
+def check_score_aware_value(spec) -> float:
+    """The seat's ``score_aware`` value, refused (one line) when not 0, 1 or 2."""
+    v = dict(spec.values).get("score_aware", 0)
+    if v not in SCORE_AWARE_VALUES:
+        raise TricksimError(f"heuristic {spec.label!r}: score_aware must be 0, 1 or 2, got {v:g}")
+    return v
+
+
 def score_aware(specs, study: str | None = None) -> bool:
-    """Whether a seat bids score-aware (``score_aware=1``); refuses a value other than 0 or 1, a score-aware
-    pimc, and (``study`` given) a study that plays no whole games, where no score exists."""
-    found = False
+    """Whether a seat bids score-aware (``score_aware=1`` or ``2``); refuses a value other than 0, 1 or 2, a
+    score-aware pimc, and (``study`` given) a study that plays no whole games, where no score exists."""
+    found = 0
     for s in specs:
-        v = dict(s.values).get("score_aware", 0)
-        if v not in (0, 1):
-            raise TricksimError(f"heuristic {s.label!r}: score_aware must be 0 or 1, got {v:g}")
-        if v == 1:
+        v = check_score_aware_value(s)
+        if v:
             if s.code == K.H_PIMC:
-                raise TricksimError(f"heuristic {s.label!r}: score_aware=1 applies to cautious and aggressive, "
+                raise TricksimError(f"heuristic {s.label!r}: score_aware={v:g} applies to cautious and aggressive, "
                                     "not to the sampling player pimc")
-            found = True
+            found = found or v
     if found and study is not None and study not in SCORE_AWARE_STUDIES:
-        raise TricksimError(f"{study}: score_aware=1 needs the scores of whole games; use it in tricksim stakes "
-                            "boulmous or tricksim compare boulmous --games")
-    return found
+        raise TricksimError(f"{study}: score_aware={found:g} needs the scores of whole games; use it in tricksim "
+                            "stakes boulmous or tricksim compare boulmous --games")
+    return bool(found)
 
 
 def no_pimc(specs, study: str):

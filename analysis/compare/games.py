@@ -7,8 +7,8 @@ dealing first, the deals of game g drawn from one stream (deal j of game g has t
 seating, however the games differ), the decisions of seating j from their own stream
 (kernels/equity.sim_games_duplicate).  Per entrant: the games won per seat it holds (par: 1/4) and the
 stakes per game per seat (rule 18), with the compare tables' intervals (stratified by round, Student-t,
-paired differences on the same games, Holm over the pairs).  Score-aware seats (``score_aware=1``) bid by
-the equity table (analysis/equity/saware.py)."""
+paired differences on the same games, Holm over the pairs).  Score-aware seats (``score_aware=1`` or ``2``)
+bid by the equity table, by the chance to win the game or by money (analysis/equity/saware.py)."""
 from __future__ import annotations
 
 from pathlib import Path

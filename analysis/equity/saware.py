@@ -1,12 +1,16 @@
 """Score-aware bidding (issue 16): ``score_aware=1`` makes a Boulmous bidding heuristic (the cautious
-family: cautious, aggressive) bid by the equity table in whole games.
+family: cautious, aggressive) bid by the equity table in whole games, by the chance to win the game;
+``score_aware=2`` the same by the seat's expected money (the table's money slots, rule 18).
 
 The rule.  At the game's scores and dealer, for each bid b = 3..6 the equity table (analysis/equity/
 boulmous.py) gives the seat's chance to win the game after the deals in which it took b and made it
 (W_made), took b and failed (W_fail), and did not take (W_pass), averaged over the table's own measured
 deals (``decode_bids``: the deals the seat did not take as they were played; every deal it took replayed
 under each bid b, the same tricks, so every bid has made and failed deals; ``KE.bid_pstar``).  Bidding
-b pays when its chance of making b reaches p*(b) = (W_pass - W_fail) / (W_made - W_fail).  The seat's
+b pays when its chance of making b reaches p*(b) = (W_pass - W_fail) / (W_made - W_fail); by money the W are
+the seat's expected money after those deals (the table's money: the final settlement, the box of the deal
+and its boulmous payments), averaged over the same deals, and p*(b) = (M_pass - M_fail) / (M_made - M_fail).
+The two p* arrays are cached side by side (``CRITERIA``).  The seat's
 chance of making b is read from its own trick estimate (``best_trump``, the value the heuristic bids by)
 through a calibration: P(tricks >= b | the estimate's bin of 0.1), measured on deals in which the seat is made the
 taker (``KE.boulmous_outcomes`` with ``calibrate``, 4,000,000 deals, cached) and made non-decreasing in the
@@ -18,7 +22,8 @@ heuristic's own rule and needs the bin for 6 as well).
 Which table: the one of the score-aware heuristic with ``score_aware=0`` (its base) at all four seats,
 for the game's rules (seed 0, 8,000,000 deals, as ``tricksim equity``): a table is built for one heuristic
 at every seat, and the base is what the other seats play in a duplicate match against it.  Score-aware
-seats with different bases at one table are refused (one table per game kernel).
+seats with different bases at one table are refused (one table per game kernel).  Money is not computed
+under ``tie_break=shared_win``: ``score_aware=2`` is refused there.
 """
 from __future__ import annotations
 
@@ -36,6 +41,8 @@ from tricksim.kernels import equity as KE
 CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
 CAL_SEED = 0
 TABLE_DEALS = E.DEALS       # deals of the table's outcome distribution (seed 0: the table of ``tricksim equity``)
+# score_aware value -> (p*'s cache kind, the table's slot the W are read from: 0 P(win), 4 money)
+CRITERIA = {1: ("boulmous-bid-pstar", 0), 2: ("boulmous-bid-pstar-money", 4)}
 _MEMO: dict = {}
 _LOCK = threading.Lock()
 
@@ -82,14 +89,19 @@ def decode_bids(counts: np.ndarray, rules) -> dict:
             "imm": O.boulmous_payments(keys), "contract": col(7), "made": col(8), "n": n}
 
 
-def pstar(table: E.Table) -> np.ndarray:
+def pstar(table: E.Table, crit: int = 1) -> np.ndarray:
     """float32[L^4, 4, 4]: p*(b) per canonical state, seat relative to the dealer and bid 3..6
-    (``KE.bid_pstar``), computed once per table (kept in memory with it)."""
-    p = getattr(table, "_pstar", None)
+    (``KE.bid_pstar``) by the chance to win the game (``crit`` 1) or by money (2), computed once per
+    table and criterion (kept in memory with the table, cached under $TRICKSIM_CACHE/equity)."""
+    kind, slot = CRITERIA[crit]
+    memo = table.__dict__.setdefault("_pstar", {})
+    p = memo.get(crit)
     if p is None:
         if table.floor != KB.SA_FLOOR:
             raise TricksimError(f"score-aware bidding reads tables with the floor {KB.SA_FLOOR}, got {table.floor}")
-        key = O.cache_key("boulmous-bid-pstar", table.rules, [], table=table.key)
+        if slot:
+            check_money(table.rules)
+        key = O.cache_key(kind, table.rules, [], table=table.key)
         z = O.load(key)
         if z is not None:
             p = z["pstar"]
@@ -97,9 +109,9 @@ def pstar(table: E.Table) -> np.ndarray:
             d = decode_bids(table.counts, table.rules)
             a = table.args()
             p = KE.bid_pstar(table.V, d["prob"], d["delta"], d["taker"], d["contract"], d["made"], d["box"],
-                             d["imm"], *a[5:])
+                             d["imm"], *a[5:], slot)
             O.save(key, pstar=p)
-        table._pstar = p
+        memo[crit] = p
     return p
 
 
@@ -158,7 +170,7 @@ def calibration(spec, rules, opts: RunOptions = RunOptions()) -> np.ndarray:
         counts = z["counts"]
     else:
         run = engine.Run("boulmous.equity_calibration", make_params(CAL_SEED, rules, specs), CAL_DEALS, E.BLOCK)
-        counts = opts.execute(run).counts
+        counts = opts.sub("bid_calibration").execute(run).counts     # its own folder, not the caller's run's
         O.save(key, counts=counts)
     fit = fit_calibration(counts)
     with _LOCK:
@@ -171,30 +183,50 @@ def block_calibration(params, first, n):
     return KE.boulmous_outcomes(kd, kc, first, n, ra, codes, prm, True)
 
 
+def criterion(spec) -> int:
+    """The seat's score-aware criterion: 0 (none), 1 (by P(win)) or 2 (by money)."""
+    return int(dict(spec.values).get("score_aware", 0))
+
+
+def check_money(rules) -> None:
+    """Refuse bidding by money where the table has none (``tie_break=shared_win``)."""
+    if rules.tie_break == "shared_win":
+        raise TricksimError("score_aware=2 bids by money, which is not computed under tie_break=shared_win; "
+                            "use score_aware=1 or another tie_break")
+
+
 def table_for(specs, rules, opts: RunOptions = RunOptions()) -> E.Table:
     """The equity table the score-aware seats of ``specs`` bid by (their base heuristic at all seats)."""
     from tricksim.analysis.equity import studies as S
     E.check_rules(rules)
-    bases = {(base_spec(s).name, base_spec(s).values) for s in specs if dict(s.values).get("score_aware", 0) == 1}
+    aware = [s for s in specs if criterion(s)]
+    if any(criterion(s) == 2 for s in aware):
+        check_money(rules)
+    bases = {(base_spec(s).name, base_spec(s).values) for s in aware}
     if len(bases) > 1:
         raise TricksimError("score-aware seats at one table must share one base heuristic (one equity table); "
                             f"got {len(bases)} different ones")
-    base = next(base_spec(s) for s in specs if dict(s.values).get("score_aware", 0) == 1)
-    return S.boulmous_table(0, TABLE_DEALS, rules, [base] * 4, opts.sub("equity_table"))
+    return S.boulmous_table(0, TABLE_DEALS, rules, [base_spec(aware[0])] * 4, opts.sub("equity_table"))
 
 
 def seating_arrays(rows, rules, opts: RunOptions = RunOptions()):
-    """``play_game``'s score-aware arguments for the seatings ``rows`` (lists of 4 specs): (pstar, cal
-    float64[len(rows), 4, SA_NBINS, 4]), pstar from ``KB.no_score_aware()`` when no seat is score-aware."""
+    """``play_game``'s score-aware arguments for the seatings ``rows`` (lists of 4 specs): (pstar
+    float32[2, L^4, 4, 4], cal float64[len(rows), 4, SA_NBINS, 4]); pstar[c - 1] is p* of criterion c
+    (``pstar``), filled for the criteria the seats use (the other stays zero, never read), and
+    ``KB.no_score_aware()``'s when no seat is score-aware."""
     from tricksim.analysis.boulmous.config import score_aware
     flat = [s for r in rows for s in r]
     cal = np.zeros((len(rows), 4, KB.SA_NBINS, 4))
     if not score_aware(flat):
         return KB.no_score_aware()[0], cal
-    p = pstar(table_for(flat, rules, opts))
+    table = table_for(flat, rules, opts)
+    used = sorted({criterion(s) for s in flat} - {0})
+    p = np.zeros((2,) + pstar(table, used[0]).shape, np.float32)
+    for c in used:
+        p[c - 1] = pstar(table, c)
     for i, r in enumerate(rows):
         for s, spec in enumerate(r):
-            if dict(spec.values).get("score_aware", 0) == 1:
+            if criterion(spec):
                 cal[i, s] = calibration(spec, rules, opts)
     return p, cal
 
