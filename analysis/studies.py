@@ -52,10 +52,10 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     return "\n".join(md)
 
 
-STUDIES = [g.name for g in GAMES] + ["compare", "trust", "tune"]
+STUDIES = [g.name for g in GAMES] + ["compare", "trust", "equity", "tune"]
 # how each study's section begins in reports/README.md (for READMEs written before the section markers)
 HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics",
-            "trust": "## How far to trust the odds", "tune": "## Tuned heuristics"}
+            "trust": "## How far to trust the odds", "equity": "## Whole games", "tune": "## Tuned heuristics"}
 _BEGIN = re.compile(r"^<!-- tricksim:section (\S+) seconds=(\S+) -->$")
 
 
@@ -123,6 +123,9 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
     if study == "trust":
         from tricksim.analysis.trust import trust_section
         return trust_section(out, quick, progress)
+    if study == "equity":
+        from tricksim.analysis.equity.report import equity_section
+        return equity_section(out, quick, progress)
     if study == "tune":
         from tricksim.analysis.tune.report import tune_section
         return tune_section(out, quick, progress)
