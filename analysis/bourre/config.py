@@ -181,6 +181,7 @@ REGISTRY["ev"] = HeuristicDef(
 PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
 PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
 PIMC_EVAL = 1      # default scoring of a world: the paranoid solver, measured better than playouts (same section)
+PIMC_DECIDE = 0    # default play/pass and discards: basic's (same section: deciding them by sampling, measured)
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
     {**_family(2.0),
@@ -190,16 +191,24 @@ REGISTRY["pimc"] = HeuristicDef(
      "eval": Param("eval", PIMC_EVAL, 0, 1, "how a world scores a card: 1 = the paranoid open-hand solver (the seat "
                                             "against all the others: surely wins / surely a trick / can be held "
                                             "to bourre, then its sure tricks); 0 = the rest of the deal played out "
-                                            "as basic plays, for chips")},
-    "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
+                                            "as basic plays, for chips"),
+     "decide": Param("decide", PIMC_DECIDE, 0, 2, "play/pass and discards: 0 = basic's; 1 = by sampling (pass, "
+                                                "and play discarding the weakest 0..limit cards, scored on the same "
+                                                "worlds by playouts of basic players); 2 = the same over every "
+                                                "discard within the limit (an integer)")},
+    "sampling player: play/pass and discards as basic (its own parameters; decide=1 or 2: by sampling); plays each "
+    "card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
     "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
 PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
 
 
 def has_pimc(specs) -> bool:
-    """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds`` or ``decide``."""
     from tricksim.analysis.play_kinds import has_pimc as has_code
+    for s in specs:
+        if s.code == K.H_PIMC and s.value("decide") != int(s.value("decide")):
+            raise TricksimError(f"heuristic {s.label!r}: decide must be an integer (0, 1 or 2), got {s.value('decide'):g}")
     return has_code(specs, K.H_PIMC)
 
 
