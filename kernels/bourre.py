@@ -111,7 +111,7 @@ NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one c
 # scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
 # sampling player's (kernels/pimc_bourre.py)
 UW_LEN = 16 + 41 + 2810 + 90   # ... + its open-hand solver's workspace (pimc_bourre.PIMC_TT_BITS) + its draw decision's
-IW_LEN = 24 + 100 + 26 + 3 + 304
+IW_LEN = 24 + 100 + 26 + 3 + 356
 
 
 # ============================================================================
@@ -899,7 +899,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
                 play = True
         elif (hcodes[s] == H_PIMC and hparams[s, P_DECIDE] > 0.5
               and not (is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS)):
-            play, disc = _pimc.pimc_decide(s, i, k, order, dealer, hands, uw, active, nplay, pot, a2, known_out,
+            play, disc = _pimc.pimc_decide(rec, s, i, k, order, dealer, h, active, nplay, pot, a2, known_out,
                                            up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
                                            hparams, st, uw, iw)
         else:

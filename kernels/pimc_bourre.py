@@ -63,7 +63,7 @@ MAX_TRIES = 4096
 RACE_EVERY = 8
 EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
 PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
-assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and IW_LEN == 124 + POS_LEN + N_OUT + 304
+assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and IW_LEN == 124 + POS_LEN + N_OUT + 356
 BINOM = np.array([[float(np.prod(np.arange(a - k + 1, a + 1)) / np.prod(np.arange(1, k + 1))) if k <= a else 0.0
                    for k in range(6)] for a in range(53)], np.float64)
 
@@ -486,15 +486,16 @@ DECIDE_EXHAUSTIVE = 1.5   # decide above this: every discard within the limit; e
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
 def _dscratch(uw, iw):
-    """The draw decision's views of ``play_dealt``'s scratch (the last 90 of uw, 304 of iw): the world's hands as
-    sampled and as played, its piles (``declare``'s uw[0:16]) as sampled and as played, the candidates' discards,
-    the world stream, the stock's stream; the unseen cards shuffled, the stock as played, a record for
-    ``declare``, the candidates' sums and play flags."""
+    """The draw decision's views of ``play_dealt``'s scratch (the last 90 of uw, 356 of iw): the world's hands at
+    the seat's turn and as played, its piles (``declare``'s uw[0:16]) at the seat's turn and as played, the
+    candidates' discards, the world stream, the stock's stream; the unseen cards shuffled, the stock as played,
+    a record for ``declare``, the candidates' sums and play flags, the stock at the seat's turn."""
     o = UW_LEN - 90
-    p = IW_LEN - 304
+    p = IW_LEN - 356
     return (uw[o:o + 8], uw[o + 8:o + 16], uw[o + 16:o + 32], uw[o + 32:o + 48], uw[o + 48:o + 88],
             uw[o + 88:o + 89], uw[o + 89:o + 90],
-            iw[p:p + 52], iw[p + 52:p + 104], iw[p + 104:p + 224], iw[p + 224:p + 264], iw[p + 264:p + 304])
+            iw[p:p + 52], iw[p + 52:p + 104], iw[p + 104:p + 224], iw[p + 224:p + 264], iw[p + 264:p + 304],
+            iw[p + 304:p + 356])
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -561,19 +562,19 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def pimc_decide(me_real, i0, k, order, dealer, hands, dead, active, nplay, pot, a2, known_out, up_in_dealer, trump,
+def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, known_out, up_in_dealer, trump,
                 lono, sep, upcard, limit, table_ante, ante_amt, rules, hparams, st, uw, iw):
-    """The (play, discard) of seat ``me_real``, the i0-th of ``order[0:k]`` to declare, in ``play_dealt``'s state
-    (``hands`` read only for its own hand and how many cards each seat holds, ``dead[0:2]`` for how many cards
-    are not yet gathered). README "The sampling player for Bourre": the candidates
-    (basic's choice first, which keeps ties; pass unless it must play; a discard per count, or every discard
-    with decide = 2) are scored on the same worlds (``_world_value``; a pass is worth 0: its ante is sunk).
-    A world lays the unseen cards uniformly out: each other seat still in the deal gets as many as it holds
-    (the dealer the up-card while he holds it), the folded hands and discards not yet gathered as many as
-    they hold, the stock the rest. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``."""
-    h = hands[me_real]
+    """The (play, discard) of seat ``me_real`` with hand ``h``, the i0-th of ``order[0:k]`` to declare, in
+    ``play_dealt``'s state (``rec`` holds the earlier declarations). The candidates (basic's choice first, which
+    keeps ties; pass unless it must play; play discarding the weakest d cards, ``ev_discard``, for each d within
+    the limit, or every discard with decide = 2) are scored on the same worlds (``_world_value``; a pass is worth
+    0: its ante is sunk, as ``ev_gain`` counts). A world is a deal of the cards it does not see (the others'
+    five cards, the dealer's up-card his, then the stock), uniform among the deals in which the earlier players,
+    deciding as basic with its parameters and drawing from that stock, made their actual choices (play or pass
+    and, in the default order, how many cards they drew); exact rejection sampling, at most ``MAX_TRIES``
+    layouts a world. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``."""
     is_dealer = me_real == dealer
-    wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay = _dscratch(uw, iw)
+    wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay, wst = _dscratch(uw, iw)
     act, idx, hist, need, won0, won, cand, sums0, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
     bplay, bdisc = seat_decision(H_BASIC, hparams, me_real, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
                                  i0, k, nplay, pot, table_ante, ante_amt, rules, st)
@@ -610,48 +611,59 @@ def pimc_decide(me_real, i0, k, order, dealer, hands, dead, active, nplay, pot, 
     wrec[REC_UPCARD] = upcard
     wrec[REC_DEALER] = dealer
     # the unseen cards and how many each place holds
-    U = DECK52 & ~h & ~known_out
-    up_held = up_in_dealer and not sep and not is_dealer
-    if up_held:
-        U &= ~bitc(upcard)
+    declare_first = rules[R_DECLARE_THEN_DRAW] != 0
+    U = DECK52 & ~h
+    if sep or not is_dealer:
+        U &= ~bitc(upcard)               # seen by all: the turn-up, or the dealer's up-card
     nU = fill_pool(pool0, U)
-    seed_state(rng, st[0] ^ PIMC_DECIDE_SALT, i0)
+    pot0 = pot - a2 * nplay              # the pot before the earlier players' second antes
+    ko0 = bitc(upcard) if sep else U0
+    seed_state(wrng, st[0] ^ PIMC_DECIDE_SALT, i0)
     for w in range(nw):
-        shuffle(rng, pool0, nU)
-        off = 0
-        for q in range(MAXP):
-            wh0[q] = U0
-        for j in range(k):
-            s = order[j]
-            if s == me_real:
-                wh0[s] = h
-                continue
-            if j < i0 and ((active >> s) & 1) == 0:
-                continue                 # passed: its cards are in the folded pile
-            x = U0
-            n = popcount(hands[s])
-            if s == dealer and up_held:
-                x = bitc(upcard)
-                n -= 1
-            for _ in range(n):
-                x |= bitc(pool0[off])
-                off += 1
-            wh0[s] = x
-        for q in range(16):
-            wd0[q] = U0
-        for p in range(2):
-            for _ in range(popcount(dead[p])):
-                wd0[p] |= bitc(pool0[off])
-                off += 1
-        if rules[R_DECLARE_THEN_DRAW] != 0:
-            for j in range(i0):          # the earlier players' planned discards, as basic plans them
+        for attempt in range(MAX_TRIES):
+            # the deal: the others' hands uniformly from the unseen cards, the stock the rest
+            shuffle(wrng, pool0, nU)
+            off = 0
+            for j in range(k):
                 s = order[j]
-                if (active >> s) & 1:
-                    wd0[8 + s] = seat_decision(H_BASIC, hparams, me_real, False, wh0[s], trump, upcard, lono, sep,
-                                               limit, known_out, j, k, nplay, pot, table_ante, ante_amt, rules,
-                                               st)[1]
-        ms = nU - off                    # the stock (m cards when the counts agree)
-        wsd[0] = next_u64(rng)
+                if s == me_real:
+                    wh0[s] = h
+                    continue
+                x = bitc(upcard) if (s == dealer and not sep) else U0
+                for _ in range(5 - popcount(x)):
+                    x |= bitc(pool0[off])
+                    off += 1
+                wh0[s] = x
+            ms = nU - off
+            for q in range(ms):
+                wst[q] = pool0[off + q]
+            for q in range(16):
+                wd0[q] = U0
+            wsd[0] = next_u64(wrng)
+            # the earlier players declare as basic: the layout is kept only if each made its actual choice
+            # (play or pass and, in the default order, how many cards it drew)
+            wact = 0
+            wnp = 0
+            wpot = pot0
+            wko = ko0
+            wup = not sep
+            ok = True
+            for j in range(i0):
+                s = order[j]
+                play, dj = seat_decision(H_BASIC, hparams, me_real, False, wh0[s], trump, upcard, lono, sep, limit,
+                                         wko, j, k, wnp, wpot, table_ante, ante_amt, rules, st)
+                aplay = rec[REC_DEC + 4 * j + 1] != 0
+                if play != aplay or (play and not declare_first
+                                     and popcount(dj) != popcount(np.uint64(rec[REC_DEC + 4 * j + 2]))):
+                    ok = False
+                    if attempt < MAX_TRIES - 1:
+                        break
+                    play = aplay         # never seen in the tests: the last layout, with the actual choices
+                _, ms, wpot, wact, wnp, wko, wup = declare(wsd, wst, ms, wh0, s, j, play, dj, False, wnp, wact,
+                                                           wpot, a2, wko, wup, declare_first, sep, upcard, lono, wd0,
+                                                           rules, wrec)
+            if ok or attempt == MAX_TRIES - 1:
+                break
         sd0 = wsd[0]
         for ci in range(nc):
             if cplay[ci] == 0:
@@ -661,11 +673,11 @@ def pimc_decide(me_real, i0, k, order, dealer, hands, dead, active, nplay, pot, 
             for q in range(16):
                 wd[q] = wd0[q]
             for q in range(ms):
-                wpool[q] = pool0[off + q]
+                wpool[q] = wst[q]
             wsd[0] = sd0
-            sums[ci] += _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, ms, wsd, wrec, cdisc[ci], active,
-                                     nplay, pot, a2, known_out, up_in_dealer, trump, lono, sep, upcard, limit,
-                                     table_ante, ante_amt, rules, hparams, st, hh, won, val)
+            sums[ci] += _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, ms, wsd, wrec, cdisc[ci], wact,
+                                     wnp, wpot, a2, wko, wup, trump, lono, sep, upcard, limit, table_ante, ante_amt,
+                                     rules, hparams, st, hh, won, val)
         if _race_stop(sums, nc, w, nw, race, span):
             break
     b = _best(sums, nc)
