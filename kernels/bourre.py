@@ -48,7 +48,7 @@ LONO_MAX_RANK = 5                # Lo-No may be called on an up-card 2..7 (rank 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
 H_PIMC = 4   # the sampling player: plays cards (and, with decide > 0, decides play/pass and discards) by
-             # kernels/pimc_bourre.py; its other decisions as basic
+# kernels/pimc_bourre.py; its other decisions as basic
 (P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
  P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
  P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,

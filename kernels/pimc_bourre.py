@@ -1,9 +1,10 @@
 """The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling
 layouts of the unseen cards and playing every legal card out in each of them.
 
-A seat whose code is ``H_PIMC`` (kernels/bourre.py) makes its Lo-No, ante, play/pass and discard decisions
-exactly as ``basic`` does with its own parameters; kernels/bourre.py ``play_dealt`` calls ``pimc_card``
-whenever it has more than one legal card.
+A seat whose code is ``H_PIMC`` (kernels/bourre.py) makes its Lo-No and ante decisions exactly as ``basic``
+does with its own parameters; kernels/bourre.py ``play_dealt`` calls ``pimc_card`` whenever it has more than
+one legal card, and ``pimc_decide`` for its play/pass and discard when ``decide`` > 0 (else they are basic's;
+section "Play/pass and discards" at the end).
 
 **Worlds.** What the seat knows at its turn: its own hand, every card played (by whom), the cards known out
 to all (a separate turn-up, the dealer's folded or discarded up-card), the up-card while the dealer still
@@ -477,7 +478,13 @@ def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, play
 
 
 # ---------------------------------------------------------------------------
-# play/pass and discards by sampling (decide > 0)
+# play/pass and discards by sampling (decide > 0): the candidates are pass (unless the dealer must play) and
+# play with a discard; in a world (``pimc_decide``: a whole deal consistent with the earlier declarations)
+# the seat's candidate is applied with ``declare`` (kernels/bourre.py, as play_dealt applies it), the later
+# seats decide and the draw is served as in play_dealt, and the deal is played out by basic players
+# (``_finish``, pimc's eval = 0). A playout, not the paranoid solver: it values the deal for chips with the
+# others playing for themselves, where the solver (all the others as one side, README) is pessimistic;
+# the solver was not tried for this decision.
 # ---------------------------------------------------------------------------
 PIMC_DECIDE_SALT = np.uint64(0x6A09E667F3BCC909)   # the draw decisions' stream, apart from the card decisions'
 MAX_CAND = 40             # pass, basic's choice and at most 32 discards (decide = 2, five cards, limit 5)

@@ -181,7 +181,7 @@ REGISTRY["ev"] = HeuristicDef(
 PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
 PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
 PIMC_EVAL = 1      # default scoring of a world: the paranoid solver, measured better than playouts (same section)
-PIMC_DECIDE = 0    # default play/pass and discards: basic's (same section: deciding them by sampling, measured)
+PIMC_DECIDE = 1    # default play/pass and discards: by sampling, measured better than basic's (same section)
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
     {**_family(2.0),
@@ -192,12 +192,13 @@ REGISTRY["pimc"] = HeuristicDef(
                                             "against all the others: surely wins / surely a trick / can be held "
                                             "to bourre, then its sure tricks); 0 = the rest of the deal played out "
                                             "as basic plays, for chips"),
-     "decide": Param("decide", PIMC_DECIDE, 0, 2, "play/pass and discards: 0 = basic's; 1 = by sampling (pass, "
-                                                "and play discarding the weakest 0..limit cards, scored on the same "
-                                                "worlds by playouts of basic players); 2 = the same over every "
-                                                "discard within the limit (an integer)")},
-    "sampling player: play/pass and discards as basic (its own parameters; decide=1 or 2: by sampling); plays each "
-    "card by sampling worlds "
+     "decide": Param("decide", PIMC_DECIDE, 0, 2, "play/pass and discards: 1 (default) = by sampling (pass, and "
+                                                "play discarding the weakest 0..limit cards, scored on the same "
+                                                "deals consistent with the earlier players' choices, by playouts "
+                                                "of basic players); 2 = the same over every discard within the "
+                                                "limit; 0 = basic's (an integer)")},
+    "sampling player: play/pass and discards by sampling deals consistent with the earlier declarations (decide=0: "
+    "as basic, its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
     "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
 PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
