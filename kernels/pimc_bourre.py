@@ -579,7 +579,9 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
     five cards, the dealer's up-card his, then the stock), uniform among the deals in which the earlier players,
     deciding as basic with its parameters and drawing from that stock, made their actual choices (play or pass
     and, in the default order, how many cards they drew); exact rejection sampling, at most ``MAX_TRIES``
-    layouts a world. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``."""
+    layouts a world; when a world finds none (earlier players who do not decide as basic can make choices basic
+    nearly never makes) that world and the rest of the decision's take their first layout with the actual
+    play/pass choices forced. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``."""
     is_dealer = me_real == dealer
     wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay, wst = _dscratch(uw, iw)
     act, idx, hist, need, won0, won, cand, sums0, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
@@ -626,8 +628,9 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
     pot0 = pot - a2 * nplay              # the pot before the earlier players' second antes
     ko0 = bitc(upcard) if sep else U0
     seed_state(wrng, st[0] ^ PIMC_DECIDE_SALT, i0)
+    tries = MAX_TRIES
     for w in range(nw):
-        for attempt in range(MAX_TRIES):
+        for attempt in range(tries):
             # the deal: the others' hands uniformly from the unseen cards, the stock the rest
             shuffle(wrng, pool0, nU)
             off = 0
@@ -663,13 +666,16 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
                 if play != aplay or (play and not declare_first
                                      and popcount(dj) != popcount(np.uint64(rec[REC_DEC + 4 * j + 2]))):
                     ok = False
-                    if attempt < MAX_TRIES - 1:
+                    if attempt < tries - 1:
                         break
-                    play = aplay         # never seen in the tests: the last layout, with the actual choices
+                    play = aplay         # the last layout, with the actual choices (and basic's discards)
                 _, ms, wpot, wact, wnp, wko, wup = declare(wsd, wst, ms, wh0, s, j, play, dj, False, wnp, wact,
                                                            wpot, a2, wko, wup, declare_first, sep, upcard, lono, wd0,
                                                            rules, wrec)
-            if ok or attempt == MAX_TRIES - 1:
+            if ok:
+                break
+            if attempt == tries - 1:
+                tries = 1                # the earlier choices are (nearly) impossible for basic: no more rejection
                 break
         sd0 = wsd[0]
         for ci in range(nc):

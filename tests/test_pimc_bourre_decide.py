@@ -28,6 +28,8 @@ D1 = "pimc:worlds=16,decide=1"
     (4, {"trump_card": "separate_turnup", "max_discard": 4}, [D1, "basic", "pimc:worlds=4,decide=1", "loose"]),
     (8, {"reshuffle": "wp_folded_first_then_discards"}, ["pimc:worlds=8,decide=1,threshold=0"]),
     (5, {"bourre_penalty": "fixed:3", "tie": "divide_equally"}, ["pimc:worlds=8,decide=2"]),
+    # earlier players who choose as basic never would: the rejection gives up and the decision still comes
+    (5, {}, ["random", "random", "random", "random", "pimc:worlds=16,decide=1"]),
 ])
 def test_referee_accepts_decide_traces(players, rules, spec):
     tr, errs = referee(players, 3, 10, spec, **rules)
