@@ -203,16 +203,23 @@ def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, de
     return na, me, nh, lead0, U
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out, rules):
-    """Would every card of ``hist`` have been legal (``legal_play``) from the hands ``hh`` at the start of
-    play (modified: the hands after ``hist``; ``won`` scratch)? The seat's own cards are not checked."""
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _akq(hh, na, trump):
+    """The players (bits by index) who hold Q K A of trumps in the hands ``hh[0:na]`` (rule 11, akq_in_order)."""
     akq = 0
     if trump >= 0:
         am = QKA << np.uint64(16 * trump)
         for q in range(na):
             if (hh[q] & am) == am:
                 akq |= 1 << q
+    return akq
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out, rules):
+    """Would every card of ``hist`` have been legal (``legal_play``) from the hands ``hh`` at the start of
+    play (modified: the hands after ``hist``; ``won`` scratch)? The seat's own cards are not checked."""
+    akq = _akq(hh, na, trump)
     for q in range(MAXP):
         won[q] = 0
     played = U0
@@ -556,12 +563,7 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
             na += 1
     for q in range(MAXP):
         won[q] = 0
-    akq = 0
-    if trump >= 0:
-        am = QKA << np.uint64(16 * trump)
-        for q in range(na):
-            if (hh[q] & am) == am:
-                akq |= 1 << q
+    akq = _akq(hh, na, trump)
     leader = na - 1 if lono else 0       # the dealer (last in order) leads the up-card under Lo-No
     oc = _finish(hh, na, me, upcard if lono else -1, leader, 0, -1, -1, leader, U0, won, known_out, trump, lono,
                  rules, akq, hparams, me_real, st)

@@ -14,6 +14,7 @@ from tricksim.analysis import bourre as B
 from tricksim.analysis.common import parse_card
 from tricksim.kernels import bourre as K
 from tricksim.kernels import pimc_bourre as P
+import test_pimc_bourre as TP
 from test_pimc_bourre import SEED, _duplicate, referee
 
 
@@ -156,8 +157,9 @@ def test_lone_dealer_after_all_passed_plays():
 
 
 def test_dealer_with_ace_up_never_passes():
+    # carry_over: the dealer could pass after all passed, but not with an Ace up-card (rule 4)
     play, _ = _decide("AH 2C 3D 4S 5C", "AH", "pimc:worlds=16,decide=1,threshold=10", pos=4, pot=10 ** 6,
-                      max_discard=0)
+                      max_discard=0, all_pass="carry_over")
     assert play
 
 
@@ -166,13 +168,5 @@ def test_dealer_with_ace_up_never_passes():
     (["trace", "bourre", "--players", "5", "-H", "pimc:decide=0.5"], "decide must be an integer"),
     (["compare", "bourre", "basic", "pimc:decide=-1", "--players", "5", "--hands", "10"], "decide"),
 ])
-def test_bad_decide_one_line_exit_2(args, msg, capsys):
-    code = 0
-    try:
-        cli.main(args)
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    assert code == 2, (out, err)
-    lines = [x for x in err.strip().splitlines() if x.strip()]
-    assert len(lines) == 1 and msg in lines[0]
+def test_bad_decide_one_line_exit_2(args, msg, capsys, tmp_path):
+    TP.test_bad_input_one_line_exit_2(args, msg, capsys, tmp_path)
