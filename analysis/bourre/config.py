@@ -213,8 +213,9 @@ def has_pimc(specs) -> bool:
     return has_code(specs, K.H_PIMC)
 
 
-PIMC_COMPARE_HANDS = 50_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
-PIMC_COMPARE_BLOCK = 4_096    # deals per engine block then (a few seconds each)
+PIMC_COMPARE_HANDS = 10_000   # compare's default deals when an entrant is pimc (README: about 9 minutes on 2 cores
+                              # for 3 entrants with decide=1, the default)
+PIMC_COMPARE_BLOCK = 1_024    # deals per engine block then (several seconds each)
 
 
 def compare_slow(specs):
