@@ -47,7 +47,8 @@ LONO_MAX_RANK = 5                # Lo-No may be called on an up-card 2..7 (rank 
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
-H_PIMC = 4   # the sampling player: decides play/pass and discards as basic; plays cards by kernels/pimc_bourre.py
+H_PIMC = 4   # the sampling player: plays cards (and, with decide > 0, decides play/pass and discards) by
+# kernels/pimc_bourre.py; its other decisions as basic
 (P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
  P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
  P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
@@ -56,9 +57,10 @@ H_PIMC = 4   # the sampling player: decides play/pass and discards as basic; pla
  # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the
  # standard errors another draw must gain over basic's
  P_DRAW, P_DRAW_Z,
- # pimc: worlds sampled per card, the race margin (0 = off), how a world is scored (kernels/pimc_bourre.py)
- P_WORLDS, P_RACE, P_EVAL) = range(26)
-N_PARAMS = 26
+ # pimc: worlds sampled per card, the race margin (0 = off), how a world is scored, play/pass and discards
+ # by sampling (0 = basic's, 1 = by sampling, 2 = by sampling over every discard) (kernels/pimc_bourre.py)
+ P_WORLDS, P_RACE, P_EVAL, P_DECIDE) = range(27)
+N_PARAMS = 27
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a
@@ -108,8 +110,8 @@ OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
 # scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
 # sampling player's (kernels/pimc_bourre.py)
-UW_LEN = 16 + 41 + 2810       # ... + its open-hand solver's workspace (pimc_bourre.PIMC_TT_BITS)
-IW_LEN = 24 + 100 + 26 + 3
+UW_LEN = 16 + 41 + 2810 + 90   # ... + its open-hand solver's workspace (pimc_bourre.PIMC_TT_BITS) + its draw decision's
+IW_LEN = 24 + 100 + 26 + 3 + 356
 
 
 # ============================================================================
@@ -766,6 +768,83 @@ def discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, at):
     return m
 
 
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def must_play(is_dealer, lono, sep, upcard):
+    """Rule 4: an Ace up-card forces the dealer to play (rule 18: so does Lo-No)."""
+    return is_dealer and (lono or (not sep and (upcard & 15) == 12))
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def seat_decision(code, hp, row, is_dealer, h, trump, upcard, lono, sep, limit, known_out, i, k, nplay, pot,
+                  table_ante, ante_amt, rules, st):
+    """The (play, discard) of the seat that declares i-th of k with hand ``h``, as heuristic ``code`` decides with
+    the parameters ``hp[row]`` (``decide``), the dealer's forced plays applied: after all passed he plays under
+    all_pass = dealer_wins (rule 7, keeping his cards: he wins alone, rule 6), and ``must_play``."""
+    if is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
+        return True, U0
+    play, disc = decide(code, hp, row, h, trump, upcard, is_dealer, lono, limit, known_out, i, k, nplay, pot,
+                        table_ante, ante_amt, rules, st)
+    if must_play(is_dealer, lono, sep, upcard):
+        play = True
+    return play, disc
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def declare(sd, pool, m, hands, s, i, play, disc, is_dealer, nplay, active, pot, a2, known_out, up_in_dealer,
+            declare_first, sep, upcard, lono, uw, rules, rec):
+    """Seat s, the i-th to declare (rule 4), plays discarding ``disc`` or passes: its entry in ``rec``, the second
+    ante (rule 17), its draw in the default order (under declare_then_draw ``draw_declared`` serves it later; a
+    dealer who alone plays keeps his cards), its folded hand when it passes (the dealer's up-card then stays out).
+    ``uw[0:2]`` the cards not yet gathered (``serve``), ``uw[8 + s]`` its planned discard.
+    Returns (no overflow, cards left, pot, active mask, players, cards known out, the dealer holds the up-card)."""
+    if lono and is_dealer:
+        disc &= ~bitc(upcard)
+    uw[8 + s] = disc         # the planned discard (drawn now, or after all declared)
+    rec[REC_DEC + 4 * i] = s
+    rec[REC_DEC + 4 * i + 2] = 0
+    rec[REC_DEC + 4 * i + 3] = 0
+    if play:
+        rec[REC_DEC + 4 * i + 1] = 1
+        active |= 1 << s
+        nplay += 1
+        if a2 > 0:
+            if a2 > OVF - pot:
+                return False, m, pot, active, nplay, known_out, up_in_dealer
+            pot += a2
+            rec[REC_ANTE2 + s] = a2
+        lone_known = is_dealer and nplay == 1
+        if not declare_first and not lone_known and disc != U0:
+            m = discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, REC_DEC + 4 * i)
+            if is_dealer and not sep and (disc & bitc(upcard)) != U0:
+                known_out |= bitc(upcard)        # the face-up card stays out (rule 4, 5)
+                up_in_dealer = False
+    else:
+        rec[REC_DEC + 4 * i + 1] = 0
+        fold = hands[s]
+        if is_dealer and not sep:
+            fold &= ~bitc(upcard)
+            known_out |= bitc(upcard)
+            up_in_dealer = False
+        uw[0] |= fold
+    return True, m, pot, active, nplay, known_out, up_in_dealer
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def draw_declared(sd, pool, m, hands, order, k, active, dealer, sep, upcard, known_out, up_in_dealer, uw, rules, rec):
+    """declare_then_draw (rule 4): after all declared, the players (``active``) discard their planned cards
+    (``uw[8 + s]``) and are served in the declaration order ``order[0:k]``.
+    Returns (cards left, cards known out, the dealer holds the up-card)."""
+    for i in range(k):
+        s = order[i]
+        disc = uw[8 + s]
+        if (active >> s) & 1 and disc != U0:
+            m = discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, REC_DEC + 4 * i)
+            if s == dealer and not sep and (disc & bitc(upcard)) != U0:
+                known_out |= bitc(upcard)
+                up_in_dealer = False
+    return m, known_out, up_in_dealer
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
                rec, fseat, fmode, fdisc, uw, iw):
@@ -808,61 +887,32 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     nplay = 0
     declare_first = rules[R_DECLARE_THEN_DRAW] != 0
     a2 = ante_amt if rules[R_DOUBLE_ANTE] != 0 else 0
+    order = iw[16:24]
     for i in range(k):
-        s = iw[16 + i]
+        s = order[i]
         is_dealer = s == dealer
         h = hands[s]
-        disc = U0
-        if is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
-            play = True          # rule 7 DEFAULT: treated as playing, wins by rule 6
-        elif s == fseat and fmode >= 0:
+        if s == fseat and fmode >= 0 and not (is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS):
             play = fmode >= 1
             disc = fdisc
-            if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
+            if must_play(is_dealer, lono, sep, upcard):
                 play = True
+        elif (hcodes[s] == H_PIMC and hparams[s, P_DECIDE] > 0.5
+              and not (is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS)):
+            play, disc = _pimc.pimc_decide(rec, s, i, k, order, dealer, h, active, nplay, pot, a2, known_out,
+                                           up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
+                                           hparams, st, uw, iw)
         else:
-            play, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, known_out, i, k,
-                                nplay, pot, table_ante, ante_amt, rules, st)
-            if is_dealer and (lono or (not sep and (upcard & 15) == 12)):
-                play = True      # rule 4: an Ace up-card (18: Lo-No) forces the dealer to play
-        if lono and is_dealer:
-            disc &= ~bitc(upcard)
-        uw[8 + s] = disc         # the planned discard (drawn now, or after all declared)
-        rec[REC_DEC + 4 * i] = s
-        rec[REC_DEC + 4 * i + 2] = 0
-        rec[REC_DEC + 4 * i + 3] = 0
-        if play:
-            rec[REC_DEC + 4 * i + 1] = 1
-            active |= 1 << s
-            nplay += 1
-            if a2 > 0:
-                if a2 > OVF - pot:
-                    return False
-                pot += a2
-                rec[REC_ANTE2 + s] = a2
-            lone_known = is_dealer and nplay == 1
-            if not declare_first and not lone_known and disc != U0:
-                m = discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, REC_DEC + 4 * i)
-                if is_dealer and not sep and (disc & bitc(upcard)) != U0:
-                    known_out |= bitc(upcard)        # the face-up card stays out (rule 4, 5)
-                    up_in_dealer = False
-        else:
-            rec[REC_DEC + 4 * i + 1] = 0
-            fold = h
-            if is_dealer and not sep:
-                fold &= ~bitc(upcard)
-                known_out |= bitc(upcard)
-                up_in_dealer = False
-            uw[0] |= fold
+            play, disc = seat_decision(hcodes[s], hparams, s, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
+                                       i, k, nplay, pot, table_ante, ante_amt, rules, st)
+        ok, m, pot, active, nplay, known_out, up_in_dealer = declare(sd, pool, m, hands, s, i, play, disc, is_dealer,
+                                                                     nplay, active, pot, a2, known_out, up_in_dealer,
+                                                                     declare_first, sep, upcard, lono, uw, rules, rec)
+        if not ok:
+            return False
     if declare_first and nplay >= 2:
-        for i in range(k):
-            s = iw[16 + i]
-            disc = uw[8 + s]
-            if (active >> s) & 1 and disc != U0:
-                m = discard_and_draw(sd, pool, m, hands, s, disc, uw, rules, rec, REC_DEC + 4 * i)
-                if s == dealer and not sep and (disc & bitc(upcard)) != U0:
-                    known_out |= bitc(upcard)
-                    up_in_dealer = False
+        m, known_out, up_in_dealer = draw_declared(sd, pool, m, hands, order, k, active, dealer, sep, upcard, known_out,
+                                                   up_in_dealer, uw, rules, rec)
     rec[REC_NDEC] = k
     rec[REC_ACTIVE] = active
     rec[REC_NACTIVE] = nplay

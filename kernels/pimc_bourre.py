@@ -1,9 +1,10 @@
 """The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling
 layouts of the unseen cards and playing every legal card out in each of them.
 
-A seat whose code is ``H_PIMC`` (kernels/bourre.py) makes its Lo-No, ante, play/pass and discard decisions
-exactly as ``basic`` does with its own parameters; kernels/bourre.py ``play_dealt`` calls ``pimc_card``
-whenever it has more than one legal card.
+A seat whose code is ``H_PIMC`` (kernels/bourre.py) makes its Lo-No and ante decisions exactly as ``basic``
+does with its own parameters; kernels/bourre.py ``play_dealt`` calls ``pimc_card`` whenever it has more than
+one legal card, and ``pimc_decide`` for its play/pass and discard when ``decide`` > 0 (else they are basic's;
+section "Play/pass and discards" at the end).
 
 **Worlds.** What the seat knows at its turn: its own hand, every card played (by whom), the cards known out
 to all (a separate turn-up, the dealer's folded or discarded up-card), the up-card while the dealer still
@@ -47,11 +48,12 @@ import numpy as np
 from numba import njit
 
 from tricksim.kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, nth_card
-from tricksim.kernels.rng import seed_state, below, uniform
+from tricksim.kernels.rng import seed_state, below, uniform, shuffle, next_u64
 from tricksim.kernels.bourre import (
-    MAXP, H_BASIC, P_WORLDS, P_RACE, R_MUST_HEAD, R_MUST_TRUMP, R_MUST_OVERTRUMP, R_TRUMP_EVEN_IF_CANNOT_WIN,
-    R_VOID_HIGHEST_TRUMP, UW_LEN, IW_LEN, P_EVAL, REC_ACTIVE, REC_TRICKS, REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, bitc, tmask,
-    above_in_suit, better_in_suit, choose_card, ev_gain,
+    MAXP, OVF, H_BASIC, P_WORLDS, P_RACE, P_EVAL, P_DECIDE, R_MUST_HEAD, R_MUST_TRUMP, R_MUST_OVERTRUMP,
+    R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, R_DECLARE_THEN_DRAW, UW_LEN, IW_LEN, REC_ACTIVE, REC_TRICKS,
+    REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, REC_UPCARD, REC_DEALER, bitc, tmask, above_in_suit, better_in_suit,
+    choose_card, ev_gain, ev_discard, fill_pool, seat_decision, declare, draw_declared, must_play,
 )
 from tricksim.kernels.solve_bourre import (QKA, legal_play, beats, analyse, W_TT, W_BITS, POS_LEN, P_N, P_ME,
                                            P_LEADER, P_NTRICK, P_TRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED,
@@ -62,7 +64,7 @@ MAX_TRIES = 4096
 RACE_EVERY = 8
 EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
 PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
-assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) and IW_LEN == 124 + POS_LEN + N_OUT
+assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and IW_LEN == 124 + POS_LEN + N_OUT + 356
 BINOM = np.array([[float(np.prod(np.arange(a - k + 1, a + 1)) / np.prod(np.arange(1, k + 1))) if k <= a else 0.0
                    for k in range(6)] for a in range(53)], np.float64)
 
@@ -201,16 +203,23 @@ def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, de
     return na, me, nh, lead0, U
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out, rules):
-    """Would every card of ``hist`` have been legal (``legal_play``) from the hands ``hh`` at the start of
-    play (modified: the hands after ``hist``; ``won`` scratch)? The seat's own cards are not checked."""
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _akq(hh, na, trump):
+    """The players (bits by index) who hold Q K A of trumps in the hands ``hh[0:na]`` (rule 11, akq_in_order)."""
     akq = 0
     if trump >= 0:
         am = QKA << np.uint64(16 * trump)
         for q in range(na):
             if (hh[q] & am) == am:
                 akq |= 1 << q
+    return akq
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _replay_ok(hh, won, na, me, hist, nh, lead0, trump, lono, upcard, known_out, rules):
+    """Would every card of ``hist`` have been legal (``legal_play``) from the hands ``hh`` at the start of
+    play (modified: the hands after ``hist``; ``won`` scratch)? The seat's own cards are not checked."""
+    akq = _akq(hh, na, trump)
     for q in range(MAXP):
         won[q] = 0
     played = U0
@@ -333,11 +342,7 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
         m &= m - U1
         nc += 1
     # twice the chips of each outcome (a divided pot's half is a whole number then)
-    val[0] = np.int64(2.0 * ev_gain(1.0, 0.0, 0.0, pot, ante_amt, rules))
-    val[1] = np.int64(2.0 * ev_gain(0.0, 1.0, 0.0, pot, ante_amt, rules))
-    val[2] = np.int64(2.0 * ev_gain(0.0, 0.0, 1.0, pot, ante_amt, rules))
-    val[3] = np.int64(2.0 * ev_gain(0.0, 0.0, 0.0, pot, ante_amt, rules))
-    span = max(val[0], val[1], val[2], val[3]) - min(val[0], val[1], val[2], val[3])
+    span = _values(val, pot, ante_amt, rules)
     for ci in range(nc):
         sums[ci] = 0
     seed_state(rng, st[0] ^ PIMC_SALT, nlg)
@@ -367,15 +372,34 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
                 oc = _finish(hh, na, me, cand[ci], lead, kpos, ls, win_card, wsi, played, won, known_out, trump,
                              lono, rules, akq, hparams, me_real, st)
                 sums[ci] += val[oc]
-        if race > 0.0 and (w + 1) % RACE_EVERY == 0 and w + 1 < nw:
-            b = _best(sums, nc)
-            gap = (8 * span + 5) * (w + 1) + 1
-            for ci in range(nc):
-                if ci != b and sums[b] - sums[ci] < gap:
-                    gap = sums[b] - sums[ci]
-            if gap > race * span * (8 if paranoid else 1) * (w + 1):
-                break
+        if _race_stop(sums, nc, w, nw, race, span * (8 if paranoid else 1)):
+            break
     return cand[_best(sums, nc)]
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _values(val, pot, ante_amt, rules):
+    """``val[0:4]`` twice the chips (``ev_gain``: a divided pot's half is a whole number then) of winning the pot
+    ``pot``, tying, going bourre and losing with tricks; returns their spread."""
+    val[0] = np.int64(2.0 * ev_gain(1.0, 0.0, 0.0, pot, ante_amt, rules))
+    val[1] = np.int64(2.0 * ev_gain(0.0, 1.0, 0.0, pot, ante_amt, rules))
+    val[2] = np.int64(2.0 * ev_gain(0.0, 0.0, 1.0, pot, ante_amt, rules))
+    val[3] = np.int64(2.0 * ev_gain(0.0, 0.0, 0.0, pot, ante_amt, rules))
+    return max(val[0], val[1], val[2], val[3]) - min(val[0], val[1], val[2], val[3])
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _race_stop(sums, nc, w, nw, race, scale):
+    """The race (module docstring): after world w, whether to stop: every ``RACE_EVERY`` worlds, once the
+    leading candidate's sum exceeds every other's by more than race x ``scale`` (the values' spread) per world."""
+    if race <= 0.0 or (w + 1) % RACE_EVERY != 0 or w + 1 >= nw:
+        return False
+    b = _best(sums, nc)
+    gap = OVF
+    for ci in range(nc):
+        if ci != b and sums[b] - sums[ci] < gap:
+            gap = sums[b] - sums[ci]
+    return gap > race * scale * (w + 1)
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -458,3 +482,218 @@ def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, play
         for q in range(na):
             out[w, act[q]] = np.int64(world[q])
     return out, ok
+
+
+# ---------------------------------------------------------------------------
+# play/pass and discards by sampling (decide > 0): the candidates are pass (unless the dealer must play) and
+# play with a discard; in a world (``pimc_decide``: a whole deal consistent with the earlier declarations)
+# the seat's candidate is applied with ``declare`` (kernels/bourre.py, as play_dealt applies it), the later
+# seats decide and the draw is served as in play_dealt, and the deal is played out by basic players
+# (``_finish``, pimc's eval = 0). A playout, not the paranoid solver: it values the deal for chips with the
+# others playing for themselves, where the solver (all the others as one side, README) is pessimistic;
+# the solver was not tried for this decision.
+# ---------------------------------------------------------------------------
+PIMC_DECIDE_SALT = np.uint64(0x6A09E667F3BCC909)   # the draw decisions' stream, apart from the card decisions'
+MAX_CAND = 40             # pass, basic's choice and at most 32 discards (decide = 2, five cards, limit 5)
+DECIDE_EXHAUSTIVE = 1.5   # decide above this: every discard within the limit; else one per count (ev_discard)
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _dscratch(uw, iw):
+    """The draw decision's views of ``play_dealt``'s scratch (the last 90 of uw, 356 of iw): the world's hands at
+    the seat's turn and as played, its piles (``declare``'s uw[0:16]) at the seat's turn and as played, the
+    candidates' discards, the world stream, the stock's stream; the unseen cards shuffled, the stock as played,
+    a record for ``declare``, the candidates' sums and play flags, the stock at the seat's turn."""
+    o = UW_LEN - 90
+    p = IW_LEN - 356
+    return (uw[o:o + 8], uw[o + 8:o + 16], uw[o + 16:o + 32], uw[o + 32:o + 48], uw[o + 48:o + 88],
+            uw[o + 88:o + 89], uw[o + 89:o + 90],
+            iw[p:p + 52], iw[p + 52:p + 104], iw[p + 104:p + 224], iw[p + 224:p + 264], iw[p + 264:p + 304],
+            iw[p + 304:p + 356])
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def _add_cand(cplay, cdisc, nc, play, disc):
+    """Append the candidate (play, disc) unless it is there already (a pass is one candidate); returns nc."""
+    for ci in range(nc):
+        if cplay[ci] == (1 if play else 0) and (not play or cdisc[ci] == disc):
+            return nc
+    cplay[nc] = 1 if play else 0
+    cdisc[nc] = disc if play else U0
+    return nc + 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, disc, active, nplay, pot, a2,
+                 known_out, up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules, hparams, st,
+                 hh, won, val):
+    """In a world (hands ``wh``, piles ``wd``, stock ``wpool[0:m]`` drawn with ``wsd``; all modified) the seat
+    ``me_real``, declaring i0-th, plays discarding ``disc``; the later seats decide as ``basic`` with its own
+    parameters (``seat_decision``), the draw is served as ``play_dealt`` serves it, then every player plays the
+    deal out as basic (``_finish``). Returns twice the seat's chips (``_values``, at the pot then at stake)."""
+    is_dealer = me_real == dealer
+    declare_first = rules[R_DECLARE_THEN_DRAW] != 0
+    ok, m, pot, active, nplay, known_out, up_in_dealer = declare(wsd, wpool, m, wh, me_real, i0, True, disc,
+                                                                 is_dealer, nplay, active, pot, a2, known_out,
+                                                                 up_in_dealer, declare_first, sep, upcard, lono, wd,
+                                                                 rules, wrec)
+    for j in range(i0 + 1, k):
+        s = order[j]
+        isd = s == dealer
+        play, dj = seat_decision(H_BASIC, hparams, me_real, isd, wh[s], trump, upcard, lono, sep, limit, known_out,
+                                 j, k, nplay, pot, table_ante, ante_amt, rules, st)
+        ok, m, pot, active, nplay, known_out, up_in_dealer = declare(wsd, wpool, m, wh, s, j, play, dj, isd, nplay,
+                                                                     active, pot, a2, known_out, up_in_dealer,
+                                                                     declare_first, sep, upcard, lono, wd, rules,
+                                                                     wrec)
+    if declare_first and nplay >= 2:
+        m, known_out, up_in_dealer = draw_declared(wsd, wpool, m, wh, order, k, active, dealer, sep, upcard,
+                                                   known_out, up_in_dealer, wd, rules, wrec)
+    _values(val, pot, ante_amt, rules)
+    if nplay == 1:
+        return val[0]                    # it alone plays: it takes the pot (rule 6)
+    na = 0
+    me = 0
+    for j in range(k):
+        s = order[j]
+        if (active >> s) & 1:
+            hh[na] = wh[s]
+            if s == me_real:
+                me = na
+            na += 1
+    for q in range(MAXP):
+        won[q] = 0
+    akq = _akq(hh, na, trump)
+    leader = na - 1 if lono else 0       # the dealer (last in order) leads the up-card under Lo-No
+    oc = _finish(hh, na, me, upcard if lono else -1, leader, 0, -1, -1, leader, U0, won, known_out, trump, lono,
+                 rules, akq, hparams, me_real, st)
+    return val[oc]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, known_out, up_in_dealer, trump,
+                lono, sep, upcard, limit, table_ante, ante_amt, rules, hparams, st, uw, iw):
+    """The (play, discard) of seat ``me_real`` with hand ``h``, the i0-th of ``order[0:k]`` to declare, in
+    ``play_dealt``'s state (``rec`` holds the earlier declarations). The candidates (basic's choice first, which
+    keeps ties; pass unless it must play; play discarding the weakest d cards, ``ev_discard``, for each d within
+    the limit, or every discard with decide = 2) are scored on the same worlds (``_world_value``; a pass is worth
+    0: its ante is sunk, as ``ev_gain`` counts). A world is a deal of the cards it does not see (the others'
+    five cards, the dealer's up-card his, then the stock), uniform among the deals in which the earlier players,
+    deciding as basic with its parameters and drawing from that stock, made their actual choices (play or pass
+    and, in the default order, how many cards they drew); exact rejection sampling, at most ``MAX_TRIES``
+    layouts a world; when a world finds none (earlier players who do not decide as basic can make choices basic
+    nearly never makes) that world and the rest of the decision's take their first layout with the actual
+    play/pass choices forced. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``."""
+    is_dealer = me_real == dealer
+    wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay, wst = _dscratch(uw, iw)
+    act, idx, hist, need, won0, won, cand, sums0, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
+    bplay, bdisc = seat_decision(H_BASIC, hparams, me_real, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
+                                 i0, k, nplay, pot, table_ante, ante_amt, rules, st)
+    nc = _add_cand(cplay, cdisc, 0, bplay, bdisc)
+    if not must_play(is_dealer, lono, sep, upcard):
+        nc = _add_cand(cplay, cdisc, nc, False, U0)
+    keep = h & ~bitc(upcard) if (lono and is_dealer) else h
+    if hparams[me_real, P_DECIDE] > DECIDE_EXHAUSTIVE:
+        sub = keep
+        while True:                      # every subset of the keepable cards, within the limit
+            if popcount(sub) <= limit:
+                nc = _add_cand(cplay, cdisc, nc, True, sub)
+            if sub == U0:
+                break
+            sub = (sub - U1) & keep
+    else:
+        for d in range(limit + 1):
+            dd = ev_discard(h, trump, upcard, is_dealer, lono, d)
+            if popcount(dd) < d:
+                break
+            nc = _add_cand(cplay, cdisc, nc, True, dd)
+    if nc == 1:
+        return cplay[0] != 0, cdisc[0]
+    nw = np.int64(hparams[me_real, P_WORLDS])
+    if nw < 1:
+        nw = 1
+    race = hparams[me_real, P_RACE]
+    _values(val, pot, ante_amt, rules)
+    span = max(val[0], val[1], val[2], val[3], 0) - min(val[0], val[1], val[2], val[3], 0)   # a pass: 0
+    for ci in range(nc):
+        sums[ci] = 0
+    for q in range(REC_DEC):
+        wrec[q] = 0
+    wrec[REC_UPCARD] = upcard
+    wrec[REC_DEALER] = dealer
+    # the unseen cards and how many each place holds
+    declare_first = rules[R_DECLARE_THEN_DRAW] != 0
+    U = DECK52 & ~h
+    if sep or not is_dealer:
+        U &= ~bitc(upcard)               # seen by all: the turn-up, or the dealer's up-card
+    nU = fill_pool(pool0, U)
+    pot0 = pot - a2 * nplay              # the pot before the earlier players' second antes
+    ko0 = bitc(upcard) if sep else U0
+    seed_state(wrng, st[0] ^ PIMC_DECIDE_SALT, i0)
+    tries = MAX_TRIES
+    for w in range(nw):
+        for attempt in range(tries):
+            # the deal: the others' hands uniformly from the unseen cards, the stock the rest
+            shuffle(wrng, pool0, nU)
+            off = 0
+            for j in range(k):
+                s = order[j]
+                if s == me_real:
+                    wh0[s] = h
+                    continue
+                x = bitc(upcard) if (s == dealer and not sep) else U0
+                for _ in range(5 - popcount(x)):
+                    x |= bitc(pool0[off])
+                    off += 1
+                wh0[s] = x
+            ms = nU - off
+            for q in range(ms):
+                wst[q] = pool0[off + q]
+            for q in range(16):
+                wd0[q] = U0
+            wsd[0] = next_u64(wrng)
+            # the earlier players declare as basic: the layout is kept only if each made its actual choice
+            # (play or pass and, in the default order, how many cards it drew)
+            wact = 0
+            wnp = 0
+            wpot = pot0
+            wko = ko0
+            wup = not sep
+            ok = True
+            for j in range(i0):
+                s = order[j]
+                play, dj = seat_decision(H_BASIC, hparams, me_real, False, wh0[s], trump, upcard, lono, sep, limit,
+                                         wko, j, k, wnp, wpot, table_ante, ante_amt, rules, st)
+                aplay = rec[REC_DEC + 4 * j + 1] != 0
+                if play != aplay or (play and not declare_first
+                                     and popcount(dj) != popcount(np.uint64(rec[REC_DEC + 4 * j + 2]))):
+                    ok = False
+                    if attempt < tries - 1:
+                        break
+                    play = aplay         # the last layout, with the actual choices (and basic's discards)
+                _, ms, wpot, wact, wnp, wko, wup = declare(wsd, wst, ms, wh0, s, j, play, dj, False, wnp, wact,
+                                                           wpot, a2, wko, wup, declare_first, sep, upcard, lono, wd0,
+                                                           rules, wrec)
+            if ok:
+                break
+            if attempt == tries - 1:
+                tries = 1                # the earlier choices are (nearly) impossible for basic: no more rejection
+                break
+        sd0 = wsd[0]
+        for ci in range(nc):
+            if cplay[ci] == 0:
+                continue                 # a pass is worth 0
+            for q in range(MAXP):
+                wh[q] = wh0[q]
+            for q in range(16):
+                wd[q] = wd0[q]
+            for q in range(ms):
+                wpool[q] = wst[q]
+            wsd[0] = sd0
+            sums[ci] += _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, ms, wsd, wrec, cdisc[ci], wact,
+                                     wnp, wpot, a2, wko, wup, trump, lono, sep, upcard, limit, table_ante, ante_amt,
+                                     rules, hparams, st, hh, won, val)
+        if _race_stop(sums, nc, w, nw, race, span):
+            break
+    b = _best(sums, nc)
+    return cplay[b] != 0, cdisc[b]

@@ -17,7 +17,9 @@ SEED = 5
 
 
 def referee(players, sessions, deals, heuristic, **rules):
-    tr = B.trace(SEED, players, sessions, deals, B.BourreRules(**rules), [heuristic], with_legal=True)
+    """The trace of ``heuristic`` (one for every seat, or a list: one per seat) and the referee's objections."""
+    heur = list(heuristic) if isinstance(heuristic, (list, tuple)) else [heuristic]
+    tr = B.trace(SEED, players, sessions, deals, B.BourreRules(**rules), heur, with_legal=True)
     by = {}
     for d in tr:
         by.setdefault(d["session"], []).append(d)

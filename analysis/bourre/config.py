@@ -181,6 +181,7 @@ REGISTRY["ev"] = HeuristicDef(
 PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
 PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
 PIMC_EVAL = 1      # default scoring of a world: the paranoid solver, measured better than playouts (same section)
+PIMC_DECIDE = 1    # default play/pass and discards: by sampling, measured better than basic's (same section)
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
     {**_family(2.0),
@@ -190,21 +191,31 @@ REGISTRY["pimc"] = HeuristicDef(
      "eval": Param("eval", PIMC_EVAL, 0, 1, "how a world scores a card: 1 = the paranoid open-hand solver (the seat "
                                             "against all the others: surely wins / surely a trick / can be held "
                                             "to bourre, then its sure tricks); 0 = the rest of the deal played out "
-                                            "as basic plays, for chips")},
-    "sampling player: play/pass and discards as basic (its own parameters); plays each card by sampling worlds "
+                                            "as basic plays, for chips"),
+     "decide": Param("decide", PIMC_DECIDE, 0, 2, "play/pass and discards: 1 (default) = by sampling (pass, and "
+                                                "play discarding the weakest 0..limit cards, scored on the same "
+                                                "deals consistent with the earlier players' choices, by playouts "
+                                                "of basic players); 2 = the same over every discard within the "
+                                                "limit; 0 = basic's (an integer)")},
+    "sampling player: play/pass and discards by sampling deals consistent with the earlier declarations (decide=0: "
+    "as basic, its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
     "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
 PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
 
 
 def has_pimc(specs) -> bool:
-    """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds`` or ``decide``."""
     from tricksim.analysis.play_kinds import has_pimc as has_code
+    for s in specs:
+        if s.code == K.H_PIMC and s.value("decide") != int(s.value("decide")):
+            raise TricksimError(f"heuristic {s.label!r}: decide must be an integer (0, 1 or 2), got {s.value('decide'):g}")
     return has_code(specs, K.H_PIMC)
 
 
-PIMC_COMPARE_HANDS = 50_000   # compare's default deals when an entrant is pimc (README: about 3 minutes on 2 cores)
-PIMC_COMPARE_BLOCK = 4_096    # deals per engine block then (a few seconds each)
+PIMC_COMPARE_HANDS = 10_000   # compare's default deals when an entrant is pimc (README: about 9 minutes on 2 cores
+                              # for 3 entrants with decide=1, the default)
+PIMC_COMPARE_BLOCK = 1_024    # deals per engine block then (several seconds each)
 
 
 def compare_slow(specs):
