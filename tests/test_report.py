@@ -43,7 +43,7 @@ def test_every_regenerate_line_of_the_committed_report_is_a_valid_command():
     for c in cmds:
         name, params = _parse_cli(shlex.split(c)[1:])
         assert params.get("seed") is not None, c
-        assert any(params.get(k) for k in ("hands", "games", "sessions", "matches")), c
+        assert any(params.get(k) for k in ("hands", "games", "sessions", "matches", "deals")), c
 
 
 def test_the_cli_parser_check_refuses_a_bad_command():

@@ -20,6 +20,8 @@ def equity_section(out: Path, quick: bool = False, progress: bool = False) -> st
     from tricksim.analysis.compare.games import compare_games, render_games
     from tricksim.analysis.equity.boomke_views import boomke_command
     from tricksim.analysis.equity.views import boulmous_command, odds_scores_command
+    from tricksim.analysis.equity import boomke as B
+    from tricksim.analysis.equity import boulmous as E
     from tricksim.analysis.output import write_table
 
     out = Path(out)
@@ -50,7 +52,8 @@ def equity_section(out: Path, quick: bool = False, progress: bool = False) -> st
 
     # 1. one state and its heatmap
     md.append(f"### Boulmous: who wins from {scores.replace(',', '-')}?\n")
-    md.append(f"Regenerate: `tricksim equity boulmous --scores {scores} --dealer {DEALER}{rflag}`\n")
+    md.append(f"Regenerate: `tricksim equity boulmous --scores {scores} --dealer {DEALER} --deals {E.DEALS} --seed 0"
+              f"{rflag}`\n")
     lines = list(boulmous_command(scores, DEALER, rules=rules, opts=opts("boulmous")))
     md.append(block(lines))
     png = runs / "equity-boulmous" / "equity_heatmap.png"
@@ -65,7 +68,7 @@ def equity_section(out: Path, quick: bool = False, progress: bool = False) -> st
     md.append("### Boulmous: one hand's calls ranked by the chance to win the game\n")
     for sc in ("0,0,0,0", scores):
         md.append(f"Regenerate: `tricksim odds boulmous --hand \"{HAND}\" --seat {HAND_SEAT} --scores {sc} "
-                  f"--hands {n_odds}{rflag}`\n")
+                  f"--hands {n_odds} --seed 0{rflag}`\n")
         md.append(block(odds_scores_command(HAND, HAND_SEAT, sc, n_odds, rules=rules,
                                             opts=opts(f"odds-{sc.replace(',', '-')}"))))
     md.append("The same deals give every call's P(make); each call is valued by the table at the scores after the "
@@ -88,6 +91,7 @@ def equity_section(out: Path, quick: bool = False, progress: bool = False) -> st
 
     # 4. Boomke Wies
     md.append("### Boomke Wies: the match\n")
-    md.append(f"Regenerate: `tricksim equity boomke-wies --scores {BOOMKE_SCORES} --deals-left {BOOMKE_LEFT}`\n")
+    md.append(f"Regenerate: `tricksim equity boomke-wies --scores {BOOMKE_SCORES} --deals-left {BOOMKE_LEFT} "
+              f"--deals {B.DEALS} --seed 0`\n")
     md.append(block(boomke_command(BOOMKE_SCORES, BOOMKE_LEFT, opts=opts("boomke"))))
     return "\n".join(md)

@@ -32,7 +32,7 @@ def pimc_match(g, res, out: Path, quick: bool, progress: bool) -> dict:
     sign = 1.0 if row.a == tuned.label else -1.0
     return {"tuned": tuned.label, "diff": sign * float(row["diff"]), "ci": float(row.ci), "p": float(row.p),
             "n": int(r["n"]), "seconds": r["seconds"], "unit": r["unit"],
-            "command": f"tricksim compare boulmous {tuned.label} pimc --heuristics tune/{g.key}_tuned.toml "
+            "command": f"tricksim compare boulmous {tuned.label} pimc --heuristics {Path(out) / 'tune' / (g.key + '_tuned.toml')} "
                        f"--hands {deals} --seed {SEED}"}
 
 
