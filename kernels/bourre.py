@@ -845,6 +845,30 @@ def draw_declared(sd, pool, m, hands, order, k, active, dealer, sep, upcard, kno
     return m, known_out, up_in_dealer
 
 
+# Compiled once, not inlined: the sampling player's declaration (kernels/pimc_bourre.py) replays these for every
+# earlier and later seat of each world; inlining them at each of its call sites made a cold compile of the
+# session kernels take minutes.  ``play_dealt`` keeps the inlined forms (they are on its hot path).
+@njit(cache=True, nogil=True, _nrt=False)
+def seat_decision_call(code, hp, row, is_dealer, h, trump, upcard, lono, sep, limit, known_out, i, k, nplay, pot,
+                       table_ante, ante_amt, rules, st):
+    return seat_decision(code, hp, row, is_dealer, h, trump, upcard, lono, sep, limit, known_out, i, k, nplay, pot,
+                         table_ante, ante_amt, rules, st)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def declare_call(sd, pool, m, hands, s, i, play, disc, is_dealer, nplay, active, pot, a2, known_out, up_in_dealer,
+                 declare_first, sep, upcard, lono, uw, rules, rec):
+    return declare(sd, pool, m, hands, s, i, play, disc, is_dealer, nplay, active, pot, a2, known_out, up_in_dealer,
+                   declare_first, sep, upcard, lono, uw, rules, rec)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def draw_declared_call(sd, pool, m, hands, order, k, active, dealer, sep, upcard, known_out, up_in_dealer, uw,
+                       rules, rec):
+    return draw_declared(sd, pool, m, hands, order, k, active, dealer, sep, upcard, known_out, up_in_dealer, uw,
+                         rules, rec)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
                rec, fseat, fmode, fdisc, uw, iw):

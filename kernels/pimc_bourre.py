@@ -53,7 +53,8 @@ from tricksim.kernels.bourre import (
     MAXP, OVF, H_BASIC, P_WORLDS, P_RACE, P_EVAL, P_DECIDE, R_MUST_HEAD, R_MUST_TRUMP, R_MUST_OVERTRUMP,
     R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, R_DECLARE_THEN_DRAW, UW_LEN, IW_LEN, REC_ACTIVE, REC_TRICKS,
     REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, REC_UPCARD, REC_DEALER, bitc, tmask, above_in_suit, better_in_suit,
-    choose_card, ev_gain, ev_discard, fill_pool, seat_decision, declare, draw_declared, must_play,
+    choose_card, ev_gain, ev_discard, fill_pool, must_play,
+    seat_decision_call as seat_decision, declare_call as declare, draw_declared_call as draw_declared,
 )
 from tricksim.kernels.solve_bourre import (QKA, legal_play, beats, analyse, W_TT, W_BITS, POS_LEN, P_N, P_ME,
                                            P_LEADER, P_NTRICK, P_TRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED,
@@ -540,7 +541,7 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
     for j in range(i0 + 1, k):
         s = order[j]
         isd = s == dealer
-        play, dj = seat_decision(H_BASIC, hparams, me_real, isd, wh[s], trump, upcard, lono, sep, limit, known_out,
+        play, dj = seat_decision(np.int64(H_BASIC), hparams, me_real, isd, wh[s], trump, upcard, lono, sep, limit, known_out,
                                  j, k, nplay, pot, table_ante, ante_amt, rules, st)
         ok, m, pot, active, nplay, known_out, up_in_dealer = declare(wsd, wpool, m, wh, s, j, play, dj, isd, nplay,
                                                                      active, pot, a2, known_out, up_in_dealer,
@@ -587,7 +588,7 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
     is_dealer = me_real == dealer
     wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay, wst = _dscratch(uw, iw)
     act, idx, hist, need, won0, won, cand, sums0, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
-    bplay, bdisc = seat_decision(H_BASIC, hparams, me_real, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
+    bplay, bdisc = seat_decision(np.int64(H_BASIC), hparams, me_real, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
                                  i0, k, nplay, pot, table_ante, ante_amt, rules, st)
     nc = _add_cand(cplay, cdisc, 0, bplay, bdisc)
     if not must_play(is_dealer, lono, sep, upcard):
@@ -662,8 +663,8 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
             ok = True
             for j in range(i0):
                 s = order[j]
-                play, dj = seat_decision(H_BASIC, hparams, me_real, False, wh0[s], trump, upcard, lono, sep, limit,
-                                         wko, j, k, wnp, wpot, table_ante, ante_amt, rules, st)
+                play, dj = seat_decision(np.int64(H_BASIC), hparams, me_real, s == dealer, wh0[s], trump, upcard, lono,
+                                         sep, limit, wko, j, k, wnp, wpot, table_ante, ante_amt, rules, st)
                 aplay = rec[REC_DEC + 4 * j + 1] != 0
                 if play != aplay or (play and not declare_first
                                      and popcount(dj) != popcount(np.uint64(rec[REC_DEC + 4 * j + 2]))):
@@ -671,7 +672,7 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
                     if attempt < tries - 1:
                         break
                     play = aplay         # the last layout, with the actual choices (and basic's discards)
-                _, ms, wpot, wact, wnp, wko, wup = declare(wsd, wst, ms, wh0, s, j, play, dj, False, wnp, wact,
+                _, ms, wpot, wact, wnp, wko, wup = declare(wsd, wst, ms, wh0, s, j, play, dj, s == dealer, wnp, wact,
                                                            wpot, a2, wko, wup, declare_first, sep, upcard, lono, wd0,
                                                            rules, wrec)
             if ok:
