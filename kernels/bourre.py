@@ -871,13 +871,15 @@ def draw_declared_call(sd, pool, m, hands, order, k, active, dealer, sep, upcard
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
-               rec, fseat, fmode, fdisc, uw, iw):
+               rec, fseat, fmode, fdisc, uw, iw, pimc=None):
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
     plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
     Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation per deal).
-    Fills rec; returns False when a chip amount would pass OVF (overflow)."""
+    Fills rec; returns False when a chip amount would pass OVF (overflow).  ``pimc`` None (omitted): no seat is the
+    sampling player, and numba prunes its branches, so the kernels that never seat it (pot, tail, ev training)
+    do not compile it (minutes cold); True where a pimc seat may sit (compare, trace, odds)."""
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     trump = upcard >> 4
     lono = False
@@ -921,7 +923,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
             disc = fdisc
             if must_play(is_dealer, lono, sep, upcard):
                 play = True
-        elif (hcodes[s] == H_PIMC and hparams[s, P_DECIDE] > 0.5
+        elif (pimc is not None and hcodes[s] == H_PIMC and hparams[s, P_DECIDE] > 0.5
               and not (is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS)):
             play, disc = _pimc.pimc_decide(rec, s, i, k, order, dealer, h, active, nplay, pot, a2, known_out,
                                            up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
@@ -1026,7 +1028,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
                     x = lg & eq
                     lg = x if x != U0 else eq
                     cinch_applied = 1
-            if hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
+            if pimc is not None and hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
                 c = _pimc.pimc_card(rec, s, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out,
                                     players, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw)
             else:
@@ -1180,7 +1182,7 @@ PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 @njit(cache=True, nogil=True, _nrt=False)
 def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands, pool, sd,
-                 st, nets, uw, iw):
+                 st, nets, uw, iw, pimc=None):
     """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
     deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
     its cards and decisions drawn from ``seed_state(ks_deal, j)`` / ``seed_state(ks_dec, j)``:
@@ -1219,7 +1221,7 @@ def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, 
     if ok:
         upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
         ok = play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                        pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw)
+                        pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
     if ok:
         for s in range(players):
             x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
@@ -1253,7 +1255,7 @@ def session_scratch():
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, recs, record, srow, fanrow,
-                 stride, hands, pool, sd, st, nets, uw, iw):
+                 stride, hands, pool, sd, st, nets, uw, iw, pimc=None):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
     pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot contested
     (carry-over + antes + second antes) at each fan point (``fanrow``,
@@ -1274,7 +1276,7 @@ def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, re
     for j in range(D):
         rec = recs[j] if record else recs[0]
         if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
-                            pool, sd, st, nets, uw, iw):
+                            pool, sd, st, nets, uw, iw, pimc):
             srow[S_OVF] = 1
             srow[S_OVF_DEAL] = j
             for p in range(3):
@@ -1346,7 +1348,7 @@ def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hpar
     iw = np.zeros(IW_LEN, np.int64)
     for i in range(ns):
         play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
-                     1, hands, pool, sd, st, nets, uw, iw)
+                     1, hands, pool, sd, st, nets, uw, iw, True)
     return out, srows
 
 
@@ -1515,7 +1517,7 @@ def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, ha
     sd[0] = sd0
     seed_state(st, key_dec, idx)
     play_dealt(sd, st, players, dealer, (1 << players) - 1, pot, upcard, m, ante, rules, hcodes, hparams, hands,
-               pool, rec, seat, mode, np.uint64(disc), uw, iw)
+               pool, rec, seat, mode, np.uint64(disc), uw, iw, True)
     cat = odds_outcome(rec, seat)
     nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
     return cat, rec[REC_NACTIVE], nt, rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]
@@ -1578,7 +1580,7 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
                 upcard, m = deal_fresh(sd, players, dealer, allm, hands, pool, rules, iw)
                 pot = pot0 + ante * players
                 play_dealt(sd, st, players, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
-                           rec, NO_SEAT, NO_SEAT, U0, uw, iw)
+                           rec, NO_SEAT, NO_SEAT, U0, uw, iw, True)
                 for h in range(k):
                     Y[h] = 0
                 for s in range(players):
