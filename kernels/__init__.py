@@ -46,3 +46,9 @@ def _key_cache_on_sources(src: _Path | None = None) -> None:
 
 
 _key_cache_on_sources()
+
+# Bourre's play kernel reaches its sampling player through a bottom import (kernels/bourre.py), and the
+# sampling player imports the solver, which imports bourre: importing bourre first makes every entry into
+# that loop (bourre, solve_bourre, pimc_bourre, odds_bourre) resolve, whichever module is asked for alone.
+# (A stop-gap until the kernels are split by game and phase, with no loop at all.)
+from tricksim.kernels import bourre as _bourre  # noqa: E402,F401
