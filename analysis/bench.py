@@ -231,7 +231,7 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
     import numpy as np
 
     from tricksim.analysis.boulmous.config import GAME, PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
-    from tricksim.kernels import solve_boulmous as S
+    from tricksim.kernels.boulmous import pimc as P, solver as S
     worlds = PIMC_WORLDS if worlds is None else int(worlds)
     ra = rules_array(BoulmousRules())
     kd, _ = GAME.keys(seed)
@@ -243,10 +243,10 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
     numba.set_num_threads(1)
     try:
         cards = np.zeros((deals, 24), np.int64)
-        S.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, S.GOAL_CONTRACT, key, 0, cards,
+        P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
                           np.zeros(deals, np.int64))
         ref = np.zeros((deals, 24), np.int64)
-        S.pimc_replay(hands, takers, trumps, bids, cards, ra, ref_worlds, S.GOAL_CONTRACT, pimc_key(seed + 1), 0, 0.0,
+        P.pimc_replay(hands, takers, trumps, bids, cards, ra, ref_worlds, P.GOAL_CONTRACT, pimc_key(seed + 1), 0, 0.0,
                       ref, np.zeros(deals, np.int64))
         rows, base = [], None
         for r in (0.0, *races):
@@ -255,7 +255,7 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
                 out = np.zeros((deals, 24), np.int64)
                 nodes = np.zeros(deals, np.int64)
                 t0 = time.perf_counter()
-                S.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, S.GOAL_CONTRACT, key, 0, float(r), out,
+                P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, float(r), out,
                               nodes)
                 dt = time.perf_counter() - t0
                 best = dt if best is None else min(best, dt)

@@ -11,7 +11,8 @@ from tricksim.analysis import engine
 from tricksim.analysis.boulmous.play import _play_tables
 from tricksim.analysis.engine import RunOptions
 from tricksim.kernels import boulmous as K
-from tricksim.kernels import solve_boulmous as S
+from tricksim.kernels.boulmous import odds_play as OP
+from tricksim.kernels.boulmous import solver as S
 from tricksim.kernels.cards import card_str, mask_of
 from tricksim.kernels.rng import seed_state
 
@@ -39,7 +40,7 @@ def test_heuristic_column_is_the_plain_odds():
     params, (kd, kc, ra, codes, prm) = _args(3, 1)
     fixed = np.uint64(params["hand_mask"])
     out = np.zeros((n, 5), np.int64)
-    S.sim_odds_tricks(kd, kc, 17, n, fixed, 1, B.config.DEALER, ra, codes, prm, out)
+    OP.sim_odds_tricks(kd, kc, 17, n, fixed, 1, B.config.DEALER, ra, codes, prm, out)
     agg = K.sim_odds(kd, kc, 17, n, fixed, 1, B.config.DEALER, ra, codes, prm)
     assert np.array_equal(np.concatenate([np.bincount(out[:, t], minlength=7) for t in range(5)]), agg[:35])
 
@@ -52,7 +53,7 @@ def test_open_column_solves_the_deals_of_the_odds(seat):
     fixed = np.uint64(params["hand_mask"])
     n = 40
     out = np.zeros((n, 5), np.int64)
-    S.sim_odds_open(kd, 500, n, fixed, seat, ra, out)
+    OP.sim_odds_open(kd, 500, n, fixed, seat, ra, out)
     rest0 = np.array(sorted(c for c in range(64) if (int(K.DECK24) >> c) & 1 and not (int(fixed) >> c) & 1),
                      np.int64)
     ws = S.new_workspace()
@@ -104,8 +105,8 @@ def test_gap_is_the_paired_difference_of_the_same_deals():
     fixed = np.uint64(params["hand_mask"])
     h = np.zeros((n, 5), np.int64)
     o = np.zeros((n, 5), np.int64)
-    S.sim_odds_tricks(kd, kc, 0, n, fixed, 0, B.config.DEALER, ra, codes, prm, h)
-    S.sim_odds_open(kd, 0, n, fixed, 0, ra, o)
+    OP.sim_odds_tricks(kd, kc, 0, n, fixed, 0, B.config.DEALER, ra, codes, prm, h)
+    OP.sim_odds_open(kd, 0, n, fixed, 0, ra, o)
     calls, gaps = _play_tables(B.block_odds_play(params, 0, n), ["heuristic", "open"], B.BoulmousRules())
     for t, name in enumerate(B.TRUMP_NAMES):
         for bid in range(3, 7):
@@ -200,7 +201,7 @@ def test_class_table_under_each_kind_of_play():
     params = run.params
     kd, kc, ra, codes, prm = B.GAME.kernel_args(params)
     out = np.zeros((30, 3), np.int64)
-    S.sim_classes_play(kd, kc, 0, 30, ra, codes, prm, True, out)
+    OP.sim_classes_play(kd, kc, 0, 30, ra, codes, prm, True, out)
     deals = S.random_deals(kd, 0, 30)
     ws = S.new_workspace()
     for i in range(30):

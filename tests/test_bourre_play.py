@@ -21,8 +21,8 @@ from tricksim.analysis.bourre.play import block_odds_play, odds_play, odds_play_
 from tricksim.analysis.common import TricksimError, parse_card
 from tricksim import cli
 from tricksim.kernels import bourre as K
-from tricksim.kernels import odds_bourre as O
-from tricksim.kernels import solve_bourre as S
+from tricksim.kernels.bourre import odds_play as O
+from tricksim.kernels.bourre import solver as S
 
 HAND, UP = "AH KH AC 4D 2S", "9H"
 

@@ -8,15 +8,16 @@ import pytest
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 JIT = {"njit", "jit", "vectorize", "guvectorize", "generated_jit", "cfunc"}
-FILES = sorted(KERNELS.glob("*.py"))
+FILES = sorted(KERNELS.rglob("*.py"))
 # Known violations, as xfail(strict=True): fixing one turns it into an XPASS failure (then drop it here).
 PRINTS_KNOWN: dict = {}
 
 
 def _files(known=None):
     known = known or {}
-    return [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(strict=True, reason=known[p.name])]
-                         if p.name in known else []) for p in FILES]
+    ids = [p.relative_to(KERNELS).as_posix() for p in FILES]
+    return [pytest.param(p, id=i, marks=[pytest.mark.xfail(strict=True, reason=known[i])] if i in known else [])
+            for p, i in zip(FILES, ids)]
 
 
 def _decorator_name(d):
@@ -60,13 +61,17 @@ def test_nothing_in_kernels_prints(path):
 
 
 def test_the_kernels_are_numba_functions_with_a_cache():
-    """The same on the compiled objects: every dispatcher of the game kernels has a file cache."""
+    """The same on the compiled objects: every dispatcher of every kernel module (the shared ones and each
+    game's phase modules) has a file cache."""
+    import importlib
+    import pkgutil
+
     from numba.core.dispatcher import Dispatcher
 
-    from tricksim.analysis.registry import GAMES
-    from tricksim.kernels import cards, rng
+    import tricksim.kernels
 
-    modules = [cards, rng] + [g.kernel for g in GAMES]
+    modules = [importlib.import_module(m.name)
+               for m in pkgutil.walk_packages(tricksim.kernels.__path__, "tricksim.kernels.")]
     seen = 0
     for mod in modules:
         for name, obj in vars(mod).items():

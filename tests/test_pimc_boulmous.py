@@ -21,7 +21,8 @@ from tricksim.analysis.boulmous.config import pimc_key
 from tricksim.analysis.compare import seating
 from tricksim.analysis.engine import RunOptions
 from tricksim.kernels import boulmous as K
-from tricksim.kernels import pimc_boulmous as P
+from tricksim.kernels.boulmous import pimc as PM
+from tricksim.kernels.boulmous import pimc_batch as P
 
 HAND = "JH JD AH KH 9S TC"
 
@@ -116,7 +117,7 @@ def test_cli_play_pimc_accepted(capsys, tmp_path):
 # bidding and trump choice by sampling (pimc:bid=1), the race, bad input
 # ---------------------------------------------------------------------------------------------------------------
 from tricksim.analysis.boulmous.config import parse_hand          # noqa: E402
-from tricksim.kernels import solve_boulmous as S                  # noqa: E402
+from tricksim.kernels.boulmous import solver as S                  # noqa: E402
 
 
 def _mask(text):
@@ -129,7 +130,7 @@ def _mask(text):
 def _calls(hand, rules=None, worlds=32, seat=0, key=7):
     ra = GAME.rules_array(rules or BoulmousRules())
     sums, bids, trumps = np.zeros((5, 5), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
-    S.pimc_calls(seat, _mask(hand), ra, worlds, np.uint64(key), 0, S.new_workspace(), sums, bids, trumps)
+    PM.pimc_calls(seat, _mask(hand), ra, worlds, np.uint64(key), 0, S.new_workspace(), sums, bids, trumps)
     return sums, bids, trumps
 
 
@@ -199,11 +200,11 @@ def test_race_zero_replays_the_play_and_a_margin_changes_few_decisions():
     idx = np.arange(n, dtype=np.int64)
     args = (hands, idx % 4, idx % 5, np.full(n, 3, np.int64))
     cards, won = np.zeros((n, 24), np.int64), np.zeros(n, np.int64)
-    S.pimc_play_batch(*args, ra, 12, S.GOAL_CONTRACT, np.uint64(5), 0, cards, won)
+    PM.pimc_play_batch(*args, ra, 12, PM.GOAL_CONTRACT, np.uint64(5), 0, cards, won)
     outs, nodes = {}, {}
     for race in (0.0, 1.0, 10.0):
         outs[race], nodes[race] = np.zeros((n, 24), np.int64), np.zeros(n, np.int64)
-        S.pimc_replay(*args, cards, ra, 12, S.GOAL_CONTRACT, np.uint64(5), 0, race, outs[race], nodes[race])
+        PM.pimc_replay(*args, cards, ra, 12, PM.GOAL_CONTRACT, np.uint64(5), 0, race, outs[race], nodes[race])
     m = outs[0.0] >= 0
     assert m.sum() > 50 and np.array_equal(outs[0.0][m], cards[m])      # race 0: the old play, card for card
     assert np.array_equal(outs[10.0], outs[0.0])                        # a margin never reached: no change

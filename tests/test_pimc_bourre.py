@@ -10,7 +10,7 @@ import ref_bourre as ref
 from tricksim import cli
 from tricksim.analysis import bourre as B
 from tricksim.kernels import bourre as K
-from tricksim.kernels import pimc_bourre as P
+from tricksim.kernels.bourre import pimc as P
 from tricksim.kernels.cards import cards_of
 
 SEED = 5

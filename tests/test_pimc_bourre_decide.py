@@ -13,7 +13,7 @@ from tricksim import cli
 from tricksim.analysis import bourre as B
 from tricksim.analysis.common import parse_card
 from tricksim.kernels import bourre as K
-from tricksim.kernels import pimc_bourre as P
+from tricksim.kernels.bourre import pimc as P
 import test_pimc_bourre as TP
 from test_pimc_bourre import SEED, _duplicate, referee
 

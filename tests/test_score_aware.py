@@ -17,7 +17,7 @@ from tricksim.analysis.compare.games import compare_games
 from tricksim.analysis.equity import boulmous as E
 from tricksim.analysis.equity import saware as SA
 from tricksim.kernels import boulmous as K
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boulmous import equity as KE
 
 SMALL = 9          # a small target: small tables, short games
 

@@ -26,7 +26,8 @@ import pytest
 import ref_boulmous as ref
 import ref_solver
 from tricksim.kernels import boulmous as kb
-from tricksim.kernels import solve_boulmous as S
+from tricksim.kernels.boulmous import pimc as PM
+from tricksim.kernels.boulmous import solver as S
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 OBLIGATIONS = ["optional", "must_trump", "must_trump_and_overtrump"]
@@ -322,7 +323,7 @@ def test_sampled_worlds_are_uniform_among_consistent_layouts(rules):
             played[i] = cid(c)
         n = 20 * len(layouts)
         out = np.zeros((n, 4), np.uint64)
-        total = S.sample_worlds(seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), ra,
+        total = PM.sample_worlds(seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), ra,
                                 np.uint64(17), case, out)
         assert total == len(layouts)
         index = {w: i for i, w in enumerate(layouts)}
@@ -356,7 +357,7 @@ def test_pimc_plays_legal_deterministic_deals():
                 numba.set_num_threads(th)
                 cards = np.zeros((n, 24), np.int64)
                 won = np.zeros(n, np.int64)
-                S.pimc_play_batch(hands, takers, trumps, bids, rules_array(r), 6, k % 2, np.uint64(k), 0, cards, won)
+                PM.pimc_play_batch(hands, takers, trumps, bids, rules_array(r), 6, k % 2, np.uint64(k), 0, cards, won)
                 runs.append((cards, won))
         finally:
             numba.set_num_threads(before)
@@ -389,10 +390,10 @@ def test_pimc_card_is_a_pure_function_of_view_and_key():
         seat = (leader + len(trick)) % 4
         args = (seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), 4, ra, 16, 1,
                 np.uint64(3), 11)
-        a = S.pimc_card(*args, S.new_workspace())
-        b = S.pimc_card(*args, S.new_workspace())
+        a = PM.pimc_card(*args, S.new_workspace())
+        b = PM.pimc_card(*args, S.new_workspace())
         ws = S.new_workspace()
         S.solve(h.copy(), taker, np.zeros(4, np.int64), 0, 1, taker, ra, ws)      # a used workspace
-        c = S.pimc_card(*args, ws)
+        c = PM.pimc_card(*args, ws)
         assert a == b == c
         assert cstr(a) in ref.legal_cards(sorted(now[seat]), trick, trump, r)

@@ -33,7 +33,7 @@ import pytest
 import ref_bourre as ref
 import ref_solver_bourre as rs
 from tricksim.kernels import bourre as K
-from tricksim.kernels import solve_bourre as S
+from tricksim.kernels.bourre import solver as S
 
 CINCH = ["pagat", "hoyle_lead_highest_with_akq", "akq_in_order", "none"]
 RULE_SETS = [

@@ -76,14 +76,14 @@ def parse_play(text) -> list[str]:
 
 def _tricks(kind, params, first, n):
     """int64[n, 5]: the taker's tricks per deal and trump under ``kind`` (pimc: -1 for a trump not asked)."""
-    from tricksim.kernels import solve_boulmous as S
+    from tricksim.kernels.boulmous import odds_play as S
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     out = np.zeros((n, 5), np.int64)
     fixed = np.uint64(params["hand_mask"])
     if kind == "heuristic":
         S.sim_odds_tricks(kd, kc, first, n, fixed, params["seat"], DEALER, ra, codes, prm, out)
     elif kind == "pimc":
-        from tricksim.kernels import pimc_boulmous as P
+        from tricksim.kernels.boulmous import pimc_batch as P
         asked = np.array([int(t in params["trumps"]) for t in range(5)], np.int64)
         P.sim_odds_pimc(kd, pimc_key(params["seed"]), first, n, fixed, params["seat"], ra, asked,
                         params["worlds"], out)
@@ -226,14 +226,14 @@ def block_classes_play(params, first, n):
     """Per hand class of the first to speak (``boulmous.classes``'s deals and decisions; no-trump choices left
     out), the joint histogram of its tricks under the kinds ``params["play"]``: count
     ``class * 7**K + sum_j tricks_j * 7**j``."""
-    from tricksim.kernels import solve_boulmous as S
+    from tricksim.kernels.boulmous import odds_play as S
     kinds = params["play"]
     k = len(kinds)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     out = np.zeros((n, 3), np.int64)
     S.sim_classes_play(kd, kc, first, n, ra, codes, prm, "open" in kinds, out)
     if "pimc" in kinds:     # the same deals and trumps, four PIMC seats
-        from tricksim.kernels import pimc_boulmous as P
+        from tricksim.kernels.boulmous import pimc_batch as P
         pim = np.zeros(n, np.int64)
         P.sim_classes_pimc(kd, kc, pimc_key(params["seed"]), first, n, ra, codes, prm, params["worlds"], pim)
         out = np.column_stack([out, pim])

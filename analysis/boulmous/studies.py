@@ -307,7 +307,7 @@ def solver_bench_cases(seed=0):
     """Benchmark cases of the open-hand solver (``tricksim bench --solver``): whole random deals, one solve each
     from the first trick (kernels/solve_boulmous.solve_batch: the taker on lead, deal i with taker i mod 4 and
     trump i mod 5, no-trump included), default rules."""
-    from tricksim.kernels import solve_boulmous as S
+    from tricksim.kernels.boulmous import solver as S
     ra = rules_array(BoulmousRules())
     kd, _ = GAME.keys(seed)
 
@@ -328,7 +328,7 @@ def pimc_bench_cases(seed=0):
     the default worlds (kernels/solve_boulmous.pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
     bid 3, goal: the contract), default rules; at most PIMC_BENCH_DEALS deals a round."""
     from tricksim.analysis.boulmous.config import PIMC_WORLDS
-    from tricksim.kernels import solve_boulmous as S
+    from tricksim.kernels.boulmous import pimc as P, solver as S
     ra = rules_array(BoulmousRules())
     kd, _ = GAME.keys(seed)
 
@@ -336,7 +336,7 @@ def pimc_bench_cases(seed=0):
         n = min(n, PIMC_BENCH_DEALS)
         hands = S.random_deals(kd, first, n)
         idx = np.arange(first, first + n, dtype=np.int64)
-        S.pimc_play_batch(hands, idx % 4, idx % 5, np.full(n, 3, np.int64), ra, PIMC_WORLDS, S.GOAL_CONTRACT,
+        P.pimc_play_batch(hands, idx % 4, idx % 5, np.full(n, 3, np.int64), ra, PIMC_WORLDS, P.GOAL_CONTRACT,
                           pimc_key(seed), first, np.zeros((n, 24), np.int64), np.zeros(n, np.int64))
         return n
     return [(f"PIMC whole deal, four pimc seats ({PIMC_WORLDS} worlds; at most {PIMC_BENCH_DEALS} deals a round)", fn)]
@@ -349,7 +349,7 @@ def block_duplicate(params, first, n):
     ids, nround = seating(GAME, k, params)
     kd, kc = GAME.keys(params["seed"])
     if has_pimc(GAME.specs_from_json(params["entrants"])):   # the sampling player: kernels/pimc_boulmous.py
-        from tricksim.kernels import pimc_boulmous as P
+        from tricksim.kernels.boulmous import pimc_batch as P
         return P.sim_duplicate_mixed(kd, kc, pimc_key(params["seed"]), first, n, rules_array(GAME.rules_of(params)),
                                      np.ascontiguousarray(codes[ids]), np.ascontiguousarray(prm[ids]), ids, k, nround)
     return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), np.ascontiguousarray(codes[ids]),

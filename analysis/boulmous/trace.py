@@ -49,7 +49,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
     if has_pimc(specs):     # kernels/pimc_boulmous.py: the sampling player beside the heuristics
-        from tricksim.kernels import pimc_boulmous as P
+        from tricksim.kernels.boulmous import pimc_batch as P
         recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
     else:
         recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)

@@ -65,8 +65,8 @@ G0 = K.EV_CELLS * K.EV_STATS
 def _table_code_hash() -> str:
     root = Path(__file__).resolve().parent.parent.parent
     h = hashlib.sha256()
-    for rel in ("kernels/bourre.py", "kernels/rng.py", "kernels/cards.py", "analysis/bourre/ev.py",
-                "analysis/bourre/config.py"):
+    for rel in (*sorted(f"kernels/bourre/{f.name}" for f in (root / "kernels" / "bourre").glob("*.py")),
+                "kernels/rng.py", "kernels/cards.py", "analysis/bourre/ev.py", "analysis/bourre/config.py"):
         h.update(rel.encode())
         h.update((root / rel).read_bytes())
     return h.hexdigest()[:16]

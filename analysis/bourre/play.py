@@ -55,7 +55,7 @@ def pimc_spec(play):
 
 def block_odds_play(params, first, n):
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    from tricksim.kernels import odds_bourre as O
+    from tricksim.kernels.bourre import odds_play as O
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     specs = GAME.specs_from_json(params["heuristics"])
@@ -88,7 +88,7 @@ def _open_value(oc, npl, rules: BourreRules, players, pot0):
 def play_tables(counts, choices, kinds, rules, players, pot0):
     """(rows, gaps): per choice and kind P(win), P(tie), P(bourre) with Wilson intervals and the expected
     chips; per choice, each kind against the heuristics, the paired differences with 95% intervals."""
-    from tricksim.kernels import odds_bourre as O
+    from tricksim.kernels.bourre import odds_play as O
     rows, gaps = [], []
     for ci, (label, mode, dm) in enumerate(choices):
         blk = np.asarray(counts[ci * O.PLAY_STRIDE:(ci + 1) * O.PLAY_STRIDE])
@@ -145,14 +145,14 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
 
 
 def _pimc_block(counts, ci, nc):
-    from tricksim.kernels import odds_bourre as O
+    from tricksim.kernels.bourre import odds_play as O
     b = nc * O.PLAY_STRIDE + ci * O.PIMC_STRIDE
     return np.asarray(counts[b:b + O.PIMC_STRIDE])
 
 
 def _pimc_row(counts, ci, nc, label, mode, dm, hval, rules):
     """The pimc column of one choice: rates with Wilson intervals and the expected chips."""
-    from tricksim.kernels import odds_bourre as O
+    from tricksim.kernels.bourre import odds_play as O
     blk = _pimc_block(counts, ci, nc)
     j = blk[:K.ODDS_CELLS].reshape(K.ODDS_CATS, 9, 9)
     n = int(j.sum())
@@ -171,7 +171,7 @@ def _pimc_row(counts, ci, nc, label, mode, dm, hval, rules):
 
 def _pimc_gap(counts, ci, nc, label, mode, n):
     """pimc minus the heuristics on the same deals: paired differences of P(win), P(bourre), chips (95%)."""
-    from tricksim.kernels import odds_bourre as O
+    from tricksim.kernels.bourre import odds_play as O
     blk = _pimc_block(counts, ci, nc)
     g = {"choice": label, "mode": mode, "play": "pimc", "versus": "heuristic", "n": n}
     for name, a, b in (("win", O.PM_DWIN, O.PM_DWIN2), ("bourre", O.PM_DBOU, O.PM_DBOU2),

@@ -48,7 +48,7 @@ def solver_bench_cases(seed=0):
     the draw, one random seat per deal, its guaranteed tricks, "surely not bourre" and "surely wins"
     (kernels/solve_bourre.solve_batch), default rules, at 5 and 7 players (deals per round capped per table
     size: the search grows steeply with the players)."""
-    from tricksim.kernels import solve_bourre as S
+    from tricksim.kernels.bourre import solver as S
     rules = S.default_rules()
     kd, _ = GAME.keys(seed)
     cases = []
@@ -90,7 +90,7 @@ def pimc_decisions(seed=0, players=5, sessions=4, deals=30, spec="pimc"):
     """The card decisions with a choice (two or more legal cards) of every seat in sessions played by ``spec``
     at every seat (``trace_sessions``): per decision the arguments ``pimc_card`` takes, rebuilt from the deal
     record (the record holds the deal so far at that point: ``pimc_card`` reads no later trick)."""
-    from tricksim.kernels import solve_bourre as S
+    from tricksim.kernels.bourre import solver as S
     from tricksim.kernels.cards import popcount
     rules = BourreRules()
     ra = rules_array(rules)
@@ -144,7 +144,7 @@ def pimc_agreement(worlds=(4, 8, 16, 32, 64, 128, 256), ref=1024, races=(0.05, 0
     import pandas as pd
 
     from tricksim.analysis.bourre.config import PIMC_WORLDS
-    from tricksim.kernels import pimc_bourre as PB
+    from tricksim.kernels.bourre import pimc as PB
     dec = pimc_decisions(seed, players, sessions, deals)
     prm = GAME.heuristic_arrays(GAME.parse_seats("pimc", players), BourreRules(), players)[1]
     uw = np.zeros(K.UW_LEN, np.uint64)

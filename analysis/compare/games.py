@@ -63,7 +63,7 @@ def games_run(game, specs, games: int | None = None, seed: int = 0, rules=None, 
 def block_games_duplicate(params, first, n):
     from tricksim.analysis.boulmous.config import GAME
     from tricksim.analysis.equity.saware import seating_arrays
-    from tricksim.kernels import equity as KE
+    from tricksim.kernels.boulmous import equity as KE
     run_specs, ids, nround, rows = _seat_specs(GAME, None, params)
     rules = GAME.rules_of(params)
     codes, prm = GAME.heuristic_arrays(run_specs, rules)

@@ -22,7 +22,7 @@ from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.equity import outcomes as O
 from tricksim.analysis.stats import wilson
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boomke_wies import equity as KE
 
 DEALS = 4_000_000
 BLOCK = 1 << 21

@@ -34,7 +34,7 @@ import numpy as np
 
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.equity import outcomes as O
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boulmous import equity as KE
 
 FLOOR = -6
 DEALS = 8_000_000           # deals measured for the outcome distribution (two engine blocks)

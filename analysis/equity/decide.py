@@ -21,7 +21,7 @@ from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.equity import boulmous as E
 from tricksim.analysis.equity import outcomes as O
 from tricksim.analysis.equity import studies as S
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boulmous import equity as KE
 from tricksim.kernels.cards import mask_of
 
 TRUMPS = ["S", "H", "D", "C", "NT"]

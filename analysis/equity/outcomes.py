@@ -16,14 +16,16 @@ from pathlib import Path
 import numpy as np
 
 from tricksim.analysis.common import TricksimError, rules_dict, spec_json
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boomke_wies import equity as KWE
+from tricksim.kernels.boulmous import equity as KE
 
 
 def _code_hash() -> str:
     root = Path(__file__).resolve().parent.parent.parent
     h = hashlib.sha256()
-    files = ["kernels/boulmous.py", "kernels/boomke_wies.py", "kernels/equity.py", "kernels/rng.py",
-             "kernels/cards.py", "analysis/equity/outcomes.py", "analysis/equity/boulmous.py",
+    files = [*sorted(f"kernels/{g}/{f.name}" for g in ("boulmous", "boomke_wies")
+                     for f in (root / "kernels" / g).glob("*.py")),
+             "kernels/rng.py", "kernels/cards.py", "analysis/equity/outcomes.py", "analysis/equity/boulmous.py",
              "analysis/equity/boomke.py"]
     for rel in files:
         h.update(rel.encode())
@@ -79,7 +81,7 @@ def block_boulmous(params, first, n):
 def block_boomke(params, first, n):
     from tricksim.analysis.boomke_wies.config import GAME
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    return KE.boomke_outcomes(kd, kc, first, n, ra, codes, prm)
+    return KWE.boomke_outcomes(kd, kc, first, n, ra, codes, prm)
 
 
 # ---- Boulmous outcome codes -> score changes ----------------------------------------------------
@@ -145,12 +147,12 @@ def boulmous_payments(keys) -> np.ndarray:
 
 def decode_boomke(counts: np.ndarray) -> tuple[np.ndarray, int]:
     """Per dealer the distribution of the points difference (team 0 - team 1) of one deal:
-    (float64[4, 2 * D + 1] with D = KE.BW_SPAN - 1 + ... centred at index D, deals measured)."""
-    c = np.asarray(counts, np.int64).reshape(4, KE.BW_SPAN, KE.BW_SPAN)
-    D = KE.BW_SPAN - 1
+    (float64[4, 2 * D + 1] with D = KWE.BW_SPAN - 1 + ... centred at index D, deals measured)."""
+    c = np.asarray(counts, np.int64).reshape(4, KWE.BW_SPAN, KWE.BW_SPAN)
+    D = KWE.BW_SPAN - 1
     out = np.zeros((4, 2 * D + 1))
-    for a in range(KE.BW_SPAN):
-        for b in range(KE.BW_SPAN):
+    for a in range(KWE.BW_SPAN):
+        for b in range(KWE.BW_SPAN):
             out[:, a - b + D] += c[:, a, b]
     tot = out.sum(axis=1, keepdims=True)
     if (tot == 0).any():

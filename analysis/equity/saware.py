@@ -36,7 +36,7 @@ from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.equity import boulmous as E
 from tricksim.analysis.equity import outcomes as O
 from tricksim.kernels import boulmous as KB
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boulmous import equity as KE
 
 CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
 CAL_SEED = 0

@@ -13,7 +13,7 @@ from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.equity import boulmous as E
 from tricksim.analysis.equity import outcomes as O
 from tricksim.analysis.stats import wilson
-from tricksim.kernels import equity as KE
+from tricksim.kernels.boulmous import equity as KE
 
 _MEMORY: dict = {}
 _LOCK = threading.Lock()

@@ -1,36 +1,43 @@
 """Boulmous with the sampling player (PIMC, issue 12 item 3): the odds, class and duplicate kernels
-where some or all seats choose their cards by ``solve_boulmous.pimc_choose``.
+where some or all seats choose their cards by ``pimc.pimc_choose``.
 
-Same contract as kernels/boulmous.py (cards, hands, ``rules``, ``hcodes``/``hparams``, ``rec``).
+Same contract as kernels/boulmous/ (cards, hands, ``rules``, ``hcodes``/``hparams``, ``rec``).
 A seat whose code is ``H_PIMC`` plays each card by ``pimc_choose`` with ``hparams[s, P_WORLDS]`` worlds and the
 race margin ``hparams[s, P_RACE]``, goal GOAL_CONTRACT (make / defeat the contract first, then the taker's
 tricks). With ``hparams[s, P_BID]`` = 1 it bids and names trumps by sampling: before the auction
-``solve_boulmous.pimc_calls`` computes its bid for each lowest legal bid (written into a per-deal copy of
+``pimc.pimc_calls`` computes its bid for each lowest legal bid (written into a per-deal copy of
 ``hparams``, columns ``P_SAMPLED_BID``.., which ``choose_bid`` reads for code ``H_PIMC``) and its best trump
 for each bid; with 0 it bids and chooses trumps as ``H_CAUTIOUS`` does with its own parameters. Every other
-seat plays exactly as in kernels/boulmous.py (``choose_card``). With no PIMC seat, ``play_deal_mixed`` plays a
+seat plays exactly as in kernels/boulmous/play.py (``choose_card``). With no PIMC seat, ``play_deal_mixed`` plays a
 deal exactly as ``play_deal`` (the tests check it).
 
-Randomness: deals and heuristic decisions use the same streams as kernels/boulmous.py; the PIMC decisions
+Randomness: deals and heuristic decisions use the same streams as kernels/boulmous/; the PIMC decisions
 use their own key ``key_pimc`` (rng.STREAM_PIMC) and a deal index (``pimc_choose`` seeds
 ``seed_state(seed_state(key, deal_index), cards played)``, ``pimc_calls`` the same with 24 + seat), so every
 result is a pure function of the seed and the deal index, whatever the threads or blocks.
 
-This module imports kernels/solve_boulmous.py (kernels/boulmous.py never imports either).
+This module imports the sampling player (kernels/boulmous/pimc.py) and the solver; the heuristics' modules never
+import either.
 """
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import lowest, U1
+from tricksim.kernels.cards import U1, lowest
 from tricksim.kernels.rng import seed_state
-from tricksim.kernels.boulmous import (
-    H_CAUTIOUS, H_PIMC, N_PARAMS, NT, P_BID, P_RACE, P_SAMPLED_BID, P_WORLDS, R_LEFT_BOWER_TRUMP, REC_CONTRACT,
-    REC_DEALER, REC_HANDS, REC_LEGAL, REC_LEN, REC_NTRICKS, REC_SCORE, REC_STAKES, REC_TAKER, REC_TRICKS, REC_TRUMP,
-    REC_WON, apply_card, auction, choose_card, choose_trump, deal_random, legal_mask, score_deal, i64, NOBODY,
+
+from tricksim.kernels.boulmous.rules import (
+    NT, R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_DEALER, REC_HANDS, REC_LEGAL, REC_LEN, REC_NTRICKS, REC_SCORE, REC_STAKES,
+    REC_TAKER, REC_TRICKS, REC_TRUMP, REC_WON, legal_mask,
 )
-from tricksim.kernels.solve_boulmous import (
-    GOAL_CONTRACT, GOAL_TRICKS, TT_BITS, _rest_of, _workspace, deal_rest, pimc_calls, pimc_choose, pimc_deal,
+from tricksim.kernels.boulmous.players import (
+    H_CAUTIOUS, H_PIMC, N_PARAMS, P_BID, P_RACE, P_SAMPLED_BID, P_WORLDS, choose_card, choose_trump,
 )
+from tricksim.kernels.boulmous.play import (
+    NOBODY, _rest_of, apply_card, auction, deal_random, deal_rest, i64, score_deal,
+)
+from tricksim.kernels.boulmous.solver import TT_BITS, _workspace
+from tricksim.kernels.boulmous.pimc import GOAL_CONTRACT, GOAL_TRICKS, pimc_calls, pimc_choose, pimc_deal
+
 
 PCHUNK = 4   # deals per prange step (a PIMC deal costs ~10 ms: small steps balance the threads)
 
@@ -45,8 +52,8 @@ def _trump_key(key, t):
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worlds, out):
-    """The PIMC side of ``solve_boulmous.sim_odds_open``: deal ``first + i`` of the other 18 cards dealt
-    exactly as there (and as kernels/boulmous.sim_odds), ``seat`` holding ``fixed`` as the taker of a forced
+    """The PIMC side of ``odds_play.sim_odds_open``: deal ``first + i`` of the other 18 cards dealt
+    exactly as there (and as kernels/boulmous/odds.sim_odds), ``seat`` holding ``fixed`` as the taker of a forced
     contract in each trump t with ``trumps[t]`` != 0 (int64[5]), four PIMC seats with ``worlds`` worlds, goal
     GOAL_TRICKS. Writes ``out[i, t]`` (int64[n, 5]) = the taker's tricks, -1 for a trump not asked."""
     rest0 = _rest_of(fixed)
@@ -76,8 +83,8 @@ def sim_odds_pimc(key_deal, key_pimc, first, n, fixed, seat, rules, trumps, worl
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_classes_pimc(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hparams, worlds, out):
-    """The PIMC column of the hand-class study (solve_boulmous.sim_classes_play): deal ``first + i`` dealt as
-    kernels/boulmous.sim_classes, seat 0 the taker (on lead) of bid 3 in the trump its heuristic chooses (the
+    """The PIMC column of the hand-class study (odds_play.sim_classes_play): deal ``first + i`` dealt as
+    kernels/boulmous/odds.sim_classes, seat 0 the taker (on lead) of bid 3 in the trump its heuristic chooses (the
     same decision stream ``seed_state(key_dec, idx)``: the same trump), four PIMC seats, goal GOAL_TRICKS.
     ``out[i]`` (int64[n]) = the taker's tricks, -1 when the heuristic chose no-trump (left out of the study)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
@@ -117,7 +124,7 @@ def _scratch():
 @njit(cache=True, nogil=True)
 def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, key_pimc, deal_index, ws, played, hp,
                     bcodes, sums, calls):
-    """One whole deal as kernels/boulmous.play_deal plays it (no game around it: no end check), except that
+    """One whole deal as kernels/boulmous/play.play_deal plays it (no game around it: no end check), except that
     an ``H_PIMC`` seat bids and chooses trumps by sampling (``P_BID`` = 1: ``pimc_calls``) or as
     ``H_CAUTIOUS`` (0), and plays by ``pimc_choose``. Fills ``rec``. Scratch (``_scratch``): ``hp``
     float64[4, N_PARAMS + 4] the per-deal parameters, ``bcodes`` int64[4] the codes the auction sees, ``sums``
@@ -197,7 +204,7 @@ def play_deal_mixed(hands, work, dealer, rules, hcodes, hparams, st, lb, rec, ke
 
 @njit(cache=True, nogil=True, parallel=True)
 def trace_mixed(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hparams):
-    """The records of hands first..first+n-1 as kernels/boulmous.trace_deals deals and plays them (dealer
+    """The records of hands first..first+n-1 as kernels/boulmous/deals.trace_deals deals and plays them (dealer
     ``idx % 4``), PIMC seats as ``play_deal_mixed`` plays them (deal index ``idx``)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     out = np.zeros((n, REC_LEN), np.int64)
@@ -214,7 +221,7 @@ def trace_mixed(key_deal, key_dec, key_pimc, first, n, rules, hcodes, hparams):
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_duplicate_mixed(key_deal, key_dec, key_pimc, first, n, rules, seat_codes, seat_params, seat_ids, k, nround):
-    """kernels/boulmous.sim_duplicate (same layout of counts, same deals, seatings and decision streams) with
+    """kernels/boulmous/duplicate.sim_duplicate (same layout of counts, same deals, seatings and decision streams) with
     ``play_deal_mixed``: PIMC seats play by sampling; playout j of deal idx uses the PIMC deal index
     ``idx * 4 + j``."""
     lb = rules[R_LEFT_BOWER_TRUMP]

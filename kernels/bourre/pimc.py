@@ -1,8 +1,8 @@
 """The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling
 layouts of the unseen cards and playing every legal card out in each of them.
 
-A seat whose code is ``H_PIMC`` (kernels/bourre.py) makes its Lo-No and ante decisions exactly as ``basic``
-does with its own parameters; kernels/bourre.py ``play_dealt`` calls ``pimc_card`` whenever it has more than
+A seat whose code is ``H_PIMC`` (kernels/bourre/players.py) makes its Lo-No and ante decisions exactly as ``basic``
+does with its own parameters; kernels/bourre/play.py ``play_dealt`` calls ``pimc_card`` whenever it has more than
 one legal card, and ``pimc_decide`` for its play/pass and discard when ``decide`` > 0 (else they are basic's;
 section "Play/pass and discards" at the end).
 
@@ -11,7 +11,7 @@ to all (a separate turn-up, the dealer's folded or discarded up-card), the up-ca
 holds it, its own discards (out of play unless the stock was reshuffled, rule 5: then they may be back in a
 hand), how many cards each active player holds, and what the rules made each player reveal. A world gives
 every other active player that many unseen cards, uniformly among the layouts in which every card played so
-far was legal (rules 10 and 11, with ``solve_bourre.legal_play``: the referee's rules). Sampling is exact
+far was legal (rules 10 and 11, with ``rules.legal_play``: the referee's rules). Sampling is exact
 rejection sampling:
 
 - the *proposal*: the constraints that rule 10 reveals card by card (``_forbid``: a player who did not follow
@@ -33,7 +33,7 @@ active player as ``basic`` plays (``choose_card`` with the seat's own parameters
 counted as ev values them (``ev_gain``): the pot if it wins (at most the limit), the tie's value, minus the
 bourre payment less the ante it replaces; 0 when it loses with tricks. The same worlds score every card
 (common random numbers); the highest sum wins, ties going to ``basic``'s own card. A paranoid open-hand
-solve (kernels/solve_bourre.py) was the other candidate: against all the others as one coalition nearly every
+solve (kernels/bourre/solver.py) was the other candidate: against all the others as one coalition nearly every
 card of an early trick "goes bourre" at 5 players, so it scores most candidates alike (README).
 
 **Race.** With ``race`` r > 0, after every 8 worlds the sampling stops once the leading card's mean value
@@ -47,18 +47,25 @@ deal's indices, whatever the threads or blocks.
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, U1, SUIT_MASK, DECK52, popcount, lowest, nth_card
-from tricksim.kernels.rng import seed_state, below, uniform, shuffle, next_u64
-from tricksim.kernels.bourre import (
-    MAXP, OVF, H_BASIC, P_WORLDS, P_RACE, P_EVAL, P_DECIDE, R_MUST_HEAD, R_MUST_TRUMP, R_MUST_OVERTRUMP,
-    R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, R_DECLARE_THEN_DRAW, UW_LEN, IW_LEN, REC_ACTIVE, REC_TRICKS,
-    REC_DEC, REC_NDEC, REC_NRESHUF, REC_UP_OUT, REC_UPCARD, REC_DEALER, bitc, tmask, above_in_suit, better_in_suit,
-    choose_card, ev_gain, ev_discard, fill_pool, must_play,
-    seat_decision_call as seat_decision, declare_call as declare, draw_declared_call as draw_declared,
+from tricksim.kernels.cards import DECK52, SUIT_MASK, U0, U1, lowest, nth_card, popcount
+from tricksim.kernels.rng import below, next_u64, seed_state, shuffle, uniform
+
+from tricksim.kernels.bourre.rules import (
+    IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP, R_TRUMP_EVEN_IF_CANNOT_WIN,
+    R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEALER, REC_DEC, REC_NDEC, REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD,
+    UW_LEN, above_in_suit, beats, better_in_suit, bitc, fill_pool, legal_play, tmask,
 )
-from tricksim.kernels.solve_bourre import (QKA, legal_play, beats, analyse, W_TT, W_BITS, POS_LEN, P_N, P_ME,
-                                           P_LEADER, P_NTRICK, P_TRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED,
-                                           P_KNOWN, P_WON, N_OUT, OUT_WIN, OUT_NOT_BOURRE, OUT_TRICKS)
+from tricksim.kernels.bourre.players import (
+    H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain,
+)
+from tricksim.kernels.bourre.draw import (
+    declare_call as declare, draw_declared_call as draw_declared, must_play, seat_decision_call as seat_decision,
+)
+from tricksim.kernels.bourre.solver import (
+    N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, P_AKQ, P_KNOWN, P_LEAD, P_LEADER, P_LONO, P_ME, P_N, P_NTRICK, P_PLAYED,
+    P_TRICK, P_TRUMP, P_WON, POS_LEN, QKA, W_BITS, W_TT, analyse,
+)
+
 
 PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 4096
@@ -424,7 +431,7 @@ def _scratch(uw, iw):
 def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, known_out, trump, lono, akq, rules,
               ws, pos, o):
     """``eval`` = paranoid: after the seat plays ``cand`` in the world ``hh`` (modified), the open-hand solver's
-    answer for it against all the others together (kernels/solve_bourre.analyse): 0 it surely wins the pot,
+    answer for it against all the others together (kernels/bourre/solver.analyse): 0 it surely wins the pot,
     3 it surely takes a trick, 2 the others can keep it without one; and its guaranteed tricks."""
     tm = U0
     for q in range(kpos):
@@ -488,7 +495,7 @@ def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, play
 # ---------------------------------------------------------------------------
 # play/pass and discards by sampling (decide > 0): the candidates are pass (unless the dealer must play) and
 # play with a discard; in a world (``pimc_decide``: a whole deal consistent with the earlier declarations)
-# the seat's candidate is applied with ``declare`` (kernels/bourre.py, as play_dealt applies it), the later
+# the seat's candidate is applied with ``declare`` (kernels/bourre/draw.py, as play_dealt applies it), the later
 # seats decide and the draw is served as in play_dealt, and the deal is played out by basic players
 # (``_finish``, pimc's eval = 0). A playout, not the paranoid solver: it values the deal for chips with the
 # others playing for themselves, where the solver (all the others as one side, README) is pessimistic;

@@ -1,18 +1,18 @@
 """Bourre odds of one hand under the heuristics and under paranoid open-hand play, on the same deals
 (issue 12 item 4: ``tricksim odds bourre --play heuristic,open``).
 
-Deal ``first + i`` is dealt around the fixed hand exactly as kernels/bourre.sim_odds deals it
+Deal ``first + i`` is dealt around the fixed hand exactly as kernels/bourre/odds.sim_odds deals it
 (``deal_around``), and every choice of ``cmode``/``cdisc`` is played by ``play_dealt`` from the same deal
 and the same decision stream (``odds_playout``): the heuristics' column of a choice equals sim_odds's counts
 of that choice. The pimc column plays the choice once more from the same deal and decision stream with the
-seat the sampling player (kernels/pimc_bourre.py) and the others as before: the decisions before the first
+seat the sampling player (kernels/bourre/pimc.py) and the others as before: the decisions before the first
 trick and the draw are the same (pimc decides them as basic, and the choice forces the seat's), only the
 card play differs.
 
 The open-hand column keeps everything up to the first trick as the heuristics played it (the Lo-No
 call, every pass/play decision, every discard and every card drawn: the draw is hidden information
 that open-hand play cannot improve on without a model of the stock), then asks the open-hand solver
-(kernels/solve_bourre.analyse) about the five tricks from the hands after the draw: every player sees
+(kernels/bourre/solver.analyse) about the five tricks from the hands after the draw: every player sees
 every card, the seat plays as well as possible and ALL the other active players play together against
 it (a paranoid search). Its outcome for the seat:
 
@@ -31,14 +31,17 @@ import numpy as np
 from numba import njit, prange
 
 from tricksim.kernels.cards import U0
-from tricksim.kernels.bourre import (
-    MAXP, REC_LEN, REC_ACTIVE, REC_NACTIVE, REC_HANDS, REC_LONO, REC_TRUMP, REC_UP_OUT,
-    R_TRUMP_CARD, R_ANTE, TRUMP_SEPARATE, bitc, odds_playout, deal_around, ODDS_CELLS, UW_LEN, IW_LEN,
+
+from tricksim.kernels.bourre.rules import (
+    IW_LEN, MAXP, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_HANDS, REC_LEN, REC_LONO, REC_NACTIVE, REC_TRUMP, REC_UP_OUT,
+    TRUMP_SEPARATE, UW_LEN, bitc,
 )
-from tricksim.kernels.solve_bourre import (
-    POS_LEN, P_N, P_ME, P_LEADER, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_KNOWN, N_OUT, OUT_NOT_BOURRE, OUT_WIN, W_TT,
-    W_BITS, TT_BITS, QKA, analyse,
+from tricksim.kernels.bourre.solver import (
+    N_OUT, OUT_NOT_BOURRE, OUT_WIN, P_AKQ, P_KNOWN, P_LEAD, P_LEADER, P_LONO, P_ME, P_N, P_TRUMP, POS_LEN, QKA, TT_BITS,
+    W_BITS, W_TT, analyse,
 )
+from tricksim.kernels.bourre.odds import ODDS_CELLS, deal_around, odds_playout
+
 
 OC_OUT, OC_WIN, OC_HELD, OC_BOURRE = 0, 1, 2, 3
 N_OC = 4
@@ -109,7 +112,7 @@ def open_outcome(rec, players, dealer, upcard, sep, me_seat, rules, h, pos, ws, 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
                   hparams, do_open, pcodes, pparams, do_pimc):
-    """Deals ``first .. first+nsamp-1`` as kernels/bourre.sim_odds deals and plays them, every choice
+    """Deals ``first .. first+nsamp-1`` as kernels/bourre/odds.sim_odds deals and plays them, every choice
     on the same deal; with ``do_open`` also the seat's open-hand outcome (OC_*) after the same draw; with
     ``do_pimc`` the same choice played again from the same deal and decision stream with the heuristics
     ``pcodes``/``pparams`` (the seat the sampling player, the others as in ``hcodes``).

@@ -33,11 +33,11 @@ Contract (encoding of kernels/cards.py: card ``suit*16+rank``, hand = uint64 mas
   trick), -1 if none; ``P_AKQ`` bit s set if seat s held A-K-Q of trumps when play began
   (cinch_rule = akq_in_order); ``P_PLAYED`` the mask of the cards played in earlier tricks;
   ``P_KNOWN`` the mask of cards known by all to be out of play (``known_out`` of
-  kernels/bourre.py: a discarded face-up card, a separate turn-up); ``P_WON + s`` the tricks
+  kernels/bourre/play.py: a discarded face-up card, a separate turn-up); ``P_WON + s`` the tricks
   seat s has won so far. Cards neither held, played nor known out (the passers' hands, the
   discards, the stock) are unknown to the players: under cinch_knowledge = holder they count in
-  the cinch holder's O, exactly as in kernels/bourre.py.
-- ``rules`` int64[N_RULES] of kernels/bourre.py; the play flags apply: must_head_in_suit,
+  the cinch holder's O, exactly as in kernels/bourre/play.py.
+- ``rules`` int64[N_RULES] of kernels/bourre/rules.py; the play flags apply: must_head_in_suit,
   must_trump_when_void, must_overtrump, must_trump_even_if_cannot_win,
   void_must_play_highest_trump, cinch_rule (pagat / hoyle / akq_in_order / none),
   cinch_knowledge, cinch_last_player_exempt.
@@ -46,10 +46,7 @@ Contract (encoding of kernels/cards.py: card ``suit*16+rank``, hand = uint64 mas
   solves (one per thread). Every solve takes a fresh generation number, part of every entry's
   key, so entries of earlier solves never match and nothing is cleared.
 
-Legality is that of kernels/bourre.py: ``legal_play`` here is the play loop of ``play_dealt``
-(rules 10, 11) written as a function over the position, calling the same ``legal_follow`` and
-``cinch_equiv``; the cinch sees what it sees in a real deal (the cards played in earlier tricks
-and in the trick in progress, the known-out cards, the tricks won).
+Legality is ``legal_play`` of kernels/bourre/rules.py, the play loop of ``play_dealt`` as a function.
 
 Search (``_search``): a null-window alpha-beta (an AND/OR search) for one question at a time,
 depth first with an explicit stack (numba's cache cannot hold a recursive function reliably).
@@ -88,24 +85,23 @@ depth first with an explicit stack (numba's cache cannot hold a recursive functi
 positions on all threads, one workspace per thread. Speed of whole 5-card deals (one random
 seat, default rules): ``tricksim bench --solver`` (analysis/bench.py).
 
-Numba caches a compiled function keyed on its own file only: ``legal_follow``, ``cinch_equiv``
-and the other helpers imported from kernels/bourre.py are compiled into THIS module's cache, so
-an edit of kernels/bourre.py alone would NOT invalidate it: kernels/__init__.py therefore drops
-every cached kernel on import whenever any kernel file changes. tests/test_solver_bourre.py compares ``legal_play`` as
-compiled here, and every solver answer, with the pure-Python referee (tests/ref_bourre.py,
-tests/ref_solver_bourre.py), so a stale cache that plays the old rules fails those tests.
+Numba caches a compiled function keyed on its own file only, and ``legal_follow``, ``cinch_equiv`` and the other
+helpers of kernels/bourre/rules.py are compiled into THIS module's cache: kernels/__init__.py drops every cached
+kernel whenever any kernel source changes, and tests/test_solver_bourre.py compares ``legal_play`` as compiled
+here, and every solver answer, with the pure-Python referee (tests/ref_bourre.py, tests/ref_solver_bourre.py).
 """
-
 import numba
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0, U1, SUIT_MASK, popcount, lowest, highest
-from tricksim.kernels.rng import seed_state, below
-from tricksim.kernels.bourre import (
-    MAXP, N_RULES, R_CINCH_RULE, R_CINCH_KNOWLEDGE, R_CINCH_LAST_EXEMPT, CINCH_PAGAT, CINCH_HOYLE,
-    CINCH_AKQ, KNOW_HOLDER, bitc, tmask, above_in_suit, legal_follow, cinch_equiv,
+from tricksim.kernels.cards import SUIT_MASK, U0, U1, highest, lowest, popcount
+from tricksim.kernels.rng import below, seed_state
+
+from tricksim.kernels.bourre.rules import (
+    CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, KNOW_HOLDER, MAXP, N_RULES, R_CINCH_KNOWLEDGE, R_CINCH_RULE, above_in_suit,
+    beats, bitc, legal_play, tmask,
 )
+
 
 # ---- the position record ----------------------------------------------------
 P_N, P_ME, P_LEADER, P_NTRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED, P_KNOWN = range(10)
@@ -147,62 +143,6 @@ def _workspace(bits):
     ws = np.zeros(W_TT + 2 * (1 << bits), np.uint64)
     ws[W_BITS] = np.uint64(bits)
     return ws
-
-
-# ============================================================================
-# the rules (kernels/bourre.py, play_dealt's play loop as a function)
-# ============================================================================
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def legal_play(hands, s, kpos, players, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls, win_card):
-    """Rules 10 and 11: the cards seat ``s`` may play, as kernels/bourre.py's play_dealt decides.
-    ``kpos`` = cards already in the trick (0 = he leads), ``players`` active players (seats 0..players-1),
-    ``won_s`` his tricks so far, ``played`` every card played in the deal (earlier tricks and
-    the trick in progress), ``known_out`` the cards seen out of play, ``akq_s`` whether he held
-    A-K-Q of trumps when play began, ``forced`` a card he must lead (-1 none), ``ls`` the suit
-    led and ``win_card`` the card winning the trick (both -1 when he leads)."""
-    h = hands[s]
-    crule = rules[R_CINCH_RULE]
-    T = tmask(trump)
-    pagat = False
-    if kpos == 0:
-        lg = h
-        if forced >= 0:
-            lg = bitc(forced)
-        elif trump >= 0 and (h & T) != U0:
-            akqm = QKA << np.uint64(16 * trump)
-            if crule == CINCH_PAGAT:
-                pagat = True
-            elif crule == CINCH_HOYLE:
-                if (h & akqm) != U0:
-                    lg = bitc(highest(h & T))
-            elif crule == CINCH_AKQ and akq_s:
-                mine = h & akqm
-                if mine != U0:
-                    lg = bitc(highest(mine))
-    else:
-        lg = legal_follow(h, ls, win_card, trump, lono, rules)
-        pagat = (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
-                 and (ls == trump or (h & SUIT_MASK[ls]) == U0)
-                 and not (rules[R_CINCH_LAST_EXEMPT] != 0 and kpos == players - 1))
-    if pagat and won_s + popcount(h & T) >= 3:
-        active = (1 << players) - 1
-        eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, won_s, lg, win_card)
-        if eq != U0:
-            x = lg & eq
-            lg = x if x != U0 else eq
-    return lg
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def beats(c, ls, win_card, trump, lono):
-    """Rule 9: does card c take the trick from ``win_card`` (suit led ``ls``)?"""
-    cs = c >> 4
-    wt = trump >= 0 and (win_card >> 4) == trump
-    if trump >= 0 and cs == trump:
-        return (not wt) or c > win_card
-    if cs == ls and not wt:
-        return c < win_card if lono else c > win_card
-    return False
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -996,7 +936,7 @@ def random_deals(key, first, m, players):
 # ============================================================================
 def default_rules() -> np.ndarray:
     """The RULES.md DEFAULT play flags (the rest of the array is irrelevant to the solver)."""
-    from tricksim.kernels import bourre as K
+    import tricksim.kernels.bourre.rules as K
     r = np.zeros(N_RULES, np.int64)
     r[K.R_MUST_HEAD] = 1
     r[K.R_MUST_TRUMP] = 1

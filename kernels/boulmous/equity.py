@@ -1,5 +1,5 @@
-"""Match equity kernels (issue 16): per-deal outcome counts, whole games from a given score state, and
-the value iteration over Boulmous score states (analysis/equity/).
+"""Boulmous match equity kernels (issue 16): per-deal outcome counts, whole games from a given score state,
+the value iteration over Boulmous score states and score-aware decisions (analysis/equity/).
 
 Boulmous outcome code of one deal: ``((taker * 4 + contract - 3) * 2401 + w0 * 343 + w1 * 49 + w2 * 7 + w3)``
 with ``w`` the tricks each seat took, seats *relative to the dealer* (0 = dealer's left .. 3 = dealer);
@@ -16,11 +16,12 @@ made so far (analysis/equity/boulmous.py adds the boxes already made).
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels import boulmous as KB
-from tricksim.kernels import boomke_wies as KW
 from tricksim.kernels.cards import lowest
 from tricksim.kernels.rng import seed_state
 from tricksim.kernels.tally import add_outer, add_sum_outer
+
+import tricksim.kernels.boulmous as KB
+
 
 PASS_CODE = 4 * 4 * 2401
 N_CODES = PASS_CODE + 1
@@ -94,7 +95,7 @@ AGG_FROM = 14
 @njit(cache=True, nogil=True, parallel=True)
 def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, start, dealer0, pstar, cal):
     """Whole games from the scores ``start`` (int64[4], absolute seats) with ``dealer0`` dealing
-    next and no box made yet (kernels/boulmous.play_game; ``pstar``, ``cal``: its score-aware
+    next and no box made yet (kernels/boulmous/games.play_game; ``pstar``, ``cal``: its score-aware
     arguments). Game g draws its deals and decisions from the streams seeded at index g.
     Returns int64[AGG_FROM]."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
@@ -131,7 +132,7 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
     codes, parameters, entrants and score-aware calibrations, float64[rows, 4, SA_NBINS, 4]; ``pstar``:
     ``KB.play_game``'s), seat 0 dealing first; its deals come from the stream seeded at g (deal j of game g:
     the same cards in every seating), playout j's decisions from ``seed_state(seed_state(key_dec, g), j)``.
-    Layout of ``kernels/boulmous.sim_duplicate`` with the metrics (games won, stakes), then the deals played
+    Layout of ``kernels/boulmous/duplicate.sim_duplicate`` with the metrics (games won, stakes), then the deals played
     and the games abandoned."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     kk = k * k
@@ -490,85 +491,6 @@ def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, 
 
 
 # ---------------------------------------------------------------------------
-# Boomke Wies
-# ---------------------------------------------------------------------------
-BW_SPAN = 19           # a team's points in one deal: -5 .. 13 (13: the no-auction variant)
-BW_OFF = 5
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
-    """Counts of (team 0 points, team 1 points) of deals first..first+n-1 (dealer = index % 4, the
-    deals of ``sim_deals``): int64[4 * BW_SPAN * BW_SPAN], dealer-major."""
-    ch_n = 8192
-    nch = (n + ch_n - 1) // ch_n
-    part = np.zeros((nch, 4 * BW_SPAN * BW_SPAN), np.int64)
-    for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
-        rec = np.zeros(KW.REC_LEN, np.int64)
-        prev = np.zeros(KW.REC_LEN, np.int64)
-        acc = part[ch]
-        for i in range(ch * ch_n, min(n, (ch + 1) * ch_n)):
-            idx = first + i
-            seed_state(sd, key_deal, idx)
-            seed_state(st, key_dec, idx)
-            dealer = idx & 3
-            KW.full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
-            a = rec[KW.REC_SCORE] + BW_OFF
-            b = rec[KW.REC_SCORE + 1] + BW_OFF
-            acc[(dealer * BW_SPAN + a) * BW_SPAN + b] += 1
-    return part.sum(axis=0)
-
-
-# matches_from aggregate: team 0 wins, team 1 wins, draws, sum of (points 0 - points 1), its square, deals
-AGG_MATCH_FROM = 6
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts0, pts1, deals_left, dealer0):
-    """The rest of a fixed-length match (rule 12; kernels/boomke_wies.play_match): ``deals_left`` deals
-    from points (pts0, pts1) with ``dealer0`` dealing next, then one extra deal on a tie
-    (``tiebreak_extra_deal``).  Match m draws its deals and decisions from the streams seeded at index m
-    (independent shuffled deals; ``shuffle = none_collect_tricks`` is refused by analysis/equity)."""
-    nch = (n + 255) // 256
-    part = np.zeros((nch, AGG_MATCH_FROM), np.int64)
-    for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
-        rec = np.zeros(KW.REC_LEN, np.int64)
-        acc = part[ch]
-        pts = np.zeros(2, np.int64)
-        norec = np.zeros((0, KW.REC_LEN), np.int64)
-        for i in range(ch * 256, min(n, (ch + 1) * 256)):
-            idx = first + i
-            seed_state(sd, key_deal, idx)
-            seed_state(st, key_dec, idx)
-            nd, _, _, _ = KW.play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, norec,
-                                        pts0, pts1, deals_left, dealer0)
-            a = pts[0]
-            b = pts[1]
-            if a > b:
-                acc[0] += 1
-            elif b > a:
-                acc[1] += 1
-            else:
-                acc[2] += 1
-            acc[3] += a - b
-            acc[4] += (a - b) * (a - b)
-            acc[5] += nd
-    return part.sum(axis=0)
-
-
-# ---------------------------------------------------------------------------
 # score-aware decisions: the joint outcome of one hand's calls, and the value after a deal
 # ---------------------------------------------------------------------------
 ODDS_WON = 2401                  # per trump: the four seats' tricks, w0 * 343 + w1 * 49 + w2 * 7 + w3
@@ -577,7 +499,7 @@ AGG_ODDS_JOINT = 5 * ODDS_WON + N_CODES
 
 @njit(cache=True, nogil=True, parallel=True)
 def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams):
-    """As kernels/boulmous.sim_odds (the same deals and decisions), but the tricks of every seat: per trump
+    """As kernels/boulmous/odds.sim_odds (the same deals and decisions), but the tricks of every seat: per trump
     the counts of the four seats' tricks with ``seat`` forced taker, then the outcome codes (as
     ``boulmous_outcomes``, seats relative to the dealer) of the auction in which ``seat`` passes."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]

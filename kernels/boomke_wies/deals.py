@@ -1,0 +1,144 @@
+"""Boomke Wies batch entry points over independent deals: ``sim_deals``, ``sim_classes`` (by hand class) and
+``trace_deals`` (the records, exactly as ``sim_deals`` plays them)."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.rng import seed_state, shuffle
+
+from tricksim.kernels.boomke_wies.rules import (
+    ACES, HEURISTIC_TRUMP, JACKS, KINGS, MEETJE, NOBODY, PACKETS_445, QUEENS, R_VARIANT, REC_CONTRACT, REC_DECL,
+    REC_LEN, REC_MADE, REC_SCORE, REC_TEAM, SM, VARIANT_NO_AUCTION, i64, pop,
+)
+from tricksim.kernels.boomke_wies.play import deal_from_deck, fresh_deck, full_hand, play_deal
+
+
+# ============================================================================
+# batch entry points
+# ============================================================================
+CHUNK = 8192
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def hand_class(hand):
+    """(longest suit length, high-card points 4-3-2-1)."""
+    longest = 0
+    for s in range(4):
+        n = pop(hand & SM[s])
+        if n > longest:
+            longest = n
+    hcp = 4 * pop(hand & ACES) + 3 * pop(hand & KINGS) + 2 * pop(hand & QUEENS) + pop(hand & JACKS)
+    return longest, hcp
+
+
+# sim_deals aggregate (int64 vector):
+#   A [contract class 0..7 = 7..13, Meetje][declarer position 0..3][declaring-team tricks 0..13]
+#   B [contract class][declarer's longest suit 4..13 -> 0..9][declarer's HCP 0..37][made 0/1]
+#   C per position from the dealer's left (4): sum of points, sum of squared points
+#   D no-auction: [team-0 tricks 0..13]
+N_CC = 8
+AGG_A = N_CC * 4 * 14
+AGG_B = N_CC * 10 * 38 * 2
+OFF_B = AGG_A
+OFF_C = OFF_B + AGG_B
+OFF_D = OFF_C + 8
+AGG_DEALS = OFF_D + 14
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def contract_class(contract):
+    return 7 if contract == MEETJE else contract - 7
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Random deals with the auction; dealer = hand_index % 4. Returns int64[AGG_DEALS]."""
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_DEALS), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        pile = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        prev = np.zeros(REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            dealer = idx & 3
+            full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
+            if rules[R_VARIANT] == VARIANT_NO_AUCTION:
+                acc[OFF_D + rec[REC_TEAM]] += 1
+            else:
+                decl = rec[REC_DECL]
+                cc = contract_class(rec[REC_CONTRACT])
+                pos = (decl - dealer - 1) & 3
+                T = rec[REC_TEAM + (decl & 1)]
+                acc[(cc * 4 + pos) * 14 + T] += 1
+                lg, hcp = hand_class(hands[decl])
+                acc[OFF_B + ((cc * 10 + lg - 4) * 38 + hcp) * 2 + rec[REC_MADE]] += 1
+            for s in range(4):
+                pos = (s - dealer - 1) & 3
+                sc = rec[REC_SCORE + s]
+                acc[OFF_C + pos] += sc
+                acc[OFF_C + 4 + pos] += sc * sc
+    out = np.zeros(AGG_DEALS, np.int64)
+    for ch in range(nch):
+        out += part[ch]
+    return out
+
+
+# sim_classes aggregate: [longest 4..13 -> 0..9][HCP 0..37][team tricks 0..13]
+AGG_CLASSES = 10 * 38 * 14
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Random deals; the first to speak (seat 0, dealer 3) is made declarer and opens the
+    suit its heuristic prefers; counts its team's tricks by its hand class."""
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_CLASSES), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            fresh_deck(deck)
+            shuffle(sd, deck, 52)
+            deal_from_deck(deck, 3, PACKETS_445, hands)
+            play_deal(hands, i64(3), i64(0), i64(7), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
+            lg, hcp = hand_class(hands[0])
+            acc[((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
+    out = np.zeros(AGG_CLASSES, np.int64)
+    for ch in range(nch):
+        out += part[ch]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them."""
+    out = np.zeros((n, REC_LEN), np.int64)
+    st = np.zeros(1, np.uint64)
+    sd = np.zeros(1, np.uint64)
+    deck = np.zeros(52, np.int64)
+    pile = np.zeros(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    h = np.zeros(4, np.uint64)
+    prev = np.zeros(REC_LEN, np.int64)
+    for i in range(n):
+        idx = first + i
+        seed_state(sd, key_deal, idx)
+        seed_state(st, key_dec, idx)
+        full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev)
+    return out

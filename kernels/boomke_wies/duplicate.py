@@ -1,0 +1,82 @@
+"""Boomke Wies duplicate comparison: every ordered pair of entrants, the same deal in each rotation."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.rng import seed_state
+from tricksim.kernels.tally import add_sum_outer
+
+from tricksim.kernels.boomke_wies.rules import REC_LEN, REC_SCORE, REC_TEAM
+from tricksim.kernels.boomke_wies.play import deal_hand, play_dealt
+from tricksim.kernels.boomke_wies.deals import CHUNK
+
+
+# ============================================================================
+# duplicate comparison: every ordered pair of entrants, same deal in each rotation
+# ============================================================================
+@njit(cache=True, nogil=True, parallel=True)
+def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
+    """Duplicate comparison of k entrants (``codes`` int64[k], ``prm`` float64[k, N_PARAMS]).
+    For every deal and every ordered pair (a, b), a != b, entrant a holds seats 0 and 2
+    and b seats 1 and 3 on the same deal (same dealer, decision stream reseeded), so
+    each entrant has 4(k-1) seat appearances per deal. Per metric (points, team tricks)
+    the vector holds S[k] (sum over deals of X_h, the metric summed over h's seats),
+    Q[k*k] (sum of X_a X_b) and P[k*k] (sum over deals and pairings of Y_a Y_b, Y = one
+    pairing's sum). Without a shuffle the deal's warm-up is played by entrant 0."""
+    k = codes.shape[0]
+    W = k + 2 * k * k
+    L = 2 * W
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, L), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        pile = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        prev = np.zeros(REC_LEN, np.int64)
+        hc = np.zeros(4, np.int64)
+        hp = np.zeros((4, prm.shape[1]), np.float64)
+        X = np.zeros((2, k), np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            dealer = idx & 3
+            X[:, :] = 0
+            for s in range(4):
+                hc[s] = codes[0]
+                hp[s, :] = prm[0]
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            tc = deal_hand(sd, st, dealer, rules, hc, hp, deck, pile, hands, h, rec, prev)
+            for a in range(k):
+                for b in range(k):
+                    if a == b:
+                        continue
+                    for s in range(4):
+                        e = a if (s & 1) == 0 else b
+                        hc[s] = codes[e]
+                        hp[s, :] = prm[e]
+                    seed_state(st, key_dec, idx)
+                    play_dealt(hands, dealer, rules, hc, hp, st, rec, h, tc)
+                    for mt in range(2):
+                        if mt == 0:
+                            ya = rec[REC_SCORE] + rec[REC_SCORE + 2]
+                            yb = rec[REC_SCORE + 1] + rec[REC_SCORE + 3]
+                        else:
+                            ya = 2 * rec[REC_TEAM]
+                            yb = 2 * rec[REC_TEAM + 1]
+                        X[mt, a] += ya
+                        X[mt, b] += yb
+                        off = mt * W + k + k * k
+                        acc[off + a * k + a] += ya * ya
+                        acc[off + b * k + b] += yb * yb
+                        acc[off + a * k + b] += ya * yb
+                        acc[off + b * k + a] += ya * yb
+            for mt in range(2):
+                add_sum_outer(acc, mt * W, X[mt], k)   # per deal (S and Q of the metric's block)
+    out = np.zeros(L, np.int64)
+    for ch in range(nch):
+        out += part[ch]
+    return out

@@ -1,0 +1,87 @@
+"""Boomke Wies match equity kernels (issue 16, analysis/equity/boomke.py): the per-deal outcome counts
+(``boomke_outcomes``) and whole matches from given points (``boomke_matches_from``)."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.rng import seed_state
+
+import tricksim.kernels.boomke_wies as KW
+
+
+# ---------------------------------------------------------------------------
+# Boomke Wies
+# ---------------------------------------------------------------------------
+BW_SPAN = 19           # a team's points in one deal: -5 .. 13 (13: the no-auction variant)
+BW_OFF = 5
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Counts of (team 0 points, team 1 points) of deals first..first+n-1 (dealer = index % 4, the
+    deals of ``sim_deals``): int64[4 * BW_SPAN * BW_SPAN], dealer-major."""
+    ch_n = 8192
+    nch = (n + ch_n - 1) // ch_n
+    part = np.zeros((nch, 4 * BW_SPAN * BW_SPAN), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        pile = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(KW.REC_LEN, np.int64)
+        prev = np.zeros(KW.REC_LEN, np.int64)
+        acc = part[ch]
+        for i in range(ch * ch_n, min(n, (ch + 1) * ch_n)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            dealer = idx & 3
+            KW.full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
+            a = rec[KW.REC_SCORE] + BW_OFF
+            b = rec[KW.REC_SCORE + 1] + BW_OFF
+            acc[(dealer * BW_SPAN + a) * BW_SPAN + b] += 1
+    return part.sum(axis=0)
+
+
+# matches_from aggregate: team 0 wins, team 1 wins, draws, sum of (points 0 - points 1), its square, deals
+AGG_MATCH_FROM = 6
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts0, pts1, deals_left, dealer0):
+    """The rest of a fixed-length match (rule 12; kernels/boomke_wies.play_match): ``deals_left`` deals
+    from points (pts0, pts1) with ``dealer0`` dealing next, then one extra deal on a tie
+    (``tiebreak_extra_deal``).  Match m draws its deals and decisions from the streams seeded at index m
+    (independent shuffled deals; ``shuffle = none_collect_tricks`` is refused by analysis/equity)."""
+    nch = (n + 255) // 256
+    part = np.zeros((nch, AGG_MATCH_FROM), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        pile = np.zeros(52, np.int64)
+        hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
+        rec = np.zeros(KW.REC_LEN, np.int64)
+        acc = part[ch]
+        pts = np.zeros(2, np.int64)
+        norec = np.zeros((0, KW.REC_LEN), np.int64)
+        for i in range(ch * 256, min(n, (ch + 1) * 256)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            nd, _, _, _ = KW.play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h, rec, pts, norec,
+                                        pts0, pts1, deals_left, dealer0)
+            a = pts[0]
+            b = pts[1]
+            if a > b:
+                acc[0] += 1
+            elif b > a:
+                acc[1] += 1
+            else:
+                acc[2] += 1
+            acc[3] += a - b
+            acc[4] += (a - b) * (a - b)
+            acc[5] += nd
+    return part.sum(axis=0)

@@ -1,0 +1,83 @@
+"""Boulmous batch entry points over independent deals: ``sim_deals`` (the counts of a block) and
+``trace_deals`` (the records, exactly as ``sim_deals`` plays them)."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.rng import seed_state
+
+from tricksim.kernels.boulmous.rules import (
+    R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_LEN, REC_SCORE, REC_TAKER, REC_TRUMP, REC_WON,
+)
+from tricksim.kernels.boulmous.play import (
+    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
+)
+
+
+# ============================================================================
+# batch entry points
+# ============================================================================
+CHUNK = 2048
+
+# sim_deals aggregate layout (int64 vector)
+#   [pos 0..3][contract 3..6 -> 0..3][trump 0..4][taker tricks 0..6]  (4*4*5*7 = 560)
+#   + all-pass count, + sum of score per position (4), + sum of squared score (4)
+AGG_DEALS = 560 + 1 + 8
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Random deals with the auction; dealer = hand_index % 4. Returns int64[AGG_DEALS]."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_DEALS), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            deal_random(sd, deck, hands)
+            dealer = idx % 4
+            play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
+                      nogame)
+            taker = rec[REC_TAKER]
+            if taker < 0:
+                acc[560] += 1
+            else:
+                pos = (taker - dealer - 1) % 4
+                j = ((pos * 4 + rec[REC_CONTRACT] - 3) * 5 + rec[REC_TRUMP]) * 7 + rec[REC_WON + taker]
+                acc[j] += 1
+            for s in range(4):
+                pos = (s - dealer - 1) % 4
+                sc = rec[REC_SCORE + s]
+                acc[561 + pos] += sc
+                acc[565 + pos] += sc * sc
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    out = np.zeros((n, REC_LEN), np.int64)
+    st = np.zeros(1, np.uint64)
+    sd = np.zeros(1, np.uint64)
+    deck = np.zeros(24, np.int64)
+    hands = np.zeros(4, np.uint64)
+    work = np.zeros(4, np.uint64)
+    nogame = no_game()
+    for i in range(n):
+        idx = first + i
+        seed_state(sd, key_deal, idx)
+        seed_state(st, key_dec, idx)
+        deal_random(sd, deck, hands)
+        play_deal(hands, work, idx % 4, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, out[i],
+                  nogame)
+    return out

@@ -1,0 +1,87 @@
+"""Boulmous duplicate comparison: the seatings of a balanced design played on the same deal."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.rng import seed_state
+from tricksim.kernels.tally import add_outer, add_sum_outer
+
+from tricksim.kernels.boulmous.rules import R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES
+from tricksim.kernels.boulmous.play import (
+    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
+)
+from tricksim.kernels.boulmous.deals import CHUNK
+
+
+# sim_duplicate aggregate (analysis/compare.py, ``design``): the seatings ``seat_ids`` come in
+# ``nround`` rounds of k rows; round c = rows c*k .. c*k+k-1 puts every entrant in every seat
+# once.  Deal idx plays the k seatings of round c = (idx // 4) % nround on the same cards
+# (dealer idx % 4, so every round meets every dealer equally often).  Layout:
+#   [n_c (nround)] then per metric (points, stakes):
+#     per round c: S_c (k), Q_c (k*k), P_c (k*k);  then M (nround*k rows x k)
+# X_h(d) = sum over the deal's k playouts and seats s with seat_ids[r, s] == h of the metric;
+# Y_h(d, r) = the same sum for one playout r; S_c = sum_d X_h, Q_c[a, b] = sum_d X_a X_b,
+# P_c[a, b] = sum_{d, r} Y_a Y_b over the deals of round c, M[r, h] = sum_d Y_h(d, r)
+# (P and M measure what a design without replays, one playout per deal, would face).
+@njit(cache=True, nogil=True, parallel=True)
+def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, seat_ids, k, nround):
+    """Duplicate tournament: every deal is replayed once per seating of its round (row of
+    ``seat_codes``/``seat_params``/``seat_ids`` = heuristic code, parameters and entrant
+    of each seat) with the same cards; playout j of deal idx draws its decisions from
+    ``seed_state(seed_state(key_dec, idx), j)``."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    kk = k * k
+    per_round = k + 2 * kk
+    wm = nround * per_round + nround * k * k
+    width = nround + 2 * wm
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, width), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        xp = np.zeros(k, np.int64)
+        xs = np.zeros(k, np.int64)
+        yp = np.zeros(k, np.int64)
+        ys = np.zeros(k, np.int64)
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            deal_random(sd, deck, hands)
+            dealer = idx % 4
+            c = (idx // 4) % nround
+            acc[c] += 1
+            o0 = nround + c * per_round           # points block of round c
+            o1 = o0 + wm                          # stakes block of round c
+            m0 = nround + nround * per_round      # points M
+            m1 = m0 + wm                          # stakes M
+            xp[:] = 0
+            xs[:] = 0
+            for j in range(k):
+                r = c * k + j
+                # the same cards for every seating; a fresh decision stream per playout, so
+                # that two random heuristics are independent draws of the same player
+                seed_state(st, key_dec, idx)
+                seed_state(st, st[0], j)
+                play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, seat_codes[r],
+                          seat_params[r], st, lb, rec, nogame)
+                yp[:] = 0
+                ys[:] = 0
+                for s in range(4):
+                    h = seat_ids[r, s]
+                    yp[h] += rec[REC_SCORE + s]
+                    ys[h] += rec[REC_STAKES + s]
+                for a in range(k):
+                    xp[a] += yp[a]
+                    xs[a] += ys[a]
+                    acc[m0 + r * k + a] += yp[a]
+                    acc[m1 + r * k + a] += ys[a]
+                add_outer(acc, o0 + k + kk, yp, k)   # per playout (P of the block)
+                add_outer(acc, o1 + k + kk, ys, k)
+            add_sum_outer(acc, o0, xp, k)              # per deal (S and Q of the block)
+            add_sum_outer(acc, o1, xs, k)
+    return part.sum(axis=0)

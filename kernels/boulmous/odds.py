@@ -1,0 +1,202 @@
+"""Boulmous odds of one hand under the heuristics (``sim_odds``, ``exact_odds``) and by hand class
+(``sim_classes``)."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.cards import U0, U1, lowest
+from tricksim.kernels.deal import deal_with_fixed
+from tricksim.kernels.rng import seed_state
+
+from tricksim.kernels.boulmous.rules import (
+    DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRUMP, REC_WON,
+)
+from tricksim.kernels.boulmous.play import (
+    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
+)
+from tricksim.kernels.boulmous.deals import CHUNK
+
+
+# sim_odds aggregate: [trump 0..4][taker tricks 0..6] (35)
+#  + pass scenario: [seat points -6..6 -> 0..12] (13) + [seat stakes -1..3 -> 0..4] (5)
+AGG_ODDS = 35 + 13 + 5
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams):
+    """Monte Carlo odds of one hand: per deal of the other 18 cards, every trump as a
+    forced contract of ``seat`` plus the auction in which ``seat`` passes."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_ODDS), np.int64)
+    rest0 = np.zeros(18, np.int64)
+    k = 0
+    m = DECK24 & ~fixed
+    while m != U0:
+        rest0[k] = lowest(m)
+        m &= m - U1
+        k += 1
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        rest = np.zeros(18, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            rest[:] = rest0
+            deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
+            odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
+                     lb, rec, acc, nogame)
+    return part.sum(axis=0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, lb, rec, acc, nogame):
+    for t in range(5):
+        seed_state(st, key_dec, idx)
+        play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec, nogame)
+        acc[t * 7 + rec[REC_WON + seat]] += 1
+    seed_state(st, key_dec, idx)
+    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb, rec, nogame)
+    acc[35 + 6 + rec[REC_SCORE + seat]] += 1
+    acc[48 + 1 + rec[REC_STAKES + seat]] += 1
+
+
+@njit(cache=True, nogil=True)
+def _combos(nbits, k):
+    """All k-subsets of range(nbits) as int bitmasks, in increasing order (Gosper)."""
+    cnt = 1
+    for i in range(k):
+        cnt = cnt * (nbits - i) // (i + 1)
+    out = np.zeros(cnt, np.int64)
+    x = (1 << k) - 1
+    for i in range(cnt):
+        out[i] = x
+        c = x & -x
+        r = x + c
+        x = (((r ^ x) >> 2) // c) | r
+    return out
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
+    """Every layout of the 18 other cards (C(18,6)*C(12,6) = 17,153,136): the same
+    aggregate as ``sim_odds`` (trumps not listed in ``trumps`` stay zero)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    rest = np.zeros(18, np.int64)
+    k = 0
+    m = DECK24 & ~fixed
+    while m != U0:
+        rest[k] = lowest(m)
+        m &= m - U1
+        k += 1
+    ca = _combos(18, 6)
+    cb = _combos(12, 6)
+    na = ca.shape[0]
+    nblk = 64
+    part = np.zeros((nblk, AGG_ODDS), np.int64)
+    others = np.zeros(3, np.int64)
+    j = 0
+    for s in range(4):
+        if s != seat:
+            others[j] = s
+            j += 1
+    for blk in prange(nblk):
+        st = np.zeros(1, np.uint64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        rest12 = np.zeros(12, np.int64)
+        acc = part[blk]
+        for a in range(blk, na, nblk):
+            ma = U0
+            q = 0
+            for i in range(18):
+                if (ca[a] >> i) & 1:
+                    ma |= U1 << np.uint64(rest[i])
+                else:
+                    rest12[q] = rest[i]
+                    q += 1
+            for b in range(cb.shape[0]):
+                mb = U0
+                mc = U0
+                for i in range(12):
+                    if (cb[b] >> i) & 1:
+                        mb |= U1 << np.uint64(rest12[i])
+                    else:
+                        mc |= U1 << np.uint64(rest12[i])
+                hands[seat] = fixed
+                hands[others[0]] = ma
+                hands[others[1]] = mb
+                hands[others[2]] = mc
+                for ti in range(trumps.shape[0]):
+                    t = trumps[ti]
+                    play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
+                              nogame)
+                    acc[t * 7 + rec[REC_WON + seat]] += 1
+                if with_pass:
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb,
+                              rec, nogame)
+                    acc[35 + 6 + rec[REC_SCORE + seat]] += 1
+                    acc[48 + 1 + rec[REC_STAKES + seat]] += 1
+    return part.sum(axis=0)
+
+
+# sim_classes aggregate: [trumps 0..7][bowers 0..2][side aces 0..4][taker tricks 0..6]
+AGG_CLASSES = 8 * 3 * 5 * 7
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def hand_class(hand, t, lb):
+    ntr = 0
+    nbow = 0
+    aces = 0
+    m = hand
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        p = POWER[lb, t, c]
+        if p >= 64:
+            ntr += 1
+            if p >= 64 + 19:
+                nbow += 1
+        elif (c & 15) == 12:
+            aces += 1
+    return ntr, nbow, aces
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
+    """Random deals; the first to speak takes the contract in the trump its heuristic
+    prefers; counts its tricks by hand class (trump count, bowers, side aces)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    nch = (n + CHUNK - 1) // CHUNK
+    part = np.zeros((nch, AGG_CLASSES), np.int64)
+    for ch in prange(nch):
+        st = np.zeros(1, np.uint64)
+        sd = np.zeros(1, np.uint64)
+        deck = np.zeros(24, np.int64)
+        hands = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
+        rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
+        acc = part[ch]
+        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+            idx = first + i
+            seed_state(sd, key_deal, idx)
+            seed_state(st, key_dec, idx)
+            deal_random(sd, deck, hands)
+            dealer = i64(3)
+            play_deal(hands, work, dealer, i64(0), i64(3), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
+                      nogame)
+            t = rec[REC_TRUMP]
+            if t == NT:
+                continue
+            ntr, nbow, aces = hand_class(hands[0], t, lb)
+            acc[((ntr * 3 + nbow) * 5 + aces) * 7 + rec[REC_WON]] += 1
+    return part.sum(axis=0)

@@ -1,0 +1,87 @@
+"""Bourre duplicate comparison: the seatings of a balanced design played on the same deal."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.cards import U0
+from tricksim.kernels.rng import seed_state
+from tricksim.kernels.tally import add_outer, add_sum_outer
+
+from tricksim.kernels.bourre.rules import (
+    IW_LEN, MAXP, NO_SEAT, R_ANTE, R_DEALER_ANTES_ALL, REC_ANTE2, REC_BPAID, REC_LEN, REC_POT_WON, UW_LEN,
+)
+from tricksim.kernels.bourre.players import H_PIMC
+from tricksim.kernels.bourre.draw import deal_fresh
+from tricksim.kernels.bourre.play import play_dealt
+
+
+# ============================================================================
+# duplicate comparison: the seatings of a balanced design on the same deal
+# ============================================================================
+@njit(cache=True, nogil=True, parallel=True)
+def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params, seat_ids, k, nround, pot0, rules):
+    """Deal idx (dealer players-1, a fresh deal: pot0 carried over, everyone antes) is played
+    once per seating of round c = idx % nround (rows c*k .. c*k+k-1 of ``seat_ids``,
+    ``seat_codes``, ``seat_params``: entrant, heuristic code and parameters of each seat;
+    a round puts every entrant in every seat once, analysis/compare.py ``design``); every
+    playout gets the same cards and draws and its own decision stream (so two random
+    entrants are independent draws of the same player).  Returns int64[nround + nround *
+    (k + 2*k*k) + nround*k*k]: the deals of each round n_c, then per round S_c[h] =
+    sum_d X_h(d), Q_c[a, b] = sum_d X_a(d) X_b(d), P_c[a, b] = sum_d sum_r Y_a(d, r)
+    Y_b(d, r), then M[r, h] = sum_d Y_h(d, r), where Y_h(d, r) = chips (score_delta) of
+    entrant h's seats in playout r and X_h = sum_r Y_h."""
+    kk = k * k
+    per_round = k + 2 * kk
+    m0 = nround + nround * per_round
+    width = m0 + nround * kk
+    CH = 512
+    for r in range(seat_codes.shape[0]):
+        for s in range(players):
+            if seat_codes[r, s] == H_PIMC:
+                CH = 4           # a sampling seat: small chunks balance the threads (integer sums: same result)
+    nch = (nd + CH - 1) // CH
+    part = np.zeros((nch, width), np.int64)
+    dealer = players - 1
+    ante = rules[R_ANTE]
+    allm = (1 << players) - 1
+    for ch in prange(nch):
+        hands = np.zeros(MAXP, np.uint64)
+        pool = np.zeros(52, np.int64)
+        sd = np.zeros(1, np.uint64)
+        st = np.zeros(1, np.uint64)
+        uw = np.zeros(UW_LEN, np.uint64)
+        iw = np.zeros(IW_LEN, np.int64)
+        rec = np.zeros(REC_LEN, np.int64)
+        X = np.zeros(k, np.int64)
+        Y = np.zeros(k, np.int64)
+        acc = part[ch]
+        for i in range(ch * CH, min(nd, (ch + 1) * CH)):
+            idx = first + i
+            c = idx % nround
+            acc[c] += 1
+            o = nround + c * per_round
+            for h in range(k):
+                X[h] = 0
+            for j in range(k):
+                r = c * k + j
+                hc = seat_codes[r]          # views (an ev seat's row is N_PARAMS + EV_LEN wide: no copy)
+                hp = seat_params[r]
+                seed_state(sd, key_deal, idx)
+                seed_state(st, key_dec, idx)
+                seed_state(st, st[0], j)
+                upcard, m = deal_fresh(sd, players, dealer, allm, hands, pool, rules, iw)
+                pot = pot0 + ante * players
+                play_dealt(sd, st, players, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
+                           rec, NO_SEAT, NO_SEAT, U0, uw, iw, True)
+                for h in range(k):
+                    Y[h] = 0
+                for s in range(players):
+                    paid = ante
+                    if rules[R_DEALER_ANTES_ALL] != 0:
+                        paid = ante * players if s == dealer else 0
+                    Y[seat_ids[r, s]] += rec[REC_POT_WON + s] - paid - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+                for a in range(k):
+                    X[a] += Y[a]
+                    acc[m0 + r * k + a] += Y[a]
+                add_outer(acc, o + k + kk, Y, k)   # per playout (P of the block)
+            add_sum_outer(acc, o, X, k)            # per deal (S and Q of the block)
+    return part.sum(axis=0)

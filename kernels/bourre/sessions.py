@@ -1,0 +1,266 @@
+"""Bourre sessions of consecutive deals (``sim_sessions``, ``trace_sessions``) and the reduction of a block of
+sessions into a study's int64 vector (``reduce_sessions``, the log-binned pots ``pot_bin``)."""
+import numpy as np
+from numba import njit, prange
+
+from tricksim.kernels.cards import U0, highest, popcount
+from tricksim.kernels.rng import seed_state
+
+from tricksim.kernels.bourre.rules import (
+    IW_LEN, MAXP, NO_SEAT, OVF, R_ANTE, R_DEALER_SETS_ANTE, REC_ACTIVE, REC_ANTE2, REC_ANTE_AMT, REC_ANTES, REC_BOURRE,
+    REC_BPAID, REC_DEAL_IDX, REC_DEALER, REC_EXEMPT, REC_INMASK, REC_LEN, REC_N, REC_NACTIVE, REC_OUTCOME, REC_OVERFLOW,
+    REC_POT_AFTER, REC_POT_BEFORE, REC_POT_STAKE, REC_POT_WON, REC_SCORE, REC_SESSION, UW_LEN,
+)
+from tricksim.kernels.bourre.players import choose_ante
+from tricksim.kernels.bourre.draw import deal_fresh
+from tricksim.kernels.bourre.play import add_net, next_deal, play_dealt, post_antes
+
+
+# ============================================================================
+# sessions
+# ============================================================================
+# per-session summary row
+(S_OVF, S_OVF_DEAL, S_MAXPOT, S_PASS10, S_PASS100, S_PASS1000, S_DEALS, S_CONS, S_ENDPOT) = range(9)
+S_BOURRE = 9          # 9: deals with 0..8 bourre players
+S_ACTIVE = 18         # 9: deals with 0..8 active players
+S_OUT = 27            # 4: outcomes (win, tie, lone, carry)
+S_NET = 31            # 8: seat nets at the end
+S_SWIN = 39           # 8: deals won per seat (pot taken, share included)
+S_SBOU = 47           # 8: bourre per seat
+S_SPLAY = 55          # 8: deals played per seat
+S_LEN = 63
+PASS_MULT = np.array([10, 100, 1000], np.int64)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands, pool, sd,
+                 st, nets, uw, iw, pimc=None):
+    """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
+    deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
+    its cards and decisions drawn from ``seed_state(ks_deal, j)`` / ``seed_state(ks_dec, j)``:
+    antes (rule 2), the deal, the settlement.  Fills ``rec`` (the pot after it is
+    rec[REC_POT_AFTER]; the next deal's exemptions come from ``next_deal``) and adds each
+    seat's score to ``nets``.  Returns False (rec[REC_OVERFLOW] = 1) when a pot, payment or
+    net would pass OVF.  Every session kernel (``play_session``, ``split_sessions``) plays
+    its deals through this one function."""
+    seed_state(sd, ks_deal, j)
+    seed_state(st, ks_dec, j)
+    dealer = j % players
+    while not (inmask >> dealer) & 1:
+        dealer = (dealer + 1) % players
+    rec[REC_SESSION] = sess
+    rec[REC_DEAL_IDX] = j
+    rec[REC_N] = players
+    rec[REC_DEALER] = dealer
+    rec[REC_INMASK] = inmask
+    rec[REC_POT_BEFORE] = pot
+    rec[REC_EXEMPT] = exempt
+    rec[REC_OVERFLOW] = 0
+    ok = True
+    # ---- antes (rule 2) ----
+    ante = rules[R_ANTE]
+    amt = ante
+    if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
+        amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
+    rec[REC_ANTE_AMT] = amt
+    for s in range(MAXP):
+        rec[REC_SCORE + s] = 0
+    tot = post_antes(players, inmask, exempt, dealer, amt, rules, rec)
+    if tot > OVF - pot:
+        ok = False
+    else:
+        pot += tot
+    if ok:
+        upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
+        ok = play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                        pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
+    if ok:
+        for s in range(players):
+            x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
+            rec[REC_SCORE + s] = x
+            if not add_net(nets, s, x):
+                ok = False
+    if not ok:
+        rec[REC_OVERFLOW] = 1
+    return ok
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def session_start(key_deal, key_dec, sess, players, sd, st, nets):
+    """The start of session ``sess`` in every session kernel: the seat nets at 0; returns its deal and
+    decision keys (``session_deal``'s ``ks_deal``, ``ks_dec``), the pot (0), who is in the deal (everyone)
+    and who is exempt from the ante (nobody)."""
+    seed_state(sd, key_deal, sess)
+    seed_state(st, key_dec, sess)
+    for s in range(MAXP):
+        nets[s] = 0
+    return sd[0], st[0], np.int64(0), (1 << players) - 1, 0
+
+
+@njit(cache=True, nogil=True)
+def session_scratch():
+    """One thread's scratch for ``session_deal``: hands, pool, sd, st, nets, uw, iw, rec."""
+    return (np.zeros(MAXP, np.uint64), np.zeros(52, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64),
+            np.zeros(MAXP, np.int64), np.zeros(UW_LEN, np.uint64), np.zeros(IW_LEN, np.int64),
+            np.zeros(REC_LEN, np.int64))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, recs, record, srow, fanrow,
+                 stride, hands, pool, sd, st, nets, uw, iw, pimc=None):
+    """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
+    pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot contested
+    (carry-over + antes + second antes) at each fan point (``fanrow``,
+    int64[ceil(D/stride)], deal min(D-1, (f+1)*stride-1); -1 = overflowed).  With
+    ``record`` the deal records go to recs[j], else all to recs[0]."""
+    for q in range(S_LEN):
+        srow[q] = 0
+    nfan = fanrow.shape[0]
+    for f in range(nfan):
+        fanrow[f] = -1
+    ks_deal, ks_dec, pot, inmask, exempt = session_start(key_deal, key_dec, sess, players, sd, st, nets)
+    ante = rules[R_ANTE]
+    unit = max(ante, 1)
+    srow[S_PASS10] = D
+    srow[S_PASS100] = D
+    srow[S_PASS1000] = D
+    maxpot = np.int64(0)
+    for j in range(D):
+        rec = recs[j] if record else recs[0]
+        if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
+                            pool, sd, st, nets, uw, iw, pimc):
+            srow[S_OVF] = 1
+            srow[S_OVF_DEAL] = j
+            for p in range(3):
+                if srow[S_PASS10 + p] == D:
+                    srow[S_PASS10 + p] = j
+            break
+        stake = rec[REC_POT_STAKE]
+        pot = rec[REC_POT_AFTER]
+        srow[S_DEALS] += 1
+        # statistics of the deal
+        hi = stake if stake > pot else pot
+        if hi > maxpot:
+            maxpot = hi
+        for p in range(3):
+            if srow[S_PASS10 + p] == D and hi > PASS_MULT[p] * unit:
+                srow[S_PASS10 + p] = j
+        if (j + 1) % stride == 0 or j == D - 1:
+            fanrow[j // stride] = stake
+        srow[S_BOURRE + popcount(np.uint64(rec[REC_BOURRE]))] += 1
+        srow[S_ACTIVE + rec[REC_NACTIVE]] += 1
+        srow[S_OUT + rec[REC_OUTCOME]] += 1
+        act = rec[REC_ACTIVE]
+        for s in range(players):
+            if (act >> s) & 1:
+                srow[S_SPLAY + s] += 1
+            if rec[REC_POT_WON + s] > 0:
+                srow[S_SWIN + s] += 1
+            if (rec[REC_BOURRE] >> s) & 1:
+                srow[S_SBOU + s] += 1
+        # exemptions and who contests the next deal (rules 2, 13)
+        exempt, inmask = next_deal(players, rec, rules)
+    srow[S_MAXPOT] = maxpot
+    srow[S_ENDPOT] = pot
+    tot = pot
+    for s in range(players):
+        srow[S_NET + s] = nets[s]
+        tot += nets[s]
+    if srow[S_OVF] == 0 and tot != 0:
+        srow[S_CONS] = 1
+    return srow[S_OVF] == 0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes, hparams, srows, fans):
+    """Sessions first..first+ns-1; fills srows[ns, S_LEN] and fans[ns, nfan]."""
+    CH = 8
+    nch = (ns + CH - 1) // CH
+    for ch in prange(nch):
+        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
+        recs = rec.reshape((1, REC_LEN))
+        for i in range(ch * CH, min(ns, (ch + 1) * CH)):
+            play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, recs, False, srows[i],
+                         fans[i], stride, hands, pool, sd, st, nets, uw, iw)
+
+
+@njit(cache=True, nogil=True)
+def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams):
+    """The deal records of sessions first..first+ns-1 exactly as ``sim_sessions`` plays
+    them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows."""
+    out = np.zeros((ns, D, REC_LEN), np.int64)
+    srows = np.zeros((ns, S_LEN), np.int64)
+    fan = np.zeros(D, np.int64)
+    hands = np.zeros(MAXP, np.uint64)
+    pool = np.zeros(52, np.int64)
+    sd = np.zeros(1, np.uint64)
+    st = np.zeros(1, np.uint64)
+    nets = np.zeros(MAXP, np.int64)
+    uw = np.zeros(UW_LEN, np.uint64)
+    iw = np.zeros(IW_LEN, np.int64)
+    for i in range(ns):
+        play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
+                     1, hands, pool, sd, st, nets, uw, iw, True)
+    return out, srows
+
+
+# ---- reduction of a block of sessions into the study's int64 vector ---------
+NB = 497                          # pot bins: exact 0..31, then 8 per octave up to 2**62; 496 = overflow
+BIN_OVF = NB - 1
+DOWN_MULT = np.array([10, 100, 1000, 10000, 1000000], np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def pot_bin(p):
+    if p < 32:
+        return p if p > 0 else 0
+    h = highest(np.uint64(p))
+    return 32 + (h - 5) * 8 + ((p >> (h - 3)) & 7)
+
+
+@njit(cache=True, nogil=True)
+def reduce_sessions(srows, fans, players, D, o_fan, o_max, o_end, o_pass, o_bou, o_act, o_out, o_misc, o_seat,
+                    o_neth, length, unit):
+    out = np.zeros(length, np.int64)
+    ns = srows.shape[0]
+    nfan = fans.shape[1]
+    for i in range(ns):
+        r = srows[i]
+        ovf = r[S_OVF] != 0
+        for f in range(nfan):
+            v = fans[i, f]
+            b = BIN_OVF if v < 0 else pot_bin(v)
+            out[o_fan + f * NB + b] += 1
+        out[o_max + (BIN_OVF if ovf else pot_bin(r[S_MAXPOT]))] += 1
+        out[o_end + (BIN_OVF if ovf else pot_bin(r[S_ENDPOT]))] += 1
+        for p in range(3):
+            out[o_pass + p * (D + 1) + r[S_PASS10 + p]] += 1
+        for q in range(9):
+            out[o_bou + q] += r[S_BOURRE + q]
+            out[o_act + q] += r[S_ACTIVE + q]
+        for q in range(4):
+            out[o_out + q] += r[S_OUT + q]
+        out[o_misc] += 1
+        out[o_misc + 3] += r[S_DEALS]
+        if ovf:
+            out[o_misc + 1] += 1
+            out[o_misc + 4] += r[S_OVF_DEAL]
+            continue
+        out[o_misc + 5] += 1
+        out[o_misc + 2] += r[S_CONS]
+        for s in range(players):
+            x = r[S_NET + s]
+            so = o_seat + 10 * s
+            out[so] += x >> 32
+            out[so + 1] += x & 0xFFFFFFFF
+            for p in range(5):
+                if x < -DOWN_MULT[p] * unit:
+                    out[so + 2 + p] += 1
+            out[so + 7] += r[S_SWIN + s]
+            out[so + 8] += r[S_SBOU + s]
+            out[so + 9] += r[S_SPLAY + s]
+            if x < 0:
+                out[o_neth + (2 * s) * NB + pot_bin(-x)] += 1
+            else:
+                out[o_neth + (2 * s + 1) * NB + pot_bin(x)] += 1
+    return out

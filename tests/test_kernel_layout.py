@@ -1,0 +1,158 @@
+"""The kernel floor's layout, checked on the source: every kernels/**/*.py parsed with ``ast``, its imports
+(module-level and function-local) resolved to kernel modules.
+
+- no import loop among the kernel modules (a loop fails whichever module is imported first);
+- no kernel module imports the floors above (``tricksim.analysis``, ``tricksim.cli``), and no game package
+  imports another game's (a game reaches only the shared modules at kernels/ top and its own package);
+- no kernel file over its line budget: 750 lines, the two open-hand solvers 950;
+- every kernel module imports on its own in a fresh interpreter.
+"""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "kernels"
+PKG = "tricksim.kernels"
+FILES = sorted(KERNELS.rglob("*.py"))
+BUDGET = 750
+SOLVER_BUDGET = 950
+SOLVERS = {"bourre/solver.py", "boulmous/solver.py"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(KERNELS).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([PKG, *parts])
+
+
+MODULES = {_module_name(p): p for p in FILES}
+
+
+def _is_package(mod: str) -> bool:
+    return MODULES[mod].name == "__init__.py"
+
+
+def _imports(mod: str):
+    """(imported module name, line) for every import statement of ``mod``, at any depth: ``import a.b`` gives
+    a.b; ``from a import b`` gives a.b when that is a module, else a; relative imports are resolved."""
+    tree = ast.parse(MODULES[mod].read_text())
+    here = mod if _is_package(mod) else mod.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                yield (sub if sub in MODULES else target), node.lineno
+
+
+def _graph():
+    return {m: sorted({t for t, _ in _imports(m) if t in MODULES and t != m}) for m in MODULES}
+
+
+def _cycles(graph):
+    """The strongly connected components with more than one module (or a module importing itself): Tarjan."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph[v]:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(graph) + 100))
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_reader_sees_every_kernel_module_and_their_imports():
+    """The graph is not empty by accident: the game packages and their phase modules are there, and the
+    sampling players' known edges are read (Bourré's play reaches its sampling player, which uses the solver)."""
+    g = _graph()
+    for game in ("bourre", "boulmous", "boomke_wies"):
+        assert f"{PKG}.{game}" in g and f"{PKG}.{game}.rules" in g
+    assert f"{PKG}.bourre.pimc" in g[f"{PKG}.bourre.play"]
+    assert f"{PKG}.bourre.solver" in g[f"{PKG}.bourre.pimc"]
+    assert sum(len(v) for v in g.values()) > 50
+
+
+def test_no_import_loop_among_kernel_modules():
+    loops = _cycles(_graph())
+    assert not loops, "import loops among kernel modules: " + "; ".join(" <-> ".join(c) for c in loops)
+
+
+def test_the_reader_finds_a_loop():
+    """The cycle finder itself, on a small graph with a loop through a function-local import."""
+    assert _cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
+    assert _cycles({"a": ["b"], "b": [], "c": ["c"]}) == [["c"]]
+
+
+@pytest.mark.parametrize("mod", sorted(MODULES))
+def test_kernels_stay_on_their_floor_and_games_apart(mod):
+    """Kernels never import the floors above; a game's modules import the shared modules at kernels/ top
+    and their own game's modules, never another game's."""
+    parts = mod.split(".")
+    game = parts[2] if len(parts) > 2 and _is_package(f"{PKG}.{parts[2]}") else None
+    bad = []
+    for target, line in _imports(mod):
+        if target.startswith(("tricksim.analysis", "tricksim.cli")):
+            bad.append(f"{target} (line {line})")
+        elif target.startswith(PKG + ".") and target in MODULES:
+            tgame = target.split(".")[2]
+            if _is_package(f"{PKG}.{tgame}") and tgame != game:
+                bad.append(f"{target} (line {line}: another game)")
+            if game is None and _is_package(f"{PKG}.{tgame}"):
+                bad.append(f"{target} (line {line}: a shared module importing a game)")
+    assert not bad, f"{mod} imports {', '.join(bad)}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.relative_to(KERNELS).as_posix() for p in FILES])
+def test_kernel_file_within_its_line_budget(path):
+    rel = path.relative_to(KERNELS).as_posix()
+    budget = SOLVER_BUDGET if rel in SOLVERS else BUDGET
+    n = len(path.read_text().splitlines())
+    assert n <= budget, f"kernels/{rel}: {n} lines, over its budget of {budget}"
+
+
+def test_the_old_single_file_modules_are_gone():
+    for old in ("bourre", "solve_bourre", "pimc_bourre", "odds_bourre", "boulmous", "solve_boulmous",
+                "pimc_boulmous", "boomke_wies", "equity"):
+        assert not (KERNELS / f"{old}.py").exists(), f"kernels/{old}.py is back beside the game packages"
+
+
+@pytest.mark.parametrize("mod", sorted(MODULES))
+def test_each_kernel_module_imports_alone(mod):
+    """Imported first, alone, in a fresh interpreter (so no earlier import can hide a loop or a missing one)."""
+    r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, f"import {mod} fails alone:\n{r.stderr[-3000:]}"
