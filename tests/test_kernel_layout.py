@@ -156,3 +156,13 @@ def test_each_kernel_module_imports_alone(mod):
     """Imported first, alone, in a fresh interpreter (so no earlier import can hide a loop or a missing one)."""
     r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, f"import {mod} fails alone:\n{r.stderr[-3000:]}"
+
+
+def test_every_kernel_package_is_installed():
+    """setuptools' explicit ``packages`` list (pyproject.toml) names every kernel sub-package, so an
+    installed (not editable) tricksim has them all."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    packages = {m for m in MODULES if _is_package(m)}
+    assert packages <= listed, f"not in pyproject.toml's packages: {sorted(packages - listed)}"
