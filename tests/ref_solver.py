@@ -1,4 +1,4 @@
-"""A plain exhaustive minimax for Boulmous open-hand play: the oracle of kernels/solve_boulmous.py.
+"""A plain exhaustive minimax for Boulmous open-hand play: the oracle of kernels/boulmous/solver.py.
 
 Every legal card of every seat is tried at every turn (no pruning, no equivalent-card
 shortcuts); the taker maximises his tricks, the three defenders minimise them. Legality and trick

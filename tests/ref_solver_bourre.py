@@ -1,4 +1,4 @@
-"""A plain exhaustive search for Bourre open-hand play: the oracle of kernels/solve_bourre.py.
+"""A plain exhaustive search for Bourre open-hand play: the oracle of kernels/bourre/solver.py.
 
 One seat, ``me``, maximises; all the other seats minimise (one adversary, every card seen).
 Every legal card of every seat is tried at every turn (no pruning, no equivalent-card

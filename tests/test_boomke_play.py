@@ -1,5 +1,5 @@
 """Boomke Wies: ``odds boomke-wies --hand ... --play heuristic,open`` (analysis/boomke_wies/play.py) and the
-bidding heuristic's Boom on a certain thirteen (kernels/boomke_wies.sure_thirteen, issue 12 item 6).
+bidding heuristic's Boom on a certain thirteen (kernels/boomke_wies/players.sure_thirteen, issue 12 item 6).
 
 - sure_thirteen on hands built from the rule (trumps from the ace at least as many as the trumps missing,
   every side card in a run from its ace) and on near misses; every sure hand, played by the heuristics as

@@ -1,4 +1,4 @@
-"""``tricksim odds bourre --play heuristic,open`` (analysis/bourre/play.py, kernels/odds_bourre.py).
+"""``tricksim odds bourre --play heuristic,open`` (analysis/bourre/play.py, kernels/bourre/odds_play.py).
 
 - the heuristics' rows equal the plain odds study's on the same deals (common random numbers);
 - every deal lands in exactly one outcome per kind; rates and the paired gaps agree with the counts;

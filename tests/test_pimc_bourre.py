@@ -1,4 +1,4 @@
-"""The Bourre sampling player (kernels/pimc_bourre.py, issue 12): the referee accepts its traces, its worlds
+"""The Bourre sampling player (kernels/bourre/pimc.py, issue 12): the referee accepts its traces, its worlds
 are consistent with everything the play showed (checked with the referee's legality, card by card), its
 results do not depend on threads or blocks, worlds=1 and many both play legally and differ, and bad input is
 refused in one line."""

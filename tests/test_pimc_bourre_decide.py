@@ -1,5 +1,5 @@
 """The Bourre sampling player's play/pass and discards by sampling (``pimc:decide=1|2``,
-kernels/pimc_bourre.py ``pimc_decide``): the referee accepts its traces under the draw-phase variants,
+kernels/bourre/pimc.py ``pimc_decide``): the referee accepts its traces under the draw-phase variants,
 decide=0 replays the player as it was before (decision for decision), its results do not depend on threads or
 blocks, it plays what surely wins and passes what surely loses, and bad input is refused in one line."""
 import hashlib

@@ -1,4 +1,4 @@
-"""The Boulmous open-hand solver (kernels/solve_boulmous.py) against plain Python minimax.
+"""The Boulmous open-hand solver (kernels/boulmous/solver.py) against plain Python minimax.
 
 Oracles (tests/ref_solver.py), both built on the referee's legal moves and trick winners
 (tests/ref_boulmous.py), so they are independent of the kernels:
@@ -8,8 +8,8 @@ Oracles (tests/ref_solver.py), both built on the referee's legal moves and trick
   enough in Python for whole 6-trick deals.
 Every trump and no-trump, and several settings of the play flags. The principal variation is
 replayed by the referee (legal, and it scores the value). The first test guards against a stale
-numba cache (see the docstring of kernels/solve_boulmous.py): the rules as compiled into the
-solver's cache must equal kernels/boulmous.py as it is now.
+numba cache (see the docstring of kernels/boulmous/solver.py): the rules as compiled into the
+solver's cache must equal kernels/boulmous/rules.py as it is now.
 
 The sampling player (PIMC): its worlds are exactly the layouts the referee finds consistent with
 the seat's view, drawn uniformly (chi-square against an enumeration); whole deals played by four
@@ -94,10 +94,10 @@ def kernel_args(hands, trick):
 
 
 def test_solver_cache_is_not_stale():
-    """legal_mask/beats/tables compiled into the solver's cache equal kernels/boulmous.py's."""
+    """legal_mask/beats/tables compiled into the solver's cache equal kernels/boulmous/rules.py's."""
     rng = random.Random(7)
     deck = [cid(c) for c in ref.DECK]
-    higher = S._build_higher()      # from kernels/boulmous.py's tables as they are now
+    higher = S._build_higher()      # from kernels/boulmous/rules.py's tables as they are now
     for i in range(3000):
         r = RULE_SETS[i % len(RULE_SETS)]
         ra = rules_array(r)
@@ -112,8 +112,8 @@ def test_solver_cache_is_not_stale():
         want = (kb.legal_mask(hand, n, led, wp, t, ra, lb), kb.beats(c, led, wp, t, lb),
                 kb.POWER[lb, t, c], kb.CSUIT[lb, t, c], higher[lb, t, c])
         assert tuple(int(x) for x in got) == tuple(int(x) for x in want), (
-            "kernels/solve_boulmous.py's numba cache is stale: kernels/boulmous.py changed; "
-            "delete kernels/__pycache__")
+            "kernels/boulmous/solver.py's numba cache is stale: kernels/boulmous/rules.py changed; "
+            "delete kernels/*/__pycache__")
 
 
 def test_can_take_equals_exhaustive_minimax():

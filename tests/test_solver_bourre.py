@@ -1,4 +1,4 @@
-"""The Bourre open-hand solver (kernels/solve_bourre.py) against a plain Python search.
+"""The Bourre open-hand solver (kernels/bourre/solver.py) against a plain Python search.
 
 Oracles (tests/ref_solver_bourre.py), built on the referee's legal moves and trick winners
 (tests/ref_bourre.py: rules 9-11 with every play flag, the cinch with its trick-in-progress
@@ -17,7 +17,7 @@ correction), so they are independent of the kernels:
 - exact cases (A-K-Q of trumps, a hand that surely goes bourre, RULES.md's trick-in-progress
   cinch example), and solve_batch against analyse with 1 and all threads.
 The first test guards against a stale numba cache (see the docstring of
-kernels/solve_bourre.py): the legality compiled into the solver's cache must equal the referee's.
+kernels/bourre/solver.py): the legality compiled into the solver's cache must equal the referee's.
 Mutations of the solver that these tests do not catch, because the case needs two transposed
 positions with different tricks won in one search and a different answer (not met in 10**5
 random positions): dropping the tricks won from the table key in the win search, capping them
@@ -153,7 +153,7 @@ def random_position(rng, n, cards_left, rules, lono=False, mid_trick=False, stac
 
 def test_solver_cache_is_not_stale_and_legality_is_the_referees():
     """legal_play as compiled into the solver's cache (legal_follow, cinch_equiv of
-    kernels/bourre.py inlined) gives the referee's legal set, for every seat to play, on random
+    kernels/bourre/rules.py inlined) gives the referee's legal set, for every seat to play, on random
     positions of every rule set; the cinch restricts some of them (so its code is exercised)."""
     rng = random.Random(7)
     cinched = 0
@@ -166,8 +166,8 @@ def test_solver_cache_is_not_stale_and_legality_is_the_referees():
         seat, lg = rs.legal(p, hs, p.leader, p.trick, p.won, p.lead_card is not None)
         got, _cand = S.legal_probe(h, pos, rules_array(r), seat)
         assert {c for c in range(64) if (int(got) >> c) & 1} == set(lg), (
-            "kernels/solve_bourre.py's numba cache is stale (kernels/bourre.py changed; delete "
-            f"kernels/__pycache__) or its legality differs from the referee: {p}")
+            "kernels/bourre/solver.py's numba cache is stale (kernels/bourre/rules.py changed; delete "
+            f"kernels/*/__pycache__) or its legality differs from the referee: {p}")
         if r["cinch_rule"] != "none":
             plain = rs.Position(**{**p.__dict__, "rules": {**r, "cinch_rule": "none"}})
             cinched += set(lg) != set(rs.legal(plain, hs, p.leader, p.trick, p.won, p.lead_card is not None)[1])
