@@ -1,7 +1,7 @@
 """The Boulmous sampling player wired in (kernels/boulmous/pimc_batch.py, issue 12): the ``pimc`` column of
 ``odds boulmous --play``, ``pimc`` as an entrant of ``compare`` and a seat of ``trace``.
 
-- the mixed kernels with no PIMC seat play exactly as kernels/boulmous/rules.py (same records, same duplicate
+- the mixed kernels with no PIMC seat play exactly as kernels/boulmous/play.py (same records, same duplicate
   counts), so a PIMC seat is the only thing that changes a deal;
 - the referee (tests/ref_boulmous.py) accepts every deal a PIMC seat plays, beside heuristics and alone;
 - the pimc column and a tournament with a pimc entrant are identical for 1 and 2 threads and any block
