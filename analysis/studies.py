@@ -12,6 +12,19 @@ from tricksim.analysis.common import TricksimError, check_out_path
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES, get
 
+def sweep_sentence(best: dict, changes: list[dict], param: str, unit: str) -> str:
+    """What a sweep shows, in the words ``tricksim sweep`` prints: the best value named only when the
+    paired simultaneous intervals tell it from every other value (else the values that cannot be told
+    apart from the largest), and only the zero crossings the data establish."""
+    from tricksim.analysis.compare import render_best, render_crossings
+    text = render_best(best, param, unit).strip()
+    text = text[0].upper() + text[1:]
+    if not text.endswith("."):
+        text += "."
+    z = render_crossings(changes, param)
+    return f"{text} {z[0].upper() + z[1:]}."
+
+
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     from tricksim.analysis import compare as cmp
     from tricksim.analysis.output import write_table
@@ -31,12 +44,13 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     sw = cmp.sweep("boulmous", "cautious", "margin", vals, against="aggressive", hands=ns, seed=2026,
                    opts=RunOptions(out / "runs" / "boulmous-headline-sweep", progress=progress, force=True))
     write_table(sw, d, "boulmous_sweep_margin")
-    best = sw.loc[sw.advantage.idxmax()]
-    zc = cmp.zero_crossings(sw)
+    best = cmp.best_value(sw)
+    changes = cmp.sign_changes(sw)
     default = get("boulmous").parse_heuristic("cautious").value("margin")
-    edge = sweep_edge_note(sw.value, best.value)
+    edge = sweep_edge_note(sw.value, best["value"])
     sweep_plot(sw, d / "boulmous_sweep_margin.png", "cautious:margin=v against aggressive (Boulmous)", res["unit"],
-               best.value, zc, default=default)
+               best["value"], [c["at"] for c in changes if c["established"]], default=default,
+               contenders=best["contenders"])
     md = ["## Comparing heuristics (Boulmous)\n",
           f"Regenerate: `tricksim compare boulmous {' '.join(names)} --hands {n} --seed 2026`\n",
           "```", cmp.render_compare(res), "```\n",
@@ -44,10 +58,8 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
           f"### Sweep: the bidding margin of `cautious` against `aggressive`\n",
           f"Regenerate: `tricksim sweep boulmous cautious --param margin={vals[0]}:{vals[-1]}:{vals[1] - vals[0]:g} "
           f"--against aggressive --hands {ns} --seed 2026`\n",
-          f"Each value plays the same {ns:,} deals (rotated through the seats). Best margin: {best.value:g} "
-          f"({best.advantage:+.3f} ± {best.ci:.3f} points per deal); zero crossings: "
-          + (", ".join(f"{x:.2f}" for x in zc) if zc else "none") + f"; the default margin is {default:g}."
-          + (f" Note: {edge}." if edge else "") + "\n",
+          f"Each value plays the same {ns:,} deals (rotated through the seats). {sweep_sentence(best, changes, 'margin', res['unit'])} "
+          f"The default margin is {default:g}." + (f" Note: {edge}." if edge else "") + "\n",
           "![sweep](compare/boulmous_sweep_margin.png)\n"]
     return "\n".join(md)
 
