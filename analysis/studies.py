@@ -25,6 +25,21 @@ def sweep_sentence(best: dict, changes: list[dict], param: str, unit: str) -> st
     return f"{text} {z[0].upper() + z[1:]}."
 
 
+def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points") -> str:
+    """A pairwise difference in a field of more than two entrants beside the same pair head to head."""
+    from tricksim.analysis.output import pm
+
+    def diff(res):
+        p = res["pairs"]
+        r = p[(p.metric == metric) & (((p.a == a) & (p.b == b)) | ((p.a == b) & (p.b == a)))].iloc[0]
+        sign = 1 if r.a == a else -1
+        return pm(sign * r["diff"], r["ci"], 3, missing="too few deals for an interval")
+    others = [x for x in field["labels"] if x not in (a, b)]
+    return (f"A pairwise difference depends on the rest of the field: {a} - {b} is {diff(field)} {field['unit']} "
+            f"with {', '.join(others)} at the table ({field['n']:,} deals), and {diff(h2h)} head to head "
+            f"({h2h['n']:,} deals; 95% intervals). To compare two heuristics, play them head to head.")
+
+
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     from tricksim.analysis import compare as cmp
     from tricksim.analysis.output import write_table
@@ -36,6 +51,8 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     names = ["cautious", "aggressive", "random"]
     res = cmp.compare("boulmous", names, hands=n, seed=2026,
                       opts=RunOptions(out / "runs" / "boulmous-headline-compare", progress=progress, force=True))
+    h2h = cmp.compare("boulmous", names[:2], hands=n // 4, seed=2026,
+                      opts=RunOptions(out / "runs" / "boulmous-headline-compare-h2h", progress=progress, force=True))
     write_table(res["leaderboard"], d, "boulmous_leaderboard")
     write_table(res["pairs"], d, "boulmous_pairs")
     leaderboard_plot(res["leaderboard"], "points", res["unit"], d / "boulmous_leaderboard.png", res["n"])
@@ -55,6 +72,8 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
           f"Regenerate: `tricksim compare boulmous {' '.join(names)} --hands {n} --seed 2026`\n",
           "```", cmp.render_compare(res), "```\n",
           "![leaderboard](compare/boulmous_leaderboard.png)\n",
+          field_sentence(res, h2h, names[0], names[1]) + f" Regenerate: `tricksim compare boulmous {names[0]} "
+          f"{names[1]} --hands {n // 4} --seed 2026`\n",
           f"### Sweep: the bidding margin of `cautious` against `aggressive`\n",
           f"Regenerate: `tricksim sweep boulmous cautious --param margin={vals[0]}:{vals[-1]}:{vals[1] - vals[0]:g} "
           f"--against aggressive --hands {ns} --seed 2026`\n",

@@ -96,8 +96,7 @@ def field_note(labels, game=None) -> str:
     a, b = labels[0], labels[1]
     return (f"(a pairwise difference here holds in this field of {len(labels)}: every entrant also meets the "
             f"others at the table, so {a} - {b} can change, even in size or sign, when an entrant is added or "
-            f"removed (Boulmous: cautious - aggressive is about +0.03 points per deal with random present, "
-            f"+0.2 head to head); to compare two heuristics, run them head to head: "
+            f"removed; to compare two heuristics, run them head to head: "
             f"tricksim compare {game or 'GAME'} {a} {b})")
 
 
