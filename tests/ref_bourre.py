@@ -1,6 +1,6 @@
 """A slow, readable referee for Bourre, written from RULES.md section 3 (plain Python, no numba).
 
-``check_session(deals, seed, rules)`` replays the TRACE.md dicts of one session
+``check_session(deals, seed, rules)`` replays the docs/trace.md dicts of one session
 (``analysis.bourre.trace(..., with_legal=True)``, in order) and returns the list of
 everything it disagrees with:
 
