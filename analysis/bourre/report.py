@@ -1,4 +1,4 @@
-"""Bourre headline studies of the main job (``tricksim report``): does the pot compound under `basic`,
+"""Bourre headline studies of the main job (``tricksim report``): does the pot settle under `basic`,
 `loose` and `ev` play, its tail law and rare tails, then the pot growth of `basic` and its sweeps."""
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from tricksim.analysis.bourre.pot import agg_layout, fan_stride, pot_block_size,
 from tricksim.analysis.bourre.plots import plot_sweep
 from tricksim.analysis.bourre.sweep import pot_sweep
 from tricksim.analysis.bourre.tail import tail_study
-from tricksim.analysis.bourre.tail_views import k_table, rare_note, rare_table, tail_words, write_tail
-from tricksim.analysis.bourre.views import compounds, pot_tables, write_pot
+from tricksim.analysis.bourre.tail_views import (k_table, overall_cell, rare_note, rare_table, tail_words,
+                                                 write_tail)
+from tricksim.analysis.bourre.views import compounds, mean_status, pot_tables, write_pot
 from tricksim.analysis.engine import RunOptions
 from tricksim.kernels import bourre as K
 
@@ -21,11 +22,13 @@ SWEEP_NOTES = {
     "looseness": "Every seat's play threshold is lowered by this much (0 = `basic`, threshold 2.0; a duplicate "
                  "sweep, `tricksim sweep bourre basic --param threshold=0.5:3:0.5 --against basic --players 7`, "
                  "finds 2.0 the best reply to itself): looser tables put more players in, more of them go bourré, "
-                 "and the pot compounds.",
+                 "and the pot's tail grows heavier.",
     "heuristic": "Every seat plays the named heuristic (`ev` with its table computed by fictitious play, or loaded "
                  "from the cache).",
 }
 TAIL_HEURISTICS = ("basic", "loose", "ev")
+MEAN_WORDS = {"infinite": "infinite (k <= 1)", "maybe": "maybe infinite (k's interval reaches 1)",
+              "finite": "finite (k > 1)", "capped": "finite (pot limit)"}
 
 
 def _cell(p, lo, hi) -> str:
@@ -35,7 +38,8 @@ def _cell(p, lo, hi) -> str:
 
 
 def tail_section(d, runs, seed, deals, quick, progress):
-    """Does the pot compound under basic, loose, ev; k; P(pot > 1000x) by splitting (markdown lines)."""
+    """Does the pot settle under basic, loose, ev, how heavy is its tail; k; P(pot > 1000x) by splitting
+    (markdown lines)."""
     from tricksim.analysis.bourre.config import BourreRules, GAME
     from tricksim.analysis.bourre.ev import prepare_lines
     from tricksim.analysis.bourre.pot import pot_study as _pot
@@ -55,10 +59,13 @@ def tail_section(d, runs, seed, deals, quick, progress):
         tr = tail_study(7, deals, n_law, seed, rules, specs, opts, targets, roots)
         write_tail(tr, d / f"tail_{h}", pot)
         kr = tr["k"].iloc[0]
-        ok, sentence = compounds(pot)
+        pot["tail"] = tr
+        _, sentence = compounds(pot)
+        status = mean_status(pot)[0]
         t = tr["rare"]["table"].set_index("X (x ante)")
-        kc = k_table(tr)["tail exponent k [95% CI]"].iloc[0]
-        row = {"players play": f"`{h}`", "pot compounds?": "yes" if ok else "no", "E[A] per deal": f"{kr['E[A]']:.3f}",
+        kc = overall_cell(tr)
+        row = {"players play": f"`{h}`", "E[A] per deal": f"{kr['E[A]']:.3f}",
+               "long-run mean of the pot": MEAN_WORDS[status],
                "tail exponent k [95% CI]": kc}
         for x in targets[:2]:
             r = t.loc[x]
@@ -68,13 +75,15 @@ def tail_section(d, runs, seed, deals, quick, progress):
         parts.append((h, tr, sentence))
     tab = pd.DataFrame(rows)
     write_table(tab, d, "tail_summary")
-    md = ["### Does the pot compound, and how rare are big pots?\n",
+    md = ["### Does the pot settle, and how rare are big pots?\n",
           f"Regenerate one row: `tricksim pot --players 7 -H ev --deals {deals} --sessions {n_law} --seed {seed} --tail "
           f"--tail-levels {','.join(str(x) for x in targets)} --tail-roots {roots}` (likewise `-H basic`, `-H loose`).\n",
           "Between two wins the pot follows P' = A·P + B: A counts the pot-sized bourré payments, plus one when a tie "
-          "carries the pot over (A = 0: someone won it and nobody went bourré, the pot is reset); B is the antes. The "
-          "pot compounds when E[A] >= 1. If the deals' (A, B) were independent, P(pot > x) would fall like x^-k with k "
-          "the root of E[A^k] = 1: a 10x larger pot is 10^k times rarer. The chance of a pot past 1,000x the ante "
+          "carries the pot over (A = 0: someone won it and nobody went bourré, the pot is reset); B is the antes. As long "
+          "as wins reset the pot, its distribution settles after a few deals, whatever E[A]; E[A] >= 1 only makes its "
+          "mean grow, through rare runs of bourrés. If the deals' (A, B) were independent, P(pot > x) would fall like "
+          "x^-k with k the root of E[A^k] = 1: a 10x larger pot is 10^k times rarer, and k <= 1 (exactly when E[A] >= 1) "
+          "makes the long-run mean of the pot, and of every seat's net, infinite. The chance of a pot past 1,000x the ante "
           f"within {deals} deals is estimated by multilevel splitting (a session is copied each time its pot passes a "
           "level, the copies' weights divided accordingly; unbiased, 95% intervals from the spread between independent "
           "root sessions, on the log scale) beside plain sampling of sessions over the same number of deals.\n",
@@ -99,7 +108,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     deals = 50 if quick else 200
     n_main = 500 if quick else 50_000
     n_sweep = 200 if quick else 3_000
-    md = ["## Bourré: does the pot compound, and how rare are big pots\n"]
+    md = ["## Bourré: does the pot settle, and how rare are big pots\n"]
     md += tail_section(d, runs, seed, deals, quick, progress)
     md.append("### The pot under `basic`: fan chart, largest pot, first passages\n")
     res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True))
