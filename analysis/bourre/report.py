@@ -18,7 +18,12 @@ from tricksim.kernels import bourre as K
 
 SWEEP_NOTES = {
     "players": "Every seat plays `basic`; the ante is 1 per player, so a bigger table starts with a bigger pot.",
-    "pot_limit": "A limit L caps what a winner takes (the rest stays) and what a bourré pays (rule 15).",
+    "pot_limit": "A limit L caps what a winner takes (the rest stays) and what a bourré pays (rule 15). It binds only "
+                 "in the sessions whose pot passes L (column 'sessions whose pot passed the limit'), and there it "
+                 "only leaves a few chips in the middle after a win: `basic` does not weigh the pot, so every deal's "
+                 "play and outcome is the same under every limit (same seed), and the largest pot of a session, "
+                 "reached before the limit takes effect, moves only when L is well below it (limits of 100 or more, "
+                 "above nearly every pot under `basic`, would leave every row as without a limit).",
     "looseness": "Every seat's play threshold is lowered by this much (0 = `basic`, threshold 2.0; a duplicate "
                  "sweep, `tricksim sweep bourre basic --param threshold=0.5:3:0.5 --against basic --players 7`, "
                  "finds 2.0 the best reply to itself): looser tables put more players in, more of them go bourré, "
@@ -139,7 +144,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append("**Each seat's net chips after the session:**\n\n" + markdown_table(t["seats"]) + "\n")
     # sweeps
     for name, values in (("heuristic", ["basic", "tight", "loose", "ev"]), ("players", [2, 3, 4, 5, 6, 7, 8]),
-                         ("pot_limit", [None, 100, 50, 20]),
+                         ("pot_limit", [None, 50, 20, 10]),
                          ("looseness", [0.0, 0.5, 1.0, 1.5])):
         sw = pot_sweep(name, values, 7, deals, n_sweep, seed,
                        opts=RunOptions(runs / f"bourre-headline-sweep-{name}", progress=progress, force=True))
