@@ -74,7 +74,7 @@ def tail_words(res) -> list[str]:
                      "winnings may not converge" if (olo if olo == olo else k) <= 1
                 else "its mean is finite but its spread is infinite (1 < k < 2)" if heavy < 2
                 else "its tail is a power law: every 10x larger pot is 10^k times rarer")
-        w.append(f"E[A^k] = 1 at k = {k:.2f} [{lo:.2f}, {hi:.2f}] pooled over every deal (95%, delta method over "
+        w.append(f"E[A^k] = 1 at k = {fmt_k(k, lo, hi)} pooled over every deal (95%, delta method over "
                  f"sessions){kesten_note(rules)}: the law predicts P(pot > x) ~ C x^-{k:.2f}; {grow}.")
         w.append(band_words(res))
         bands = res["k"].iloc[1:]
@@ -106,6 +106,18 @@ def tail_words(res) -> list[str]:
     return w
 
 
+def fmt_k(k, lo=math.nan, hi=math.nan) -> str:
+    """k [low, high] with 2 decimals, more (up to 5) when the interval would print with zero width."""
+    if k != k:
+        return "-"
+    if lo != lo or hi != hi:
+        return f"{k:.2f}"
+    d = 2
+    while d < 5 and hi > lo and f"{lo:.{d}f}" == f"{hi:.{d}f}":
+        d += 1
+    return f"{k:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]"
+
+
 def kesten_note(rules) -> str:
     """Beside k when the deals' multipliers are serially dependent."""
     if getattr(rules, "tie", None) == "tied_only_next_hand":
@@ -127,8 +139,7 @@ def band_words(res) -> str:
     parts = []
     for _, r in kdf.iloc[1:].iterrows():
         if r.case == "power":
-            ci = f" [{r.k_low:.2f}, {r.k_high:.2f}]" if r.k_low == r.k_low else ""
-            parts.append(f"{r.k:.2f}{ci} for {_band_name(r.deals)} ({r.n:,} deals)")
+            parts.append(f"{fmt_k(r.k, r.k_low, r.k_high)} for {_band_name(r.deals)} ({r.n:,} deals)")
         elif r.case == "few":
             parts.append(f"no estimate for {_band_name(r.deals)} (only {r.n:,} deals, under {MIN_BAND_DEALS})")
         elif r.case == "light":
@@ -138,10 +149,15 @@ def band_words(res) -> str:
     gov = (f"The largest pots follow the band of {_band_name(ko['governing'])}, with {ko['governing_n']:,} deals: "
            + (f"k = {ko['governing_k']:.2f} there." if ko["governing_k"] == ko["governing_k"] else
               "too few for an estimate, so the pooled k is an extrapolation there."))
-    overall = (f"With the spread between bands, k lies in [{ko['low']:.2f}, {ko['high']:.2f}] (the pooled interval "
+    overall = (f"With the spread between bands, k = {fmt_k(kdf.iloc[0].k, ko['low'], ko['high'])} (the pooled interval "
                f"joined with the estimates of the {ko['bands_used']} band(s) with at least {MIN_BAND_DEALS} deals)."
                if ko["bands_used"] else "")
-    return "A depends on the pot (the players weigh it): k is " + "; ".join(parts) + ". " + gov + (
+    pw = kdf.iloc[1:]
+    pw = pw[(pw.case == "power") & (pw.k_low == pw.k_low)]
+    agree = len(pw) < 2 or pw.k_low.max() <= pw.k_high.min()
+    head = ("k per pot band (the bands agree): " if agree else
+            "A depends on the pot (the players weigh it), so k differs between pot bands: ")
+    return head + "; ".join(parts) + ". " + gov + (
         " " + overall if overall else "")
 
 
@@ -169,7 +185,7 @@ def k_table(res) -> pd.DataFrame:
 
     def cell(r):
         if r.case == "power":
-            return f"{r.k:.2f} [{r.k_low:.2f}, {r.k_high:.2f}]" if r.k_low == r.k_low else f"{r.k:.2f}"
+            return fmt_k(r.k, r.k_low, r.k_high)
         return {"light": "none (no A >= 2)", "no_reset": "none (never resets)", "empty": "-",
                 "few": "- (too few deals)"}[r.case]
     t = pd.DataFrame({"deals": k.deals.replace({"every deal": "every deal (pooled)"}), "n": k.n.map(lambda x: f"{x:,}"),
@@ -189,7 +205,7 @@ def overall_cell(res) -> str:
     ko = res.get("k_overall")
     if kr.case != "power" or not ko or ko["low"] != ko["low"]:
         return k_table(res)["tail exponent k [95% CI]"].iloc[0] if kr.case != "power" or not ko else f"{kr.k:.2f}"
-    return f"{kr.k:.2f} [{ko['low']:.2f}, {ko['high']:.2f}]"
+    return fmt_k(kr.k, ko["low"], ko["high"])
 
 
 def rare_note(rare) -> str:

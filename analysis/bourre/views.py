@@ -19,7 +19,7 @@ from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
 from tricksim.analysis.bourre.tail import check_tail, tail_study
-from tricksim.analysis.bourre.tail_views import render_tail, write_tail
+from tricksim.analysis.bourre.tail_views import fmt_k, render_tail, write_tail
 from tricksim.analysis.common import parse_card, rules_dict
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import wilson
@@ -144,8 +144,9 @@ def mean_status(res):
     if tr is not None:
         kr = tr["k"].iloc[0]
         if kr["case"] == "power":
-            k, lo, hi = kr["k"], kr["k_low"], kr["k_high"]
-            ktxt = f"k = {k:.2f} [{lo:.2f}, {hi:.2f}]" if lo == lo else f"k = {k:.2f}"
+            ko = tr.get("k_overall") or {"low": kr["k_low"], "high": kr["k_high"]}
+            k, lo, hi = kr["k"], ko["low"], ko["high"]
+            ktxt = f"k = {fmt_k(k, lo, hi)}"
             if (hi if hi == hi else k) <= 1:
                 return "infinite", f"{ktxt} <= 1"
             if (lo if lo == lo else k) <= 1:
