@@ -22,13 +22,14 @@ def _p(p, lo, hi) -> str:
 
 
 def local_slopes(rare) -> list[dict]:
-    """Between consecutive targets X1 < X2 with splitting estimates > 0: the log-log slope
+    """Between consecutive targets X1 < X2 with splitting estimates > 0, each reached by at least
+    FEW_ROOTS roots (fewer are too few to trust): the log-log slope
     ln(p1 / p2) / ln(X2 / X1) of the largest pot's survival, with a delta-method 95% interval
     (the two estimates' relative errors combined; their roots are the same, so this is rough)."""
     t = rare["table"]
     out = []
     for (_, a), (_, b) in zip(t.iterrows(), t.iloc[1:].iterrows()):
-        if a.p_split > 0 and b.p_split > 0:
+        if a.p_split > 0 and b.p_split > 0 and min(a.roots_reaching, b.roots_reaching) >= FEW_ROOTS:
             s = math.log(a.p_split / b.p_split) / math.log(b["X (x ante)"] / a["X (x ante)"])
             ra = (a.hi_split - a.lo_split) / 2 / a.p_split
             rb = (b.hi_split - b.lo_split) / 2 / b.p_split
