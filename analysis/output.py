@@ -1,6 +1,7 @@
 """Writing tables (CSV + Parquet), formatting them for the terminal, run folders."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -97,8 +98,8 @@ def pm(m, h, digits=3, sign=True, missing=None):
     """``+m ± h``; every sampled value keeps its ± (also ± 0.000 when the sample never varied), so a
     column reads alike; ``h`` None (or nan) marks a value without sampling error (exact), or, with
     ``missing`` given, a sampled value without an interval: ``+m (missing)``, e.g. "n/a: n < 10".  A
-    non-zero half-width gets as many decimals as it takes to show a non-zero digit (never ``± 0.00``
-    for a half-width that is not zero).  ``sign``: write the + of a positive value."""
+    non-zero half-width too small for ``digits`` decimals gets as many as show two significant digits
+    (``2.2700 ± 0.0021``, never ``2.27 ± 0.00`` for a half-width that is not zero).  ``sign``: write the + of a positive value."""
     if _isnan(m):
         return "-"
     sg = "+" if sign else ""
@@ -107,6 +108,8 @@ def pm(m, h, digits=3, sign=True, missing=None):
     d = decimals([h], digits)
     if d is None:
         return f"{m:{sg}.3e} ± {h:.1e}"
+    if d > digits:        # more decimals than asked for: show the half-width to two significant digits
+        d = max(d, min(MAX_DECIMALS + 1, 1 - math.floor(math.log10(h))))
     return f"{m:{sg}.{d}f} ± {h:.{d}f}"
 
 

@@ -93,11 +93,12 @@ def test_reported_cases_read_with_distinct_bounds():
 
 
 def test_means_keep_a_nonzero_half_width_visible():
-    assert pm(2.27, 0.004, 2, sign=False) == "2.270 ± 0.004"
-    assert pm(8.4, 0.0012, 2, sign=False) == "8.400 ± 0.001"
+    assert pm(2.27, 0.0021, 2, sign=False) == "2.2700 ± 0.0021"
+    assert pm(8.4, 0.0012, 2, sign=False) == "8.4000 ± 0.0012"
+    assert pm(8.4, 0.19, 2, sign=False) == "8.40 ± 0.19"          # enough digits already: as asked
     assert pm(0.0, 0.0) == "+0.000 ± 0.000"            # a sample that never varied keeps its ± 0
     assert pm(1.5, math.nan, 2, missing="no interval: n = 3 < 10") == "+1.50 (no interval: n = 3 < 10)"
-    assert pct_pm(0.9966, 0.00001) == "99.660% ± 0.001"
+    assert pct_pm(0.9966, 0.00001) == "99.6600% ± 0.0010"
     assert mean_interval(-3, -3, -2.99999) == "-3.00000 [-3.00000, -2.99999]"
     for h in (1e-3, 1e-5, 4e-4, 0.0049):
         assert not re.search(r"± 0\.0+$", pm(1.0, h, 2)), pm(1.0, h, 2)
