@@ -201,7 +201,8 @@ def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Opt
                      trump: Annotated[Optional[List[str]], typer.Option("--trump", help="with --hand: only these trumps (S H D C)")] = None,
                      call: Annotated[Optional[List[str]], typer.Option("--call", help="with --hand: only these calls (7..13, boom, meetje)")] = None,
                      double_dummy: Annotated[bool, typer.Option("--double-dummy", help="add open-hand (double-dummy) play beside the heuristics, on the same deals (the dd extra)")] = False,
-                     dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", min=1, help="deals for the open-hand (double-dummy) column (at most --hands)",
+                     dd_deals: Annotated[Optional[int], typer.Option(
+                         "--dd-deals", min=1, help="deals for the open-hand (double-dummy) column (at most --hands)",
                                                                      show_default="1,000 with --hand, 2,000 without")] = None,
                      hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                      rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
