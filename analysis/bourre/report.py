@@ -13,6 +13,7 @@ from tricksim.analysis.bourre.tail_views import (k_table, overall_cell, rare_not
                                                  write_tail)
 from tricksim.analysis.bourre.views import compounds, mean_status, pot_tables, write_pot
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import pm
 from tricksim.kernels import bourre as K
 
 
@@ -139,7 +140,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               + markdown_table(t["pass"]) + "\n")
     m, half, nd = res["bourre_mean"]
     am, ahalf, _ = res["active_mean"]
-    md.append(f"**Per deal** ({nd:,} deals): {am:.2f} ± {ahalf:.2f} players play, {m:.3f} ± {half:.3f} go bourré.\n\n"
+    md.append(f"**Per deal** ({nd:,} deals): {pm(am, ahalf, 2, sign=False)} players play, {pm(m, half, 3, sign=False)} go bourré.\n\n"
               + markdown_table(t["bourre"]) + "\n\n" + markdown_table(t["outcomes"]) + "\n")
     md.append("**Each seat's net chips after the session:**\n\n" + markdown_table(t["seats"]) + "\n")
     # sweeps

@@ -54,6 +54,16 @@ def _heat_png(p, rules, dealer_of, path: Path, here):
     return labels
 
 
+def _draw_note(counts, rules) -> str:
+    """Why no draw is possible, for a P(draw) of 0 with a [0, 0] interval (the bootstrap redraws only the
+    observed deal outcomes, so it cannot bound an outcome that never occurred)."""
+    per_deal = np.asarray(O.decode_boomke(counts)[0])     # P(one deal's difference), centred
+    level = per_deal[:, (per_deal.shape[1] - 1) // 2].sum() > 0
+    if rules.tiebreak_extra_deal and not level:
+        return "P(draw) none: no deal ends level (every deal scores for one side), so the extra deal decides every tie"
+    return "P(draw) none: no sequence of the measured deal outcomes ends the match level"
+
+
 def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed: int = 0, deals: int = B.DEALS,
                    rules=None, heuristics=None, check: int = 0, check_games: int = 20_000,
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
@@ -75,9 +85,12 @@ def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed
     yield pd.DataFrame({"team": df.team, "points": df.points,
                         "P(win the match) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                       zip(df.p_win, df.win_lo, df.win_hi)],
-                        "P(draw) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in zip(df.p_draw, df.draw_lo, df.draw_hi)],
+                        "P(draw) [95% CI]": [pct(p, lo, hi, 2) if p > 0 or hi > 0 else "none"
+                                             for p, lo, hi in zip(df.p_draw, df.draw_lo, df.draw_hi)],
                         "expected final lead": [pm(m, (h - lo) / 2, 2) for m, lo, h in
                                                 zip(df.exp_final_diff, df.diff_lo, df.diff_hi)]}).to_string(index=False)
+    if not (df.p_draw > 0).any() and not (df.draw_hi > 0).any():
+        yield _draw_note(c, rules)
     yield (f"per-deal points difference by dealer from {int(df.deals_measured[0]):,} deals ({src}); "
            f"intervals: parametric bootstrap ({B.BOOT} redraws of the counts)")
     p, _ = O.decode_boomke(c)

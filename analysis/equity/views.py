@@ -117,7 +117,7 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     """``tricksim odds boulmous --hand ... --scores ...``: the hand's calls ranked by the chance to win the game."""
     from tricksim.analysis.boulmous.config import GAME, KEY, check_seat, parse_hand
     from tricksim.analysis.equity import decide as D
-    from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
+    from tricksim.analysis.output import mean_interval, pct, with_folder, write_table
     if hand is None:
         raise TricksimError("--scores needs --hand: it ranks one hand's calls by the chance to win the game")
     rules = rules or GAME.rules()
@@ -141,10 +141,11 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     from tricksim.analysis.stats import wilson
     yield pd.DataFrame({"call": top.call, "P(make) [95% CI]": [pct(*wilson(round(p * n), n)) if p == p else ""
                                                                for p, n in zip(top.p_make, top.n)],
-                        "P(win the game) ± 95%": [pct_pm(p, h, 2) for p, h in
-                                                  zip(top.p_win_game, top.win_ci)],
+                        "P(win the game) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
+                                                     zip(top.p_win_game, top.win_lo, top.win_hi)],
                         "change": [f"{100 * c:+.2f} pts" for c in top.change],
-                        "expected money": [pm(m, h) for m, h in zip(top.money, top.money_ci)]}).to_string(index=False)
+                        "expected money [95% CI]": [mean_interval(m, lo, hi) for m, lo, hi in
+                                                    zip(top.money, top.money_lo, top.money_hi)]}).to_string(index=False)
     best = df.iloc[0]
     bym = df.sort_values(["money", "bid"], ascending=[False, True]).iloc[0]
     yield (f"best call by the chance to win the game: {best.call}; by money: {bym.call}"
