@@ -25,6 +25,28 @@ from tricksim.analysis.registry import GAMES
 from tricksim.analysis.registry import get as get_game
 from tricksim.analysis.studies import STUDIES
 
+def _plain_flags():
+    """A flag takes no value, so its help shows no type.  typer's rich help (0.2x) prints the type of every option,
+    "<bool>" beside --quiet, --force or --help too (click's plain help never did); the flags' row shows none."""
+    try:
+        from typer.core import TyperOption
+    except ImportError:  # pragma: no cover - older typer
+        return
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "plain_flags", False):
+        return
+
+    def display_type_rich(self, ctx):
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        return shown(self, ctx)
+
+    display_type_rich.plain_flags = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_plain_flags()
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode="rich",
                   help="Monte Carlo strategy analyser for Boulmous, Boomke Wies and Bourre.")
@@ -38,7 +60,7 @@ def _group(name: str, help: str) -> typer.Typer:
 
 
 odds_app = _group("odds", "Bid (play) success odds: of one hand with --hand, else by hand class over random deals.")
-trace_app = _group("trace", "Print simulated hands as JSON Lines (TRACE.md; the only format, so --jsonl is optional), "
+trace_app = _group("trace", "Print simulated hands as JSON Lines (docs/trace.md; the only format, so --jsonl is optional), "
                             "from the same kernel as the studies.")
 compare_app = _group("compare", "Duplicate tournament: every heuristic in every seat over the same deals.")
 sweep_app = _group("sweep", "Vary one parameter against a fixed opponent and plot the advantage with its band.")
@@ -179,7 +201,8 @@ def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Opt
                      trump: Annotated[Optional[List[str]], typer.Option("--trump", help="with --hand: only these trumps (S H D C)")] = None,
                      call: Annotated[Optional[List[str]], typer.Option("--call", help="with --hand: only these calls (7..13, boom, meetje)")] = None,
                      double_dummy: Annotated[bool, typer.Option("--double-dummy", help="add open-hand (double-dummy) play beside the heuristics, on the same deals (the dd extra)")] = False,
-                     dd_deals: Annotated[Optional[int], typer.Option("--dd-deals", min=1, help="deals for the open-hand (double-dummy) column",
+                     dd_deals: Annotated[Optional[int], typer.Option(
+                         "--dd-deals", min=1, help="deals for the open-hand (double-dummy) column (at most --hands)",
                                                                      show_default="1,000 with --hand, 2,000 without")] = None,
                      hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                      rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
@@ -266,13 +289,39 @@ def heuristics_cmd(game: Game):
 
 
 @app.command()
-def rules(game: Game):
-    """List the rule variant flags of a game (docs/RULES.md) with their defaults."""
+def rules(game: Game,
+          full: Annotated[bool, typer.Option("--full", help="print the game's whole section of the rules "
+                                                            "(docs/RULES.md, shipped with tricksim)")] = False):
+    """List the rule variant flags of a game with their defaults; --full prints the game's rules."""
     from tricksim.analysis.common import rules_text
 
     g = get_game(game)
+    if full:
+        typer.echo(rules_section(g.rules_section))
+        return
     typer.echo(rules_text(g.rules))
-    typer.echo(f"\nSee docs/RULES.md in the tricksim repository, section {g.rules_section}, for the full rules.")
+    typer.echo(f"\nThe full rules: tricksim rules {g.name} --full (docs/RULES.md section {g.rules_section}, "
+               f"installed with tricksim).")
+
+
+RULES_MD = Path(__file__).resolve().parent / "docs" / "RULES.md"   # a checkout's docs/, or the installed package's
+
+
+def rules_section(section: str) -> str:
+    """The text of docs/RULES.md section ``section`` (e.g. ``3 (Bourre)``): from its ``## 3.`` heading to the
+    next heading of the same level."""
+    number = section.split()[0]
+    try:
+        lines = RULES_MD.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise TricksimError(f"cannot read the rules: {RULES_MD}: {e.strerror or e} (an incomplete install?)") from None
+    start = next((i for i, x in enumerate(lines) if x.startswith(f"## {number}.")), None)
+    if start is None:
+        raise TricksimError(f"docs/RULES.md has no section {section}")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    while end > start and lines[end - 1].strip() in ("", "---"):
+        end -= 1
+    return "\n".join(lines[start:end])
 
 
 @app.command()
@@ -494,6 +543,24 @@ def _usage_errors():
 USAGE_ERRORS = _usage_errors()
 
 
+def _unknown_command(e) -> str | None:
+    """The one-line message for a command or game that does not exist, naming the valid ones
+    (``tricksim odds skat``: the games of ``odds``; ``tricksim play``: the commands); None for other errors."""
+    ctx = getattr(e, "ctx", None)
+    group = getattr(ctx, "command", None)
+    msg = e.format_message()
+    if group is not None and group.name == "pot" and msg.startswith("Got unexpected extra argument"):
+        return f"{msg.rstrip('.')}: tricksim pot plays Bourre sessions and takes no game (tricksim pot --help)"
+    if group is None or not hasattr(group, "list_commands") or not msg.startswith("No such command"):
+        return None
+    names = [n for n in group.list_commands(ctx) if not getattr(group.get_command(ctx, n), "hidden", False)]
+    asked = msg[len("No such command "):].rstrip(".")
+    if ctx.parent is None:
+        return f"no command {asked}; the commands are {', '.join(names)} (tricksim --help)"
+    path = ctx.command_path or f"tricksim {ctx.info_name}"
+    return f"no game {asked} for '{path}'; the games are {', '.join(names)}"
+
+
 ABORTS = (KeyboardInterrupt, typer.Abort)  # typer.Abort is click's Abort on older typer
 
 
@@ -535,7 +602,8 @@ def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in args if not a.startswith("-")), None)
     fit = None
-    if command not in (None, "trace"):   # JSON Lines stay one record per line
+    # JSON Lines stay one record per line; the rules' Markdown keeps its tables' rows whole
+    if command not in (None, "trace") and not (command == "rules" and "--full" in args):
         fit = sys.stdout = _FitStdout(sys.stdout)
     try:
         _main(argv)
@@ -553,7 +621,7 @@ def _main(argv):
     except USAGE_ERRORS as e:
         if type(e).__name__ == "NoArgsIsHelpError":   # typer has printed the help of the command (or group)
             raise SystemExit(0)
-        msg = e.format_message().replace("\n", " ")
+        msg = _unknown_command(e) or e.format_message().replace("\n", " ")
         sys.stderr.write(f"tricksim: error: {msg}\n")
         raise SystemExit(2)
     except TricksimError as e:

@@ -84,7 +84,7 @@ class Game:
     duplicate: Duplicate
     """How ``tricksim compare`` and ``tricksim sweep`` play it."""
     trace: Callable
-    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (TRACE.md); its
+    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (docs/trace.md); its
     other arguments are the game's own (Bourre: players, sessions, deals), like its ``trace``
     sub-command in cli.py."""
     bench_cases: Callable

@@ -1,6 +1,7 @@
 """Writing tables (CSV + Parquet), formatting them for the terminal, run folders."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -35,21 +36,109 @@ def write_table(df: pd.DataFrame, out: Path | None, name: str, parquet: bool = T
             pass
 
 
+MAX_DECIMALS = 6   # beyond this many decimals a value is written in scientific notation
+
+
+def _isnan(x) -> bool:
+    return x is None or x != x
+
+
+def _visible(xs, d: int, scale: float = 1.0, rate: bool = False) -> bool:
+    """Do ``d`` decimals show each value honestly?  Every value strictly inside (0, 1) for a rate
+    (any non-zero value otherwise) keeps a non-zero digit and, for a rate, does not round to 100%;
+    an estimate and the two bounds of its interval (the last three values) print differently where
+    they differ."""
+    txt = [f"{scale * x:.{d}f}" for x in xs]
+    zero = f"{0:.{d}f}"
+    full = f"{scale:.{d}f}"
+    for x, t in zip(xs, txt):
+        if rate and 0 < x < 1 and (t.lstrip("-") == zero or t == full):
+            return False
+        if not rate and x != 0 and t.lstrip("-") == zero:
+            return False
+    if len(xs) >= 3 and any(xs[i] != xs[j] and txt[i] == txt[j] for i, j in ((-3, -2), (-3, -1), (-2, -1))):
+        return False
+    return True
+
+
+def decimals(xs, digits: int, scale: float = 1.0, rate: bool = False, most: int = MAX_DECIMALS) -> int | None:
+    """The fewest decimals, at least ``digits``, that show ``xs`` honestly (see ``_visible``); None
+    when even ``most`` do not (write them in scientific notation then)."""
+    xs = [float(x) for x in xs if not _isnan(x)]
+    for d in range(digits, max(digits, most) + 1):
+        if _visible(xs, d, scale, rate):
+            return d
+    return None
+
+
 def pct(p, lo=None, hi=None, digits=1):
-    if p != p:  # nan
+    """A rate in percent with its 95% interval, ``p% [lo, hi]``, with at least ``digits`` decimals and
+    as many more as it takes for a non-zero rate never to print as 0% (nor a rate below one as 100%)
+    and for the two bounds of an interval to differ: a rate from a non-zero count is never shown as
+    a zero-width interval.  Rates too small for ``MAX_DECIMALS`` decimals are written as e.g.
+    ``1.3e-07% [1.0e-07, 1.7e-07]`` (rates that close to 1 keep their decimals).  ``lo``/``hi`` nan: the interval could not be estimated."""
+    if _isnan(p):
         return "-"
-    s = f"{100 * p:.{digits}f}%"
-    if lo is not None:
-        s += f" [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+    has_ci = lo is not None
+    if has_ci and (_isnan(lo) or _isnan(hi)):
+        return pct(p, digits=digits) + " [no interval]"
+    xs = [p, lo, hi] if has_ci else [p]
+    d = decimals(xs, digits, 100.0, rate=True, most=12)
+    if d is None or (d > MAX_DECIMALS and max(xs) < 0.5):    # small rates: scientific; near 1: decimals
+        f = (lambda x: f"{100 * x:.1e}") if has_ci else (lambda x: f"{100 * x:.2e}")
+    else:
+        f = (lambda x: f"{100 * x:.{d}f}")
+    s = f(p) + "%"
+    if has_ci:
+        s += f" [{f(lo)}, {f(hi)}]"
     return s
 
 
-def pm(m, h, digits=3):
+def pm(m, h, digits=3, sign=True, missing=None):
     """``+m ± h``; every sampled value keeps its ± (also ± 0.000 when the sample never varied), so a
-    column reads alike; ``h`` None (or nan) marks a value without sampling error (exact)."""
-    if m != m:
+    column reads alike; ``h`` None (or nan) marks a value without sampling error (exact), or, with
+    ``missing`` given, a sampled value without an interval: ``+m (missing)``, e.g. "n/a: n < 10".  A
+    non-zero half-width too small for ``digits`` decimals gets as many as show two significant digits
+    (``2.2700 ± 0.0021``, never ``2.27 ± 0.00`` for a half-width that is not zero).  ``sign``: write the + of a positive value."""
+    if _isnan(m):
         return "-"
-    return f"{m:+.{digits}f}" if h is None or h != h else f"{m:+.{digits}f} ± {h:.{digits}f}"
+    sg = "+" if sign else ""
+    if _isnan(h):
+        return f"{m:{sg}.{digits}f}" + (f" ({missing})" if missing else "")
+    d = decimals([h], digits)
+    if d is None:
+        return f"{m:{sg}.3e} ± {h:.1e}"
+    if d > digits:        # more decimals than asked for: show the half-width to two significant digits
+        d = max(d, min(MAX_DECIMALS + 1, 1 - math.floor(math.log10(h))))
+    return f"{m:{sg}.{d}f} ± {h:.{d}f}"
+
+
+def pct_pm(p, h, digits=2):
+    """A rate in percent with a symmetric half-width, ``p% ± h``, with enough decimals for a non-zero
+    half-width to show a non-zero digit (see ``pm``)."""
+    if _isnan(p):
+        return "-"
+    m, _, rest = pm(100 * p, None if _isnan(h) else 100 * h, digits, sign=False).partition(" ")
+    return f"{m}% {rest}".rstrip()
+
+
+def mean_interval(m, lo, hi, digits=3, sign=True):
+    """A mean with an interval that need not be symmetric, ``+m [lo, hi]``, with enough decimals for
+    the two bounds of a non-degenerate interval to differ; nan bounds: ``+m [no interval]``."""
+    if _isnan(m):
+        return "-"
+    sg = "+" if sign else ""
+    if _isnan(lo) or _isnan(hi):
+        return f"{m:{sg}.{digits}f} [no interval]"
+    d = decimals([m, lo, hi], digits)
+    if d is None:
+        return f"{m:{sg}.3e} [{lo:{sg}.3e}, {hi:{sg}.3e}]"
+    return f"{m:{sg}.{d}f} [{lo:{sg}.{d}f}, {hi:{sg}.{d}f}]"
+
+
+def no_interval(n: int, min_n: int = 10) -> str:
+    """The words in place of an interval that a sample of ``n`` cannot give."""
+    return f"no interval: n = {n:,} < {min_n}"
 
 
 WIDTH = 120   # every table the commands print fits this many columns

@@ -124,16 +124,25 @@ def sweep_edge_note(values, best) -> str:
             f"{vals[0] if side == 'lowest' else vals[-1]:g}; widen the range")
 
 
-def sweep_plot(df, path: Path, title: str, unit: str, best, crossings, default=None):
+def sweep_plot(df, path: Path, title: str, unit: str, best, crossings, default=None, contenders=None):
     """The advantage by parameter value with its 95% band; the best value (with a warning when it is
-    at the edge of the range), the heuristic's default value and any zero crossings marked."""
+    at the edge of the range), the heuristic's default value and the zero crossings the data establish
+    (``crossings``) marked.  ``contenders``: the values that cannot be told apart from the largest
+    advantage (``compare.best_value``); with more than one, the line is labelled "largest", not
+    "best", and the contenders are ringed."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.plot(df.value, df.advantage, "o-", color="tab:blue", label="advantage")
     ax.fill_between(df.value, df.advantage - df.ci, df.advantage + df.ci, color="tab:blue", alpha=0.2,
                     label="95% CI")
     ax.axhline(0, color="k", lw=0.8)
     edge = sweep_edge_note(df.value, best)
-    ax.axvline(best, color="tab:green", ls="--", label=f"best = {best:g}" + (" (edge of the range)" if edge else ""))
+    tied = [float(v) for v in (contenders or []) if float(v) != float(best)]
+    word = "best" if not tied else "largest"
+    ax.axvline(best, color="tab:green", ls="--", label=f"{word} = {best:g}" + (" (edge of the range)" if edge else ""))
+    if tied:
+        sel = df[df.value.astype(float).isin([float(best)] + tied)]
+        ax.plot(sel.value, sel.advantage, "o", ms=11, mfc="none", mec="tab:green", mew=1.5,
+                label="cannot be told apart from the largest")
     if default is not None:
         ax.axvline(default, color="0.35", ls="-.", lw=1.2, label=f"default = {default:g}")
     for x in crossings:

@@ -12,6 +12,34 @@ from tricksim.analysis.common import TricksimError, check_out_path
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES, get
 
+def sweep_sentence(best: dict, changes: list[dict], param: str, unit: str) -> str:
+    """What a sweep shows, in the words ``tricksim sweep`` prints: the best value named only when the
+    paired simultaneous intervals tell it from every other value (else the values that cannot be told
+    apart from the largest), and only the zero crossings the data establish."""
+    from tricksim.analysis.compare import render_best, render_crossings
+    text = render_best(best, param, unit).strip()
+    text = text[0].upper() + text[1:]
+    if not text.endswith("."):
+        text += "."
+    z = render_crossings(changes, param)
+    return f"{text} {z[0].upper() + z[1:]}."
+
+
+def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points") -> str:
+    """A pairwise difference in a field of more than two entrants beside the same pair head to head."""
+    from tricksim.analysis.output import pm
+
+    def diff(res):
+        p = res["pairs"]
+        r = p[(p.metric == metric) & (((p.a == a) & (p.b == b)) | ((p.a == b) & (p.b == a)))].iloc[0]
+        sign = 1 if r.a == a else -1
+        return pm(sign * r["diff"], r["ci"], 3, missing="too few deals for an interval")
+    others = [x for x in field["labels"] if x not in (a, b)]
+    return (f"A pairwise difference depends on the rest of the field: {a} - {b} is {diff(field)} {field['unit']} "
+            f"with {', '.join(others)} at the table ({field['n']:,} deals), and {diff(h2h)} head to head "
+            f"({h2h['n']:,} deals; 95% intervals). To compare two heuristics, play them head to head.")
+
+
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     from tricksim.analysis import compare as cmp
     from tricksim.analysis.output import write_table
@@ -23,6 +51,8 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     names = ["cautious", "aggressive", "random"]
     res = cmp.compare("boulmous", names, hands=n, seed=2026,
                       opts=RunOptions(out / "runs" / "boulmous-headline-compare", progress=progress, force=True))
+    h2h = cmp.compare("boulmous", names[:2], hands=n // 4, seed=2026,
+                      opts=RunOptions(out / "runs" / "boulmous-headline-compare-h2h", progress=progress, force=True))
     write_table(res["leaderboard"], d, "boulmous_leaderboard")
     write_table(res["pairs"], d, "boulmous_pairs")
     leaderboard_plot(res["leaderboard"], "points", res["unit"], d / "boulmous_leaderboard.png", res["n"])
@@ -31,23 +61,24 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
     sw = cmp.sweep("boulmous", "cautious", "margin", vals, against="aggressive", hands=ns, seed=2026,
                    opts=RunOptions(out / "runs" / "boulmous-headline-sweep", progress=progress, force=True))
     write_table(sw, d, "boulmous_sweep_margin")
-    best = sw.loc[sw.advantage.idxmax()]
-    zc = cmp.zero_crossings(sw)
+    best = cmp.best_value(sw)
+    changes = cmp.sign_changes(sw)
     default = get("boulmous").parse_heuristic("cautious").value("margin")
-    edge = sweep_edge_note(sw.value, best.value)
+    edge = sweep_edge_note(sw.value, best["value"])
     sweep_plot(sw, d / "boulmous_sweep_margin.png", "cautious:margin=v against aggressive (Boulmous)", res["unit"],
-               best.value, zc, default=default)
+               best["value"], [c["at"] for c in changes if c["established"]], default=default,
+               contenders=best["contenders"])
     md = ["## Comparing heuristics (Boulmous)\n",
           f"Regenerate: `tricksim compare boulmous {' '.join(names)} --hands {n} --seed 2026`\n",
           "```", cmp.render_compare(res), "```\n",
           "![leaderboard](compare/boulmous_leaderboard.png)\n",
+          field_sentence(res, h2h, names[0], names[1]) + f" Regenerate: `tricksim compare boulmous {names[0]} "
+          f"{names[1]} --hands {n // 4} --seed 2026`\n",
           f"### Sweep: the bidding margin of `cautious` against `aggressive`\n",
           f"Regenerate: `tricksim sweep boulmous cautious --param margin={vals[0]}:{vals[-1]}:{vals[1] - vals[0]:g} "
           f"--against aggressive --hands {ns} --seed 2026`\n",
-          f"Each value plays the same {ns:,} deals (rotated through the seats). Best margin: {best.value:g} "
-          f"({best.advantage:+.3f} ± {best.ci:.3f} points per deal); zero crossings: "
-          + (", ".join(f"{x:.2f}" for x in zc) if zc else "none") + f"; the default margin is {default:g}."
-          + (f" Note: {edge}." if edge else "") + "\n",
+          f"Each value plays the same {ns:,} deals (rotated through the seats). {sweep_sentence(best, changes, 'margin', res['unit'])} "
+          f"The default margin is {default:g}." + (f" Note: {edge}." if edge else "") + "\n",
           "![sweep](compare/boulmous_sweep_margin.png)\n"]
     return "\n".join(md)
 

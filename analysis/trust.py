@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import pm
 
 SEED = 2026
 HAND = "JH AH TH AS KC 9D"          # a Boulmous hand whose hearts contract is in doubt
@@ -89,9 +90,9 @@ def tricks_table(res, labels: dict) -> pd.DataFrame:
     for trump, df in calls[calls.bid == 3].groupby("trump", sort=False):
         row = {"trump": trump}
         for r in df.itertuples():
-            row[f"tricks, {labels[r.play]}"] = f"{r.mean_tricks:.2f} ± {r.tricks_ci:.2f}"
+            row[f"tricks, {labels[r.play]}"] = pm(r.mean_tricks, r.tricks_ci, 2, sign=False)
         for g in gaps[(gaps.trump == trump) & (gaps.bid == 3)].itertuples():
-            row[f"{labels[g.play]} - heuristics"] = f"{g.tricks_gap:+.2f} ± {g.tricks_gap_ci:.2f}"
+            row[f"{labels[g.play]} - heuristics"] = pm(g.tricks_gap, g.tricks_gap_ci, 2)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -147,7 +148,7 @@ def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str
     for kind in ("pimc", "open"):
         if f"gap {kind}" in bb.columns:
             gap, half = g3[f"gap {kind}"]
-            words.append(f"{PLAY_LABELS[kind]} minus heuristics {100 * gap:+.1f} ± {100 * half:.1f} points ("
+            words.append(f"{PLAY_LABELS[kind]} minus heuristics {pm(100 * gap, 100 * half, 1)} points ("
                          + ("significant at 5%" if abs(gap) > half else "not significant at 5%") + ")")
     md.append("Reading, at bid 3 over all classes: " + "; ".join(words) + ". A positive gap means the heuristics' odds understate what "
               "better card play makes of the same cards; a negative one that they flatter it.\n")

@@ -1,6 +1,6 @@
 """A slow, readable referee for Boomke Wies, written from RULES.md section 2 (plain Python, no numba).
 
-``check_hand(d)`` replays one TRACE.md hand dict (``analysis.boomke_wies.trace(...,
+``check_hand(d)`` replays one docs/trace.md hand dict (``analysis.boomke_wies.trace(...,
 with_legal=True)``) and returns the list of everything it disagrees with:
 
 - the deal, regenerated from the seed with a pure-Python port of kernels/rng.py: a
@@ -24,7 +24,7 @@ with_legal=True)``) and returns the list of everything it disagrees with:
   one point per trick).
 
 ``check_match(recs, ...)`` checks a whole match of ``kernels.boomke_wies.trace_match``.
-Cards are TRACE.md strings such as ``"TH"``; seats are 0..3 clockwise, partners opposite.
+Cards are docs/trace.md strings such as ``"TH"``; seats are 0..3 clockwise, partners opposite.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A slow, readable referee for Boulmous, written from RULES.md section 1 (plain Python, no numba).
 
-It replays one TRACE.md hand dict (``analysis.boulmous.trace(..., with_legal=True)``)
+It replays one docs/trace.md hand dict (``analysis.boulmous.trace(..., with_legal=True)``)
 and returns the list of everything it disagrees with:
 
 - the deal, regenerated from the seed with a pure-Python port of kernels/rng.py;
@@ -23,7 +23,7 @@ Semantics chosen where RULES.md leaves room (fixed by issue 2):
   trump already played if able (else any trump); also must beat the trick when trumps
   are led, if able.
 
-Cards are TRACE.md strings such as ``"JH"``; seats are 0..3 clockwise.
+Cards are docs/trace.md strings such as ``"JH"``; seats are 0..3 clockwise.
 """
 from __future__ import annotations
 

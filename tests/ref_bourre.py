@@ -1,6 +1,6 @@
 """A slow, readable referee for Bourre, written from RULES.md section 3 (plain Python, no numba).
 
-``check_session(deals, seed, rules)`` replays the TRACE.md dicts of one session
+``check_session(deals, seed, rules)`` replays the docs/trace.md dicts of one session
 (``analysis.bourre.trace(..., with_legal=True)``, in order) and returns the list of
 everything it disagrees with:
 
@@ -44,8 +44,34 @@ How the simulator reads RULES.md where it leaves room (issue 4):
   trump, while a trump above all of his wins the trick, counts one trick less.
 - akq_in_order: a player who holds A, K and Q of trumps when play begins must, while
   leading, lead the highest of them he still holds.
+
+The five points RULES.md once left open (issue 23, point 10) are the keys of ``READING``, the
+project's choice first (RULES.md 3.1 says why); ``check_session(..., reading={key: other})``
+replays the same deals under another reading, so a test can show that the deals really exercise
+each point (the other reading disagrees with the kernel) and that the kernel follows the choice.
 """
+
 from __future__ import annotations
+
+READING = {
+    # rule 13: the deal after a tied_only_next_hand deal.  "rotation": deal j of a session is dealt by
+    # seat j mod n (or the next seat in the deal clockwise from it), tied-only deals included;
+    # "from_last_dealer": the deal passes to the left of whoever dealt the previous deal
+    "dealer_after_tied_only": ("rotation", "from_last_dealer"),
+    # rule 2(a): a bourre on the tied deal.  "spent": his exemption is for the next deal, the tied-only
+    # deal (where nobody antes), so he antes the deal after it; "kept": it carries to the next deal with antes
+    "bourre_exemption_over_tied_only": ("spent", "kept"),
+    # rule 17: "pays": every player who plays pays the second ante, exempt or not (and in a tied-only deal);
+    # "exempt": a player exempt from the ante pays no second ante either
+    "second_ante_when_exempt": ("pays", "exempt"),
+    # rule 10b with must_trump_even_if_cannot_win = false and must_overtrump = false, a trumped trick that
+    # he can overtrump: "any_trump": he must trump, with any trump; "winning_trump": only with a winning one
+    "trump_to_win": ("any_trump", "winning_trump"),
+    # rule 11 with trump_card = separate_turnup: "out": the turned-up card is seen by all and out of play,
+    # never in O; "in_o": it counts as a trump that may be against him
+    "turnup_in_cinch": ("out", "in_o"),
+}
+CHOICE = {k: v[0] for k, v in READING.items()}
 
 # ---------------------------------------------------------------------------
 # cards
@@ -143,8 +169,9 @@ def equivalents(H, O):
     return set(eq)
 
 
-def follow_legal(hand, trick, trump, lono, R):
+def follow_legal(hand, trick, trump, lono, R, reading=None):
     """Rule 10 (a)-(c) for a player following; ``trick`` = cards already played."""
+    winning_only = (reading or CHOICE)["trump_to_win"] == "winning_trump"
     led = suit(trick[0])
     best = trick[0]
     for c in trick[1:]:
@@ -169,7 +196,7 @@ def follow_legal(hand, trick, trump, lono, R):
         else:
             if not over:
                 return set(hand)                     # cannot win: no obligation
-            oblig = over if R["must_overtrump"] else trumps
+            oblig = over if (R["must_overtrump"] or winning_only) else trumps
     else:
         oblig = trumps
     if R["void_must_play_highest_trump"]:
@@ -198,7 +225,7 @@ def legal_plays(seat, hands, trick, ctx):
             if mine:
                 return {max(mine, key=rank)}
         return set(hand)
-    base = follow_legal(hand, trick, trump, lono, R)
+    base = follow_legal(hand, trick, trump, lono, R, ctx.get("reading"))
     if rule != "pagat" or trump is None or not trumps:
         return base
     led = suit(trick[0])
@@ -251,8 +278,10 @@ def discard_limit(R, n):
     return lim
 
 
-def check_session(deals, seed, R):
-    """All disagreements between the kernel's deals (one session, in order) and the rules."""
+def check_session(deals, seed, R, reading=None):
+    """All disagreements between the kernel's deals (one session, in order) and the rules
+    (``reading``: {key of READING: its reading}, the project's choice for the keys not given)."""
+    reading = dict(CHOICE, **(reading or {}))
     errs = []
     if not deals:
         return ["empty session"]
@@ -260,6 +289,7 @@ def check_session(deals, seed, R):
     pot = 0
     nets = [0] * n
     exempt, inmask = set(), set(range(n))
+    last_dealer = n - 1
     for k, d in enumerate(deals):
         where = f"session {d['session']} deal {d['deal_in_session']}"
 
@@ -268,7 +298,7 @@ def check_session(deals, seed, R):
         if d["deal_in_session"] != k:
             err(f"deal index {d['deal_in_session']} != {k}")
         # dealer and who is in the deal
-        dealer = k % n
+        dealer = k % n if reading["dealer_after_tied_only"] == "rotation" else (last_dealer + 1) % n
         while dealer not in inmask:
             dealer = (dealer + 1) % n
         if d["dealer"] != dealer:
@@ -296,14 +326,18 @@ def check_session(deals, seed, R):
         stake = pot + sum(want)
         if d.get("overflow"):
             return errs                        # the session stops here
-        errs += [f"{where}: {e}" for e in check_deal(d, seed, R, n, dealer, inmask, stake, amt)]
+        errs += [f"{where}: {e}" for e in check_deal(d, seed, R, n, dealer, inmask, stake, amt, exempt, reading)]
         if errs:
             return errs
         # bookkeeping for the next deal (rules 2, 13)
         for s in range(n):
             nets[s] += d["score_delta"][s]
         pot = d["pot_after"]
-        exempt = set(d["bourre"])
+        last_dealer = dealer
+        kept = set()
+        if reading["bourre_exemption_over_tied_only"] == "kept" and inmask != set(range(n)):
+            kept = exempt - inmask              # the tied deal's bourre players, out of the tied-only deal
+        exempt = set(d["bourre"]) | kept
         inmask = set(range(n))
         if d["outcome"] == "tie" and R["tie"] != "divide_equally":
             exempt |= set(d["tied"])            # a divided pot is paid out: no exemption
@@ -314,7 +348,8 @@ def check_session(deals, seed, R):
     return errs
 
 
-def check_deal(d, seed, R, n, dealer, inmask, stake, amt):
+def check_deal(d, seed, R, n, dealer, inmask, stake, amt, exempt=frozenset(), reading=None):
+    reading = reading or CHOICE
     errs = []
     order = [(dealer + i) % n for i in range(1, n + 1) if (dealer + i) % n in inmask]   # dealer last
     # ---- rule 3: the deal ----
@@ -350,7 +385,7 @@ def check_deal(d, seed, R, n, dealer, inmask, stake, amt):
         return errs + [f"declaration order {[x['seat'] for x in decs]} != {order}"]
     limit = discard_limit(R, n)
     folded, discards = [], []          # not yet gathered for a reshuffle
-    known_out = {up} if sep else set()
+    known_out = {up} if sep and reading["turnup_in_cinch"] == "out" else set()
     active = []
     second = [0] * n
     reshuffles = 0
@@ -403,7 +438,7 @@ def check_deal(d, seed, R, n, dealer, inmask, stake, amt):
             errs.append("rule 18: the Lo-No dealer passed")
         if x["play"]:
             active.append(s)
-            if R["double_ante"]:
+            if R["double_ante"] and not (reading["second_ante_when_exempt"] == "exempt" and s in exempt):
                 second[s] = amt
             lone_dealer = is_dealer and len(active) == 1
             if declare_first or lone_dealer:
@@ -452,7 +487,7 @@ def check_deal(d, seed, R, n, dealer, inmask, stake, amt):
         # ---- rules 8-11: five tricks ----
         clockwise = [s for s in order if s in active]
         leader = dealer if lono else clockwise[0]
-        ctx = {"rules": R, "trump": trump, "lono": lono, "upcard": up, "won": won, "played": [],
+        ctx = {"rules": R, "reading": reading, "trump": trump, "lono": lono, "upcard": up, "won": won, "played": [],
                "known_out": known_out, "active": active, "n_active": len(active),
                "akq_holders": {s for s in active if trump is not None
                                and {trump * 16 + 10, trump * 16 + 11, trump * 16 + 12} <= set(hands[s])}}

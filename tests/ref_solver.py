@@ -6,7 +6,7 @@ winners come from the referee (tests/ref_boulmous.py: ``legal_cards``, ``trick_w
 is written from RULES.md independently of the kernels. Results are memoised on (cards still held,
 leader, trick so far), which changes nothing but the running time.
 
-Cards are TRACE.md strings ("JH"), trumps "S" "H" "D" "C" or "NT", rules a dict with the
+Cards are docs/trace.md strings ("JH"), trumps "S" "H" "D" "C" or "NT", rules a dict with the
 referee's keys ``left_bower_is_trump``, ``must_head``, ``trump_obligation``.
 """
 from __future__ import annotations

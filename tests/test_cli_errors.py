@@ -410,3 +410,109 @@ def test_trace_jsonl_is_the_default_format(capsys):
 def test_seed_range_edges_are_accepted(capsys):
     code, out, _ = run_cli(["trace", "boulmous", "--hands", "1", "--seed", str(2 ** 64 - 1)], capsys)
     assert code == 0 and json.loads(out)["seed"] == 2 ** 64 - 1
+
+
+# ---------------------------------------------------------------------------
+# issue 23, point 8: an unknown game names the valid ones; the rules print without the repository;
+# plain flags show no "<bool>"; point 10: no flag help carries a bare source tag such as "[EIGHTY]"
+# ---------------------------------------------------------------------------
+GAME_GROUPS = {"odds": ["boulmous", "boomke-wies", "bourre"], "trace": ["boulmous", "boomke-wies", "bourre"],
+               "compare": ["boulmous", "boomke-wies", "bourre"], "sweep": ["boulmous", "boomke-wies", "bourre"],
+               "equity": ["boulmous", "boomke-wies"]}
+
+
+@pytest.mark.parametrize("group", sorted(GAME_GROUPS))
+def test_unknown_game_names_the_games(group, capsys, no_simulation):
+    for argv in ([group, "skat"], [group, "skat", "--hands", "3"]):
+        code, out, err = run_cli(argv, capsys)
+        assert code == 2 and out == "" and "Traceback" not in err
+        lines = err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("tricksim: error: "), err
+        assert f"no game 'skat' for 'tricksim {group}'" in lines[0]
+        assert lines[0].endswith("the games are " + ", ".join(GAME_GROUPS[group]))
+
+
+def test_unknown_command_and_games_of_the_game_commands(capsys, no_simulation):
+    code, _, err = run_cli(["skat"], capsys)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "no command 'skat'" in err and all(c in err for c in ("odds", "trace", "compare", "pot", "rules"))
+    for argv in (["rules", "skat"], ["heuristics", "skat"], ["stakes", "skat"], ["tune", "skat", "basic"]):
+        code, _, err = run_cli(argv, capsys)
+        assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (argv, err)
+        assert "'skat' is not one of" in err and "'boulmous'" in err, err
+    code, _, err = run_cli(["pot", "skat"], capsys)
+    assert code == 2 and len(err.splitlines()) == 1 and "takes no game" in err
+
+
+def _commands(cmd, path=()):
+    """(path, click command) of every command and sub-command of the tricksim app."""
+    yield path, cmd
+    for name, sub in getattr(cmd, "commands", {}).items():
+        yield from _commands(sub, path + (name,))
+
+
+def test_help_shows_no_bool_beside_flags():
+    import typer
+    from typer.testing import CliRunner
+
+    runner = CliRunner()
+    root = typer.main.get_command(cli.app)
+    seen = 0
+    for path, cmd in _commands(root):
+        r = runner.invoke(cli.app, [*path, "--help"], prog_name="tricksim", env={"COLUMNS": "200"})
+        assert r.exit_code == 0, (path, r.output)
+        assert "<bool>" not in r.output, (path, [x for x in r.output.splitlines() if "<bool>" in x])
+        assert "--help" in r.output
+        seen += 1
+    assert seen > 20
+    # options that take a value still show their type
+    r = runner.invoke(cli.app, ["pot", "--help"], prog_name="tricksim", env={"COLUMNS": "200"})
+    assert "--sessions" in r.output and "<int" in r.output and "--tail" in r.output
+    tail = next(x for x in r.output.splitlines() if "--tail " in x)
+    assert "<" not in tail.split("--tail", 1)[1].split("also")[0]
+
+
+TAG = r"\[[A-Z][A-Z0-9-]{2,}\]"      # a source tag of the rules' specification, e.g. [EIGHTY], [S-BOU]
+
+
+@pytest.mark.parametrize("game", ["boulmous", "boomke-wies", "bourre"])
+def test_no_flag_help_carries_a_source_tag(game, capsys):
+    import re
+    from dataclasses import fields
+
+    from tricksim.analysis.registry import get
+    code, out, err = run_cli(["rules", game], capsys)
+    assert code == 0 and err == ""
+    assert not re.findall(TAG, out), re.findall(TAG, out)
+    g = get(game)
+    for f in fields(g.rules):
+        assert f"{g.rules.PREFIX}.{f.name} = " in out
+    if game == "bourre":
+        i = out.index("bourre.void_must_play_highest_trump")
+        assert "a void player who must trump plays his highest trump" in out[i:i + 200]
+
+
+def test_no_option_help_carries_a_source_tag():
+    import re
+
+    import typer
+    for path, cmd in _commands(typer.main.get_command(cli.app)):
+        for p in getattr(cmd, "params", []):
+            assert not re.findall(TAG, getattr(p, "help", None) or ""), (path, p.name, p.help)
+
+
+@pytest.mark.parametrize("game, head, inside", [("boulmous", "## 1. Boulmous", "### 1.3 Variant flags"),
+                                                ("boomke-wies", "## 2. Boomke Wies", "### 2.4 Variant flags"),
+                                                ("bourre", "## 3. Bourr", "tied_only_next_hand")])
+def test_rules_full_prints_the_games_section(game, head, inside, capsys):
+    code, out, err = run_cli(["rules", game, "--full"], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith(head) and inside in out
+    others = [h for g, h, _ in [("boulmous", "## 1. Boulmous", 0), ("boomke-wies", "## 2. Boomke Wies", 0),
+                                ("bourre", "## 3. Bourr", 0)] if g != game]
+    assert not any(h in out for h in others) and "## Where these rules come from" not in out
+    # Markdown tables keep their rows whole (no wrapping at 120 columns)
+    rows = [line for line in out.splitlines() if line.startswith("|")]
+    assert len(rows) > 10 and all(line.rstrip().endswith("|") for line in rows)
+    code, out, _ = run_cli(["rules", game], capsys)
+    assert f"tricksim rules {game} --full" in out and "docs/RULES.md" in out

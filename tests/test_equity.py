@@ -165,3 +165,23 @@ def test_odds_by_game_chance(tmp_path, monkeypatch):
     assert df.loc["3 H", "money"] == pytest.approx(3.0)
     assert (df.p_win_game.between(0, 1)).all() and df.loc["6 D", "money"] < df.loc["3 H", "money"]
     assert res["before"] < 1 and df.loc["3 H", "change"] == pytest.approx(1 - res["before"])
+    # every deal of the sample won the game: the interval still admits an outcome the sample did not see
+    # (at most about 3 in 4,000 deals), so it is never [100%, 100%] nor a money interval of zero width
+    r = df.loc["3 H"]
+    assert r.win_ci == 0 and r.win_hi == pytest.approx(1.0) and 0.998 < r.win_lo < 1.0
+    assert r.money_lo < 3.0 <= r.money_hi
+    from tricksim.analysis.output import mean_interval, pct
+    assert pct(r.p_win_game, r.win_lo, r.win_hi, 2) != "100.00% [100.00, 100.00]"
+    assert mean_interval(r.money, r.money_lo, r.money_hi).split(" [")[1].split(", ")[0] != "+3.000"
+
+
+def test_boomke_draw_impossible_is_said_in_words(tmp_path, monkeypatch):
+    """With the extra deal and no deal that ends level, a draw cannot happen: the table says 'none' and
+    why, never a 0.00% [0.00, 0.00] the bootstrap cannot bound."""
+    from tricksim.analysis.engine import RunOptions
+    from tricksim.analysis.equity.boomke_views import boomke_command
+    monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path))
+    out = "\n".join(str(x) for x in boomke_command("7,4", 5, deals=20_000, seed=3,
+                                                   opts=RunOptions(tmp_path / "run", progress=False)))
+    assert "0.00% [0.00, 0.00]" not in out
+    assert "none" in out and "the extra deal decides every tie" in out

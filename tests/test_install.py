@@ -3,7 +3,8 @@ editable, no extras): the ``tricksim`` command must work with the declared depen
 
 An import that no dependency declares (``import click`` once slipped in because the test extras
 happened to pull it in) fails here.  The same environment then gets the ``dd`` extra and runs the
-double-dummy path of the main job.  Nothing generic is installed at the top level: ``import cli``,
+double-dummy path of the main job.  The rules (docs/RULES.md) are installed with the package:
+``tricksim rules GAME --full`` prints them without the repository.  Nothing generic is installed at the top level: ``import cli``,
 ``import analysis`` and ``import kernels`` fail there.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["pyproject.toml", "README.md", "cli.py", "kernels", "analysis"]
+SOURCES = ["pyproject.toml", "README.md", "cli.py", "kernels", "analysis", "docs"]
 
 
 def _copy_project(dst: Path) -> Path:
@@ -68,6 +69,48 @@ def test_help_and_no_generic_top_level_modules(fresh_venv):
     r = _run([str(v["py"]), "-c", "import tricksim.cli, tricksim.analysis.engine, tricksim.kernels.cards"],
              cwd=v["cwd"], env=v["env"])
     assert r.returncode == 0, r.stderr
+
+
+def test_installed_rules_print_without_the_repository(fresh_venv):
+    """``pip install .`` ships docs/RULES.md (package data): the printed section is the checkout's, read from the
+    installed package, in a folder that holds no docs/."""
+    v = fresh_venv
+    out = _ok(v, "rules", "bourre", "--full").stdout
+    assert out.startswith("## 3. Bourr") and "tied_only_next_hand" in out and "## 1. Boulmous" not in out
+    assert out.strip() == _checkout_section("## 3.")
+    assert "tricksim rules bourre --full" in _ok(v, "rules", "bourre").stdout
+    r = _run([str(v["py"]), "-c", "import tricksim.cli as c; print(c.RULES_MD)"], cwd=v["cwd"], env=v["env"])
+    where = Path(r.stdout.strip())
+    assert r.returncode == 0 and where.is_file() and "site-packages" in where.parts, r.stdout + r.stderr
+
+
+def _checkout_section(head):
+    lines = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8").splitlines()
+    i = next(k for k, x in enumerate(lines) if x.startswith(head))
+    j = next(k for k in range(i + 1, len(lines)) if lines[k].startswith("## "))
+    return "\n".join(lines[i:j]).rstrip("-\n ").strip()
+
+
+def test_package_data_builds_without_a_venv(tmp_path):
+    """Fast (no new environment, no network): setuptools' build_py lays out the package as an install does; the
+    built tree holds tricksim/docs/RULES.md and trace.md, and its cli prints the rules from there."""
+    src = _copy_project(tmp_path / "src")
+    build = tmp_path / "build"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = _run([sys.executable, "-c", "import setuptools; setuptools.setup()", "-q", "build_py", "-d", str(build)],
+             cwd=src, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "deprecated" not in r.stderr.lower(), r.stderr[-3000:]
+    for name in ("RULES.md", "trace.md"):
+        assert (build / "tricksim" / "docs" / name).read_bytes() == (ROOT / "docs" / name).read_bytes()
+    env["PYTHONPATH"] = str(build)          # ahead of the editable install: the built tree is imported
+    code = ("import tricksim.cli as c, sys; print(c.RULES_MD); sys.stdout.flush(); "
+            "c.main(['rules', 'boomke-wies', '--full'])")
+    r = _run([sys.executable, "-c", code], cwd=tmp_path, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    first, rest = r.stdout.split("\n", 1)
+    assert Path(first) == build / "tricksim" / "docs" / "RULES.md"
+    assert rest.strip() == _checkout_section("## 2.")
 
 
 def test_one_simulating_command_per_game(fresh_venv):

@@ -3,7 +3,7 @@
 - ``config``: the rules dataclass and its kernel array, the heuristics registry, calls and scoring;
 - ``studies``: the block functions and the studies (odds of one hand, auctions and hand classes over
   random deals, whole matches); ``dd``: open-hand (double-dummy) play beside them (the ``dd`` extra);
-- ``trace``: deals as the kernels played them (TRACE.md);
+- ``trace``: deals as the kernels played them (docs/trace.md);
 - ``views``: text tables, plots and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.

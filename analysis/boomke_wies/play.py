@@ -193,7 +193,7 @@ def render_play(res) -> str:
         lines.append("\ngap, open-hand minus heuristics, paired on the same deals (95% CI):")
         lines.append(pd.DataFrame({
             "trump": g.trump, "bid": g.bid,
-            "P(make)": [f"{100 * a:+.1f} ± {100 * b:.1f} pts" for a, b in zip(g.gap, g.gap_ci)],
+            "P(make)": [pm(100 * a, 100 * b, 1) + " pts" for a, b in zip(g.gap, g.gap_ci)],
             "E[net]": [pm(a, b, 3) for a, b in zip(g.net_gap, g.net_gap_ci)],
             "E[tricks]": [pm(a, b, 2) for a, b in zip(g.tricks_gap, g.tricks_gap_ci)],
             "n": g.n.map(lambda x: f"{x:,}")}).to_string(index=False))

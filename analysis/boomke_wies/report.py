@@ -18,7 +18,7 @@ EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boomke Wies headline studies into ``out/boomke_wies/``: how auctions end, success by
     hand class, the example hand's bid odds, and heuristic vs double-dummy success."""
-    from tricksim.analysis.output import markdown_table, pm, write_table
+    from tricksim.analysis.output import markdown_table, no_interval, pm, write_table
     out = Path(out)
     d = out / "boomke_wies"
     d.mkdir(parents=True, exist_ok=True)
@@ -92,8 +92,9 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         md.append("By contract (made = the declaring team reaches its bid; Meetje: 7):\n\n"
                   + markdown_table(dd_contract_table(dd)) + "\n")
         (mh, hh), (mdd, hd), (mg, hg) = dd["mean_heuristic"], dd["mean_dd"], dd["mean_gap"]
-        md.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {mdd:.2f} ± {hd:.2f} "
-                  f"(gap {mg:+.2f} ± {hg:.2f}).\n")
+        few = no_interval(dd["deals"])
+        md.append(f"Mean declaring-team tricks: heuristic {pm(mh, hh, 2, sign=False, missing=few)}, double dummy "
+                  f"{pm(mdd, hd, 2, sign=False, missing=few)} (gap {pm(mg, hg, 2, missing=few)}).\n")
         below = [f"{r.contract} / {r.bid}" for df in (dd["by_bid"], dd["by_contract"]) for r in df.itertuples()
                  if r.dd_below_heuristic]
         md.append("Sanity: " + ("in no row is the double-dummy success below the heuristic declaring side's by more "

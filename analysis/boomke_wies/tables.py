@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tricksim.analysis.output import pct, pm
+from tricksim.analysis.output import no_interval, pct, pm
 
 
 def contracts_table(res) -> pd.DataFrame:
@@ -16,7 +16,7 @@ def contracts_table(res) -> pd.DataFrame:
                          "share [95% CI]": [pct(a, b, c, 2) for a, b, c in zip(t.freq, t.freq_lo, t.freq_hi)],
                          "deals": [f"{x:,}" for x in t.declared],
                          "made [95% CI]": [pct(a, b, c) for a, b, c in zip(t.p_made, t.made_lo, t.made_hi)],
-                         "E[team tricks]": ["-" if d == 0 else f"{m:.2f} ± {h:.2f}"
+                         "E[team tricks]": ["-" if d == 0 else pm(m, h, 2, sign=False, missing=no_interval(d))
                                             for d, m, h in zip(t.declared, t.mean_team_tricks, t.tricks_ci)]})
 
 
@@ -31,7 +31,8 @@ def class_tables(res, bids=(7, 8, 9, 10, 13)) -> dict:
     out = {}
     for key, df in (("longest_suit", res["by_longest"]), ("hcp", res["by_hcp"])):
         out[key] = pd.DataFrame({key: df[key], "n": [f"{x:,}" for x in df.n],
-                                 "E[tricks]": [f"{x:.2f}" for x in df.mean_tricks],
+                                 "E[tricks]": ["-" if k == 0 else pm(x, h, 2, sign=False, missing=no_interval(k))
+                                               for x, h, k in zip(df.mean_tricks, df.mean_ci, df.n)],
                                  **{f"{b}+": [pct(a, lo, hi) for a, lo, hi in zip(df[f"p{b}"], df[f"p{b}_lo"], df[f"p{b}_hi"])]
                                     for b in bids}})
     return out
@@ -56,7 +57,7 @@ def dd_bid_table(dd) -> pd.DataFrame:
     return pd.DataFrame({"tricks needed": b.bid,
                          "heuristic [95% CI]": [pct(x, y, z) for x, y, z in zip(b.p_heuristic, b.heur_lo, b.heur_hi)],
                          "double dummy [95% CI]": [pct(x, y, z) for x, y, z in zip(b.p_double_dummy, b.dd_lo, b.dd_hi)],
-                         "gap DD - heur.": [f"{100 * g:+.1f} ± {100 * h:.1f} pp" for g, h in zip(b.gap, b.gap_ci)]})
+                         "gap DD - heur.": [pm(100 * g, 100 * h, 1) + " pp" for g, h in zip(b.gap, b.gap_ci)]})
 
 
 def dd_contract_table(dd) -> pd.DataFrame:
@@ -65,7 +66,7 @@ def dd_contract_table(dd) -> pd.DataFrame:
     return pd.DataFrame({"contract": bc.contract, "bid": bc.bid, "n": [f"{x:,}" for x in bc.n],
                          "heuristic [95% CI]": [pct(x, y, z) for x, y, z in zip(bc.p_heuristic, bc.heur_lo, bc.heur_hi)],
                          "double dummy [95% CI]": [pct(x, y, z) for x, y, z in zip(bc.p_double_dummy, bc.dd_lo, bc.dd_hi)],
-                         "gap DD - heur.": [f"{100 * g:+.1f} ± {100 * h:.1f} pp" for g, h in zip(bc.gap, bc.gap_ci)]})
+                         "gap DD - heur.": [pm(100 * g, 100 * h, 1) + " pp" for g, h in zip(bc.gap, bc.gap_ci)]})
 
 
 def matches_table(res) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Boomke Wies traces (TRACE.md): deals exactly as the kernels played them."""
+"""Boomke Wies traces (docs/trace.md): deals exactly as the kernels played them."""
 from __future__ import annotations
 
 from tricksim.analysis.boomke_wies.config import GAME, KEY, BoomkeRules, check_hands
@@ -12,7 +12,7 @@ def _cards(mask):
 
 
 def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
-    """One TRACE.md line from a kernel hand record."""
+    """One docs/trace.md line from a kernel hand record."""
     rec = [int(x) for x in rec]
     hands = [_cards(rec[K.REC_HANDS + s]) for s in range(4)]
     nb = rec[K.REC_NBIDS]
@@ -56,7 +56,7 @@ def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
 
 def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heuristics=None,
           first: int = 0, with_legal: bool = False) -> list[dict]:
-    """Hands ``first..first+hands-1`` of the deal studies with this seed, as TRACE.md dicts."""
+    """Hands ``first..first+hands-1`` of the deal studies with this seed, as docs/trace.md dicts."""
     rules = rules or BoomkeRules()
     specs = GAME.parse_seats(heuristics)
     check_hands(hands)

@@ -16,6 +16,7 @@ from tricksim.analysis.boomke_wies.studies import (auction_stats, deals_run, mat
 from tricksim.analysis.boomke_wies.tables import class_tables, contracts_table, matches_table, points_text
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import pm
 
 
 def render_odds(res) -> str:
@@ -58,7 +59,7 @@ def render_odds(res) -> str:
 
 
 def render_dd(res, kind: str) -> str:
-    from tricksim.analysis.output import pct
+    from tricksim.analysis.output import no_interval, pct, pm
     tab = res["table"] if kind == "hand" else res["by_contract"]
     key = "trump" if kind == "hand" else "contract"
     rows = []
@@ -66,7 +67,7 @@ def render_dd(res, kind: str) -> str:
         rows.append({key: getattr(r, key), "bid": r.bid, "n": f"{r.n:,}",
                      "heuristic [95% CI]": pct(r.p_heuristic, r.heur_lo, r.heur_hi),
                      "double dummy [95% CI]": pct(r.p_double_dummy, r.dd_lo, r.dd_hi),
-                     "gap DD - heur.": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pp"})
+                     "gap DD - heur.": pm(100 * r.gap, 100 * r.gap_ci, 1) + " pp"})
     rate = res["deals_per_s"]
     if rate == rate:
         speed = f"{rate:,.1f} deals per second here ({res['seconds']:.0f} s"
@@ -75,7 +76,12 @@ def render_dd(res, kind: str) -> str:
         speed += ")"
     else:
         speed = "every block reused from the run folder"
-    head = f"Open-hand (double-dummy) play (DDS via endplay) on {res['deals']:,} of the same deals: {speed}"
+    of = res.get("of")
+    where = (f"on the first {res['deals']:,} of the {of:,} deals above" if of is not None and of != res["deals"]
+             else f"on the same {res['deals']:,} deals" if of is not None else f"on {res['deals']:,} deals")
+    if res.get("requested") is not None and res["requested"] > res["deals"]:
+        where += f" ({res['requested']:,} asked for: no more than the deals dealt)"
+    head = f"Open-hand (double-dummy) play (DDS via endplay) {where}: {speed}"
     lines = [head, pd.DataFrame(rows).to_string(index=False)]
     below = tab[tab.dd_below_heuristic] if len(tab) else tab
     if len(below):
@@ -87,11 +93,12 @@ def render_dd(res, kind: str) -> str:
         for r in res["by_bid"].itertuples():
             rows.append({"b": r.bid, "heuristic": pct(r.p_heuristic, r.heur_lo, r.heur_hi),
                          "double dummy": pct(r.p_double_dummy, r.dd_lo, r.dd_hi),
-                         "gap": f"{100 * r.gap:+.1f} ± {100 * r.gap_ci:.1f} pp"})
+                         "gap": pm(100 * r.gap, 100 * r.gap_ci, 1) + " pp"})
         lines.append(pd.DataFrame(rows).to_string(index=False))
         (mh, hh), (md, hd), (mg, hg) = res["mean_heuristic"], res["mean_dd"], res["mean_gap"]
-        lines.append(f"Mean declaring-team tricks: heuristic {mh:.2f} ± {hh:.2f}, double dummy {md:.2f} ± {hd:.2f}, "
-                     f"gap {mg:+.2f} ± {hg:.2f}.")
+        few = no_interval(res["deals"])
+        lines.append(f"Mean declaring-team tricks: heuristic {pm(mh, hh, 2, sign=False, missing=few)}, double dummy "
+                     f"{pm(md, hd, 2, sign=False, missing=few)}, gap {pm(mg, hg, 2, missing=few)}.")
     lines.append("(open-hand, double-dummy play: both sides see all cards and play perfectly. It is not a bound on the "
                  "heuristics' result: against heuristic defenders a heuristic declarer can do better.)")
     lines.append("('gap' = double-dummy minus heuristic success on the same deals, in percentage points (pp), "
@@ -208,6 +215,16 @@ def render_classes(res) -> str:
                       "chance its team takes at least b tricks"] + [show(t) for t in class_tables(res).values()])
 
 
+DD_HAND_DEALS = 1_000   # double-dummy deals of --hand ... --double-dummy when --dd-deals is not given
+DD_DEALS = 2_000        # and of --double-dummy over random deals
+
+
+def dd_count(requested: int | None, default: int, dealt: int) -> int:
+    """How many deals to solve double dummy: those asked for (``--dd-deals``, else ``default``), never
+    more than the deals the heuristics played (``--hands``): the double-dummy column is on the same deals."""
+    return max(1, min(requested or default, int(dealt)))
+
+
 def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, calls=None,
                  double_dummy: bool = False, n_dd: int | None = None, hands: int | None = None, seed: int = 0,
                  heuristics=None, rules=None, until_precision: float | None = None,
@@ -242,7 +259,9 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
         plot_tricks(res, opts.out / "tricks.png")
         yield render_odds(res)
         if double_dummy:
-            dd = dd_hand(cards, seed, n_dd or 1000, rules, specs, opts=opts.sub("double_dummy"))
+            n = dd_count(n_dd, DD_HAND_DEALS, res["n"])
+            dd = dd_hand(cards, seed, n, rules, specs, opts=opts.sub("double_dummy"))
+            dd.update(of=res["n"], requested=n_dd or DD_HAND_DEALS)
             if trumps:
                 dd["table"] = dd["table"][dd["table"].trump.isin([t.strip().upper() for t in trumps])]
             write_table(dd["table"], opts.out, "double_dummy")
@@ -263,7 +282,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
         m, half = res["no_auction_mean"]
         write_table(res["no_auction"], opts.out, "team_tricks")
         yield (f"No-auction Boomke Wies (classic whist, trumps turned up), {res['n']:,} random deals: seats 0+2 take "
-               f"{m:.3f} ± {half:.3f} tricks per deal.")
+               f"{pm(m, half, 3, sign=False)} tricks per deal.")
         yield f"\nresults in {opts.out}"
         return
     plot_contracts(res["contracts"], opts.out / "contracts.png", res["n"])
@@ -275,7 +294,8 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
     yield ""
     yield render_classes(cls)
     if double_dummy:
-        dd = dd_deals(seed, n_dd or 2000, rules, specs, opts=opts.sub("double_dummy"))
+        dd = dd_deals(seed, dd_count(n_dd, DD_DEALS, res["n"]), rules, specs, opts=opts.sub("double_dummy"))
+        dd.update(of=res["n"], requested=n_dd or DD_DEALS)
         write_table(dd["by_contract"], opts.out, "double_dummy_by_contract")
         write_table(dd["by_bid"], opts.out, "double_dummy_by_bid")
         plot_dd(dd["by_bid"], opts.out / "double_dummy.png", dd["deals"],

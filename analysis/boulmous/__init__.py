@@ -5,7 +5,7 @@ tricks, euchre-like bowers.
 - ``studies``: the block functions and the studies (odds of one hand, exact odds, hand classes,
   auctions, whole games with the money settlement); ``play``: the odds of one hand under several
   kinds of play (heuristics, open-hand) on the same deals;
-- ``trace``: hands and games as the kernels played them (TRACE.md);
+- ``trace``: hands and games as the kernels played them (docs/trace.md);
 - ``views``: text tables and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.

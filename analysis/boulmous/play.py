@@ -28,6 +28,7 @@ from tricksim.analysis.boulmous.config import DEALER, GAME, TRUMP_NAMES, Boulmou
     check_seat, no_pimc, parse_hand, PIMC_WORLDS, pimc_key
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.boulmous.studies import bid_stakes_ci
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels.cards import card_str, mask_of
 
@@ -127,9 +128,7 @@ def odds_play_run(cards, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, 
 
 def _points(bid, rules):
     tricks = np.arange(7)
-    pts = np.where(tricks >= bid, tricks, tricks - bid if rules.failed_taker_keeps_tricks else -bid)
-    stake = np.where(tricks >= bid, 3 if bid == 6 else 0, -3 if bid == 6 else 0)
-    return pts, stake
+    return np.where(tricks >= bid, tricks, tricks - bid if rules.failed_taker_keeps_tricks else -bid)
 
 
 def _play_tables(counts, kinds, rules):
@@ -145,17 +144,18 @@ def _play_tables(counts, kinds, rules):
         marg = {kind: joint.sum(axis=tuple(a for a in range(k) if a != k - 1 - j))
                 for j, kind in enumerate(kinds)}
         for bid in range(3, 7):
-            pts, stake = _points(bid, rules)
+            pts = _points(bid, rules)
             for kind in kinds:
                 h = marg[kind]
                 made = int(h[bid:].sum())
                 p, lo, hi = wilson(made, n)
                 m, half, _ = hist_mean_ci(pts, h)
-                ms, halfs, _ = hist_mean_ci(stake, h)
+                ms, slo, shi = bid_stakes_ci(bid, made, n)
                 mean_t, half_t, _ = hist_mean_ci(np.arange(7), h)
                 rows.append({"trump": TRUMP_NAMES[t], "bid": bid, "play": kind, "p_make": float(p),
                              "ci_low": float(lo), "ci_high": float(hi), "n": n, "exp_points": m, "points_ci": half,
-                             "exp_stakes": ms, "stakes_ci": halfs, "mean_tricks": mean_t, "tricks_ci": half_t})
+                             "exp_stakes": ms, "stakes_ci": (shi - slo) / 2, "stakes_lo": slo,
+                             "stakes_hi": shi, "mean_tricks": mean_t, "tricks_ci": half_t})
             if "heuristic" in kinds:
                 ih = kinds.index("heuristic")
                 for j, kind in enumerate(kinds):

@@ -14,7 +14,8 @@ from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAME, GAMES_
                                                rules_array)
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import hist_mean_ci, wilson
+from tricksim.analysis.stats import (MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, t_crit,
+                                     two_valued_mean_ci, wilson)
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, mask_of
 
@@ -34,11 +35,41 @@ def block_classes(params, first, n):
     return K.sim_classes(kd, kc, first, n, ra, codes, prm)
 
 
+def box_batch(games: int) -> int:
+    """Games per batch of the boxes' interval: a power of two (so it divides the default block) from 8
+    up, as large as leaves at least 32 batches."""
+    b = 8
+    while b * 2 * 32 <= games and b * 2 <= GAMES_BLOCK:
+        b *= 2
+    return b
+
+
 def block_games(params, first, n):
+    """The kernel's sums, then (with ``box_batch`` in params) per-batch sums for the boxes' batch
+    variance: the games of global indices [k B, (k+1) B) form batch k, a batch cut by a block edge
+    counts its pieces apart; appended: sum of x_s^2 (4), sum of x_s d (4), sum of d^2, the batches
+    (x_s = boxes of seat s in the batch, d = its finished games)."""
     from tricksim.analysis.equity.saware import game_arrays
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    return K.sim_games(kd, kc, first, n, ra, codes, prm,
-                       *game_arrays(GAME.specs_from_json(params["heuristics"]), GAME.rules_of(params)))
+    extra = game_arrays(GAME.specs_from_json(params["heuristics"]), GAME.rules_of(params))
+    B = params.get("box_batch")
+    if not B:
+        return K.sim_games(kd, kc, first, n, ra, codes, prm, *extra)
+    total = None
+    bx = np.zeros(10, np.int64)
+    i = first
+    while i < first + n:
+        j = min(first + n, (i // B + 1) * B)
+        a = K.sim_games(kd, kc, i, j - i, ra, codes, prm, *extra)
+        total = a if total is None else total + a
+        x = a[14:18]
+        d = (j - i) - int(a[13])
+        bx[0:4] += x * x
+        bx[4:8] += x * d
+        bx[8] += d * d
+        bx[9] += 1
+        i = j
+    return np.concatenate([total, bx])
 
 
 def hand_rows(params, first, n):
@@ -57,6 +88,17 @@ def hand_rows(params, first, n):
     return pd.DataFrame(cols)
 
 
+def bid_stakes_ci(bid: int, made: int, n: int):
+    """The expected boulmous payments of a bid (rule 18 c, d: bid 6 is worth +3 stakes made, -3 failed;
+    a lower bid none) with its interval: the Wilson interval of P(make) mapped through the payments,
+    so that it stays honest when no 6 (or every 6) was made.  Returns (mean, low, high); a lower bid
+    is exactly 0 (low = high = 0: no sampling error)."""
+    if bid < 6:
+        return 0.0, 0.0, 0.0
+    m, lo, hi = two_valued_mean_ci(made, n, -3.0, 3.0)
+    return float(m), float(lo), float(hi)
+
+
 def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
     """Per trump and bid: P(make) with interval, expected points and stakes; and the pass line.
     A failed bid scores tricks - bid, or -bid with ``failed_taker_keeps_tricks=false``
@@ -72,23 +114,24 @@ def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
             k = int(h[bid:].sum())
             p, lo, hi = wilson(k, n)
             pts = np.where(tricks >= bid, tricks, tricks - bid if rules.failed_taker_keeps_tricks else -bid)
-            stake = np.where(tricks >= bid, 3 if bid == 6 else 0, -3 if bid == 6 else 0)
             m, half, _ = hist_mean_ci(pts, h)
-            ms, halfs, _ = hist_mean_ci(stake, h)
+            ms, slo, shi = bid_stakes_ci(bid, k, n)
             pbox = 1 - k / n
             p = float(p)
             rows.append({"trump": TRUMP_NAMES[t], "bid": bid, "p_make": p,
                          "ci_low": float(lo) if not exact else p, "ci_high": float(hi) if not exact else p,
                          "n": n, "exp_points": m, "points_ci": 0.0 if exact else half,
-                         "exp_stakes": ms, "stakes_ci": 0.0 if exact else halfs, "p_box": pbox})
+                         "exp_stakes": ms, "stakes_ci": 0.0 if exact else (shi - slo) / 2,
+                         "stakes_lo": ms if exact else slo, "stakes_hi": ms if exact else shi, "p_box": pbox})
     df = pd.DataFrame(rows)
     ph = agg[35:48]
     sh = agg[48:53]
     n = int(ph.sum())
     pm, phalf, _ = hist_mean_ci(np.arange(-6, 7), ph)
-    sm, shalf, _ = hist_mean_ci(np.arange(-1, 4), sh)
+    sm, slo, shi, _ = hist_mean_interval(np.arange(-1, 4), sh)
     pas = pd.DataFrame([{"call": "pass", "n": n, "exp_points": pm, "points_ci": 0.0 if exact else phalf,
-                         "exp_stakes": sm, "stakes_ci": 0.0 if exact else shalf}]) if n else pd.DataFrame()
+                         "exp_stakes": sm, "stakes_ci": 0.0 if exact else (shi - slo) / 2,
+                         "stakes_lo": sm if exact else slo, "stakes_hi": sm if exact else shi}]) if n else pd.DataFrame()
     return df, pas
 
 
@@ -266,8 +309,8 @@ def stakes_run(seed: int = 0, games: int = 100_000, rules=None, heuristics=None,
     """The run of ``game_stakes``."""
     if games < 1:
         raise TricksimError(f"the number of games must be at least 1, got {games}")
-    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), no_pimc(GAME.parse_seats(heuristics), "stakes")), games,
-                      block_size, unit="games")
+    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), no_pimc(GAME.parse_seats(heuristics), "stakes"),
+                                                    box_batch=box_batch(games)), games, block_size, unit="games")
 
 
 def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
@@ -282,9 +325,13 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
     from tricksim.analysis.stats import mean_ci
     m, half = mean_ci(a[0:4], a[8:12], done)
     pw, lo, hi = wilson(a[4:8], done)
+    bx = a[len(a) - 10:]
+    bm, bvar, bdf = batch_ratio(a[14:18], bx[0:4], bx[4:8], done, bx[8], bx[9])
+    bhalf = np.asarray(t_crit(bdf) * np.sqrt(bvar)) if bdf == bdf and bdf >= MIN_SAMPLE - 1 else np.full(4, np.nan)
     df = pd.DataFrame({"seat": [0, 1, 2, 3], "heuristic": [s.label for s in specs], "mean_stakes": m,
                        "stakes_ci": half, "p_win": pw, "win_lo": lo, "win_hi": hi,
-                       "boxes_per_game": a[14:18] / max(done, 1), "games": done})
+                       "boxes_per_game": a[14:18] / max(done, 1), "boxes_ci": bhalf, "games": done,
+                       "box_batches": int(bx[9])})
     return {"seats": df, "games": r.n, "abandoned": int(a[13]), "mean_deals": a[12] / max(r.n, 1),
             "seconds": r.seconds}
 

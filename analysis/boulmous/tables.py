@@ -40,7 +40,8 @@ def stakes_table(res) -> pd.DataFrame:
     return pd.DataFrame({"seat": s.seat, "heuristic": s.heuristic,
                          "stakes per game": [pm(a, b) for a, b in zip(s.mean_stakes, s.stakes_ci)],
                          "P(win) [95% CI]": [pct(a, b, e) for a, b, e in zip(s.p_win, s.win_lo, s.win_hi)],
-                         "boxes per game": [f"{x:.3f}" for x in s.boxes_per_game]})
+                         "boxes per game [95% CI]": [pm(a, b, 3, sign=False, missing="too few games for an interval")
+                                                     for a, b in zip(s.boxes_per_game, s.boxes_ci)]})
 
 
 def exact_vs_mc_table(cmpdf) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Boulmous traces (TRACE.md): hands and whole games exactly as the kernels played them."""
+"""Boulmous traces (docs/trace.md): hands and whole games exactly as the kernels played them."""
 from __future__ import annotations
 
 from tricksim.analysis.boulmous.config import GAME, KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc, \
@@ -9,7 +9,7 @@ from tricksim.kernels.cards import card_str, cards_of
 
 
 def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
-    """One TRACE.md line from a kernel hand record."""
+    """One docs/trace.md line from a kernel hand record."""
     rec = [int(x) for x in rec]
     taker = rec[K.REC_TAKER]
     hands = [sorted(cards_of(rec[K.REC_HANDS + s])) for s in range(4)]
@@ -41,7 +41,7 @@ def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
 
 def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, heuristics=None,
           first: int = 0, with_legal: bool = False) -> list[dict]:
-    """Hands ``first..first+hands-1`` of the run with this seed, as TRACE.md dicts."""
+    """Hands ``first..first+hands-1`` of the run with this seed, as docs/trace.md dicts."""
     rules = rules or BoulmousRules()
     specs = GAME.parse_seats(heuristics)
     score_aware(specs, "trace")
@@ -59,7 +59,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
 def trace_games(seed: int = 0, games: int = 1, rules: BoulmousRules | None = None, heuristics=None,
                 first: int = 0) -> list[dict]:
     """Whole games ``first..first+games-1`` exactly as ``game_stakes`` plays them: one
-    TRACE.md dict per deal, plus ``game_index``, ``deal_in_game``, ``scores_after``,
+    docs/trace.md dict per deal, plus ``game_index``, ``deal_in_game``, ``scores_after``,
     ``boxes_after`` and, on a game's last deal, ``winners`` and ``game_stakes`` (the
     money of the whole game, settlement included)."""
     rules = rules or BoulmousRules()

@@ -20,6 +20,15 @@ from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
 
 
+def _stakes(r, exact: bool) -> str:
+    """E[stakes] of a call: exact, none for a bid below 6 (no payment by rule), else with its interval
+    (from P(make)'s Wilson interval for a bid, so never zero-width when no 6 or every 6 was made)."""
+    from tricksim.analysis.output import mean_interval, pm
+    if exact or r.stakes_lo == r.stakes_hi == r.exp_stakes:
+        return pm(r.exp_stakes, None, 3)
+    return mean_interval(r.exp_stakes, r.stakes_lo, r.stakes_hi, 3)
+
+
 def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
     from tricksim.analysis.output import pct, pm
     rows = []
@@ -28,7 +37,7 @@ def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
                      "P(make)" + (" exact" if exact else " [95% CI]"): pct(r.p_make, None if exact else r.ci_low,
                                                                          None if exact else r.ci_high),
                      "n": f"{r.n:,}", "E[points]": pm(r.exp_points, None if exact else r.points_ci, 2),
-                     "E[stakes]": pm(r.exp_stakes, None if exact else r.stakes_ci, 3)})
+                     "E[stakes]": _stakes(r, exact)})
     return pd.DataFrame(rows)
 
 
@@ -38,13 +47,13 @@ def render_odds(res) -> str:
              _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
     if len(res["pass"]):
         p = res["pass"].iloc[0]
-        ci = (None, None) if res["exact"] else (p.points_ci, p.stakes_ci)
-        lines.append(f"pass (the others bid on; this seat defends): E[points] {pm(p.exp_points, ci[0], 2)}, "
-                     f"E[stakes] {pm(p.exp_stakes, ci[1], 3)}")
+        lines.append(f"pass (the others bid on; this seat defends): E[points] "
+                     f"{pm(p.exp_points, None if res['exact'] else p.points_ci, 2)}, E[stakes] {_stakes(p, res['exact'])}")
     b = res["best"].iloc[0]
     lines.append(f"best call: {b.best_call} (by expected points plus stakes: {b.exp_value:+.2f} = points "
                  f"{b.exp_points:+.2f}, stakes {b.exp_stakes:+.2f})")
-    lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed); "
+    lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed; its interval is "
+                 "P(make)'s mapped through them; a lower bid pays none); "
                  "each failed contract also adds a box (1 stake to the game's winner), shown as P(box) = 1 - P(make).")
     return "\n".join(lines)
 
@@ -84,7 +93,7 @@ def render_play(res) -> str:
     for trump, df in calls[calls.bid == 3].groupby("trump", sort=False):
         row = {"trump": trump}
         for r in df.itertuples():
-            row[f"tricks, {PLAY_LABELS[r.play]}"] = f"{r.mean_tricks:.2f} ± {r.tricks_ci:.2f}"
+            row[f"tricks, {PLAY_LABELS[r.play]}"] = pm(r.mean_tricks, r.tricks_ci, 2, sign=False)
         if len(gaps):
             for g in gaps[(gaps.trump == trump) & (gaps.bid == 3)].itertuples():
                 row[f"gap {PLAY_LABELS[g.play]} - heuristics"] = pm(g.tricks_gap, g.tricks_gap_ci, 2)

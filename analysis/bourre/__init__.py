@@ -7,7 +7,7 @@ that grows when players go bourre.
   ``studies``: the duplicate tournament block and benchmark cases; ``tail``: the pot's tail law and
   its rare tails (multilevel splitting);
 - ``ev``: the expected-value player's probability table (fictitious play, cached);
-- ``trace``: the deals of sessions as the kernels played them (TRACE.md);
+- ``trace``: the deals of sessions as the kernels played them (docs/trace.md);
 - ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.

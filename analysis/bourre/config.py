@@ -43,7 +43,7 @@ class BourreRules:
     must_trump_when_void: bool = flag(True, help="rule 10b")
     must_overtrump: bool = flag(True, help="rule 10b")
     must_trump_even_if_cannot_win: bool = flag(True, help="rule 10b (false: trump only when the trump would win)")
-    void_must_play_highest_trump: bool = flag(False, help="rule 10b [EIGHTY]")
+    void_must_play_highest_trump: bool = flag(False, help="rule 10b: a void player who must trump plays his highest trump")
     cinch_rule: str = flag("pagat", ["pagat", "hoyle_lead_highest_with_akq", "akq_in_order", "none"], help="rule 11")
     cinch_knowledge: str = flag("holder", ["holder", "omniscient"], help="rule 11 detection")
     cinch_last_player_exempt: bool = flag(True, help="rule 11 (ii)")

@@ -11,26 +11,81 @@ from tricksim.analysis.bourre.bins import bin_lo
 from tricksim.kernels import bourre as K
 
 
+def _chips_label(v, _pos=None) -> str:
+    if v <= 0:
+        return ""
+    if v >= 1e6:
+        return f"10^{math.log10(v):.0f}" if abs(math.log10(v) - round(math.log10(v))) < 1e-9 else f"{v:.1e}"
+    return f"{v:,.0f}" if v >= 1 else f"{v:g}"
+
+
+def _pct_label(v, _pos=None) -> str:
+    if v <= 0:
+        return ""
+    x = 100 * v
+    if v < 1e-4:
+        return f"1 in 10^{math.log10(1 / v):.0f}" if abs(math.log10(v) - round(math.log10(v))) < 1e-9 else f"{x:.1e}%"
+    return f"{x:.0f}%" if x >= 1 else f"{x:.2g}%"
+
+
+def log_ticks(ax, which: str = "y", percent: bool = False):
+    """A log axis whose tick labels never collide: call it once every curve is drawn.  Over more
+    than 3 decades one tick per decade (thinned to at most 8), over 1.5 to 3 decades 1-2-5, else
+    denser; chips above a million read 10^k, shares below 0.01% '1 in 10^k'."""
+    from matplotlib import ticker
+    axis = ax.yaxis if which == "y" else ax.xaxis
+    lo, hi = ax.get_ylim() if which == "y" else ax.get_xlim()
+    decades = math.log10(hi / lo) if lo > 0 and hi > lo else 3.0
+    if decades > 3:
+        step = max(1, math.ceil(decades / 8))
+        first = math.ceil(math.log10(lo)) if lo > 0 else 0
+        locs = [10.0 ** e for e in range(first, int(math.floor(math.log10(hi))) + 1, step)]
+        axis.set_major_locator(ticker.FixedLocator(locs))
+    else:
+        subs = (1.0, 2.0, 5.0) if decades > 1.5 else (1.0, 1.5, 2.0, 3.0, 5.0, 7.0) if decades > 0.6 else tuple(range(1, 10))
+        axis.set_major_locator(ticker.LogLocator(base=10, subs=subs, numticks=40))
+    axis.set_major_formatter(ticker.FuncFormatter(_pct_label if percent else _chips_label))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def percent_ticks(ax, which: str = "y"):
+    """A linear share axis in %, with as many decimals as its tick spacing needs (0.5%, 1.0%, 1.5%)."""
+    from matplotlib import ticker
+    axis = ax.yaxis if which == "y" else ax.xaxis
+    locs = [v for v in axis.get_majorticklocs()]
+    step = min((b - a for a, b in zip(locs, locs[1:]) if b > a), default=1.0) * 100
+    dec = max(0, -math.floor(math.log10(step) + 1e-9)) if step > 0 else 0
+    axis.set_major_locator(ticker.FixedLocator(locs))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _p=None: f"{100 * v:.{dec}f}%" if v >= -1e-12 else ""))
+
+
+def _finite(s):
+    """A fan quantile for a log plot: overflowed (inf) and empty values left out, at least 0.5."""
+    return s.replace([np.inf, -np.inf], np.nan).clip(lower=0.5)
+
+
 def plot_pot(res, out: Path):
-    from tricksim.analysis.plots import log_axis, style
+    from tricksim.analysis.plots import style
     from tricksim.analysis.stats import wilson
     from tricksim.analysis.plots import plt
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     fan = res["fan"]
     x = fan.deal
     ax = axes[0]
-    ax.fill_between(x, fan.q5.clip(lower=0.5), fan.q95.clip(lower=0.5), alpha=0.18, color="C0", label="5-95%")
-    ax.fill_between(x, fan.q25.clip(lower=0.5), fan.q75.clip(lower=0.5), alpha=0.35, color="C0", label="25-75%")
-    ax.plot(x, fan.q50.clip(lower=0.5), color="C0", lw=2, label="median")
-    ax.plot(x, fan.q99.clip(lower=0.5), color="C3", lw=1, ls="--", label="99%")
+    ax.fill_between(x, _finite(fan.q5), _finite(fan.q95), alpha=0.18, color="C0", label="5-95%")
+    ax.fill_between(x, _finite(fan.q25), _finite(fan.q75), alpha=0.35, color="C0", label="25-75%")
+    ax.plot(x, _finite(fan.q50), color="C0", lw=2, label="median")
+    ax.plot(x, _finite(fan.q99), color="C3", lw=1, ls="--", label="99%")
     ax.set_yscale("log")
-    log_axis(ax, "y")
+    log_ticks(ax, "y")
     ax.set_xlabel("deal of the session")
     ax.set_ylabel("pot contested (chips, log)")
     ax.set_title("Pot at each deal: fan chart")
     ax.legend(fontsize=8)
     ax = axes[1]
     _survival(ax, res, "C0", None)
+    log_ticks(ax, "x")
+    log_ticks(ax, "y", percent=True)
     ax.set_title("Largest pot of a session")
     ax = axes[2]
     ps = res["pass_hist"]
@@ -46,7 +101,7 @@ def plot_pot(res, out: Path):
         ax.fill_between(k, np.maximum(lo, floor), np.maximum(hi, floor), color=f"C{i}", alpha=0.15)
     ax.set_yscale("log")
     ax.set_ylim(floor, 1.05)
-    log_axis(ax, "y", percent=True)
+    log_ticks(ax, "y", percent=True)
     ax.set_xlabel("within k deals")
     ax.set_ylabel("P(pot passes the threshold), log")
     ax.set_title("Chance the pot passes 10x/100x/1000x (95% bands)")
@@ -63,7 +118,7 @@ def _survival(ax, res, color, label, i=0, curves=1):
     n = mh.sum()
     if n == 0:
         return
-    from tricksim.analysis.plots import log_axis, style
+    from tricksim.analysis.plots import style
     # P(max > lo of bin b) for every bin edge
     tail = np.cumsum(mh[::-1])[::-1] / n        # P(max in bin >= b)
     xs = [bin_lo(b) for b in range(K.BIN_OVF)]
@@ -73,14 +128,13 @@ def _survival(ax, res, color, label, i=0, curves=1):
     ax.step(np.array(xs)[keep], ys[keep], where="post", color=color, label=label, **kw)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    log_axis(ax, "x")
-    log_axis(ax, "y", percent=True)
     ax.set_xlabel("chips x (log)")
     ax.set_ylabel("P(largest pot >= x), log")
 
 
-def plot_sweep(sw, path: Path):
-    from tricksim.analysis.plots import log_axis, percent_axis, style
+def sweep_figure(sw):
+    """The sweep's three panels (the figure, for ``plot_sweep`` and the tests)."""
+    from tricksim.analysis.plots import style
     from tricksim.analysis.plots import plt
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     m = len(sw["results"])
@@ -89,17 +143,20 @@ def plot_sweep(sw, path: Path):
         fan = res["fan"]
         lab = res["label"] + (f" ({res['overflowed']:,} sessions overflowed 2^62)" if res["overflowed"] else "")
         kw = style(i, len(fan), m)    # own dash and markers: settings with identical curves stay visible
-        axes[0].plot(fan.deal, fan.q50.clip(lower=0.5), color=c, lw=2, label=lab, **kw)
-        axes[0].fill_between(fan.deal, fan.q5.clip(lower=0.5), fan.q95.clip(lower=0.5), color=c, alpha=0.1)
-        axes[0].plot(fan.deal, fan.q99.clip(lower=0.5), color=c, lw=1, ls=kw["ls"], alpha=0.7)
+        axes[0].plot(fan.deal, _finite(fan.q50), color=c, lw=2, label=lab, **kw)
+        axes[0].fill_between(fan.deal, _finite(fan.q5), _finite(fan.q95), color=c, alpha=0.1)
+        axes[0].plot(fan.deal, _finite(fan.q99), color=c, lw=1, ls=kw["ls"], alpha=0.7)
         _survival(axes[1], res, c, res["label"], i, m)
         ps = res["pass_hist"]
         k = np.arange(1, res["deals"] + 1)
         axes[2].plot(k, np.cumsum(ps[1][:res["deals"]]) / max(res["sessions"], 1), color=c, label=res["label"],
                      **style(i, len(k), m))
     axes[0].set_yscale("log")
-    log_axis(axes[0], "y")
-    percent_axis(axes[2], "y")
+    log_ticks(axes[0], "y")
+    log_ticks(axes[1], "x")
+    log_ticks(axes[1], "y", percent=True)
+    axes[2].set_ylim(bottom=0)
+    percent_ticks(axes[2], "y")
     axes[0].set_xlabel("deal of the session")
     axes[0].set_ylabel("pot contested (chips, log)")
     axes[0].set_title("median (thick), 5-95% (band), 99% (thin)")
@@ -112,6 +169,12 @@ def plot_sweep(sw, path: Path):
     r0 = sw["results"][0]
     fig.suptitle(f"Bourre pot growth, sweep of {sw['name']}: {r0['sessions']:,} sessions of {r0['deals']} deals per setting")
     fig.tight_layout()
+    return fig
+
+
+def plot_sweep(sw, path: Path):
+    from tricksim.analysis.plots import plt
+    fig = sweep_figure(sw)
     fig.savefig(path, dpi=100)
     plt.close(fig)
 

@@ -164,7 +164,8 @@ def decode_pot(counts, players, deals, ante, specs, rules):
         if bh[k] == 0 and k > 2:
             continue
         p, lo, hi = rate(int(bh[k]), 4 + k)
-        bro.append({"bourre_players": k, "p": float(p), "ci_low": float(lo), "ci_high": float(hi), "deals": nd})
+        bro.append({"bourre_players": k, "p": float(p), "ci_low": float(lo), "ci_high": float(hi), "count": int(bh[k]),
+                    "deals": nd})
     res["bourre"] = pd.DataFrame(bro)
     am, ahalf = mean(ah, 4 + 9 + 1)
     res["active_mean"] = (am, ahalf, nd)
@@ -173,7 +174,8 @@ def decode_pot(counts, players, deals, ante, specs, rules):
     for name, k in (("a unique winner takes the pot", 0), ("a tie (split pot)", 1), ("a lone player takes the pot", 2),
                     ("everyone passed (carried over)", 3)):
         p, lo, hi = rate(int(oc[k]), k)
-        orows.append({"outcome": name, "p": float(p), "ci_low": float(lo), "ci_high": float(hi), "deals": nd})
+        orows.append({"outcome": name, "p": float(p), "ci_low": float(lo), "ci_high": float(hi), "count": int(oc[k]),
+                      "deals": nd})
     res["outcomes"] = pd.DataFrame(orows)
     # seats
     seat = g["seat"].reshape(K.MAXP, 10)

@@ -1,4 +1,4 @@
-"""Bourre headline studies of the main job (``tricksim report``): does the pot compound under `basic`,
+"""Bourre headline studies of the main job (``tricksim report``): does the pot settle under `basic`,
 `loose` and `ev` play, its tail law and rare tails, then the pot growth of `basic` and its sweeps."""
 from __future__ import annotations
 
@@ -9,23 +9,32 @@ from tricksim.analysis.bourre.pot import agg_layout, fan_stride, pot_block_size,
 from tricksim.analysis.bourre.plots import plot_sweep
 from tricksim.analysis.bourre.sweep import pot_sweep
 from tricksim.analysis.bourre.tail import tail_study
-from tricksim.analysis.bourre.tail_views import k_table, rare_note, rare_table, tail_words, write_tail
-from tricksim.analysis.bourre.views import compounds, pot_tables, write_pot
+from tricksim.analysis.bourre.tail_views import (k_table, overall_cell, rare_note, rare_table, tail_words,
+                                                 write_tail)
+from tricksim.analysis.bourre.views import compounds, mean_status, pot_tables, write_pot
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import pm
 from tricksim.kernels import bourre as K
 
 
 SWEEP_NOTES = {
     "players": "Every seat plays `basic`; the ante is 1 per player, so a bigger table starts with a bigger pot.",
-    "pot_limit": "A limit L caps what a winner takes (the rest stays) and what a bourré pays (rule 15).",
+    "pot_limit": "A limit L caps what a winner takes (the rest stays) and what a bourré pays (rule 15). It binds only "
+                 "in the sessions whose pot passes L (column 'sessions whose pot passed the limit'), and there it "
+                 "only leaves a few chips in the middle after a win: `basic` does not weigh the pot, so every deal's "
+                 "play and outcome is the same under every limit (same seed), and the largest pot of a session, "
+                 "reached before the limit takes effect, moves only when L is well below it (limits of 100 or more, "
+                 "above nearly every pot under `basic`, would leave every row as without a limit).",
     "looseness": "Every seat's play threshold is lowered by this much (0 = `basic`, threshold 2.0; a duplicate "
                  "sweep, `tricksim sweep bourre basic --param threshold=0.5:3:0.5 --against basic --players 7`, "
                  "finds 2.0 the best reply to itself): looser tables put more players in, more of them go bourré, "
-                 "and the pot compounds.",
+                 "and the pot's tail grows heavier.",
     "heuristic": "Every seat plays the named heuristic (`ev` with its table computed by fictitious play, or loaded "
                  "from the cache).",
 }
 TAIL_HEURISTICS = ("basic", "loose", "ev")
+MEAN_WORDS = {"infinite": "infinite (k <= 1)", "maybe": "maybe infinite (k's interval reaches 1)",
+              "finite": "finite (k > 1)", "capped": "finite (pot limit)"}
 
 
 def _cell(p, lo, hi) -> str:
@@ -35,7 +44,8 @@ def _cell(p, lo, hi) -> str:
 
 
 def tail_section(d, runs, seed, deals, quick, progress):
-    """Does the pot compound under basic, loose, ev; k; P(pot > 1000x) by splitting (markdown lines)."""
+    """Does the pot settle under basic, loose, ev, how heavy is its tail; k; P(pot > 1000x) by splitting
+    (markdown lines)."""
     from tricksim.analysis.bourre.config import BourreRules, GAME
     from tricksim.analysis.bourre.ev import prepare_lines
     from tricksim.analysis.bourre.pot import pot_study as _pot
@@ -55,10 +65,13 @@ def tail_section(d, runs, seed, deals, quick, progress):
         tr = tail_study(7, deals, n_law, seed, rules, specs, opts, targets, roots)
         write_tail(tr, d / f"tail_{h}", pot)
         kr = tr["k"].iloc[0]
-        ok, sentence = compounds(pot)
+        pot["tail"] = tr
+        _, sentence = compounds(pot)
+        status = mean_status(pot)[0]
         t = tr["rare"]["table"].set_index("X (x ante)")
-        kc = k_table(tr)["tail exponent k [95% CI]"].iloc[0]
-        row = {"players play": f"`{h}`", "pot compounds?": "yes" if ok else "no", "E[A] per deal": f"{kr['E[A]']:.3f}",
+        kc = overall_cell(tr)
+        row = {"players play": f"`{h}`", "E[A] per deal": f"{kr['E[A]']:.3f}",
+               "long-run mean of the pot": MEAN_WORDS[status],
                "tail exponent k [95% CI]": kc}
         for x in targets[:2]:
             r = t.loc[x]
@@ -68,13 +81,15 @@ def tail_section(d, runs, seed, deals, quick, progress):
         parts.append((h, tr, sentence))
     tab = pd.DataFrame(rows)
     write_table(tab, d, "tail_summary")
-    md = ["### Does the pot compound, and how rare are big pots?\n",
+    md = ["### Does the pot settle, and how rare are big pots?\n",
           f"Regenerate one row: `tricksim pot --players 7 -H ev --deals {deals} --sessions {n_law} --seed {seed} --tail "
           f"--tail-levels {','.join(str(x) for x in targets)} --tail-roots {roots}` (likewise `-H basic`, `-H loose`).\n",
           "Between two wins the pot follows P' = A·P + B: A counts the pot-sized bourré payments, plus one when a tie "
-          "carries the pot over (A = 0: someone won it and nobody went bourré, the pot is reset); B is the antes. The "
-          "pot compounds when E[A] >= 1. If the deals' (A, B) were independent, P(pot > x) would fall like x^-k with k "
-          "the root of E[A^k] = 1: a 10x larger pot is 10^k times rarer. The chance of a pot past 1,000x the ante "
+          "carries the pot over (A = 0: someone won it and nobody went bourré, the pot is reset); B is the antes. As long "
+          "as wins reset the pot, its distribution settles after a few deals, whatever E[A]; E[A] >= 1 only makes its "
+          "mean grow, through rare runs of bourrés. If the deals' (A, B) were independent, P(pot > x) would fall like "
+          "x^-k with k the root of E[A^k] = 1: a 10x larger pot is 10^k times rarer, and k <= 1 (exactly when E[A] >= 1) "
+          "makes the long-run mean of the pot, and of every seat's net, infinite. The chance of a pot past 1,000x the ante "
           f"within {deals} deals is estimated by multilevel splitting (a session is copied each time its pot passes a "
           "level, the copies' weights divided accordingly; unbiased, 95% intervals from the spread between independent "
           "root sessions, on the log scale) beside plain sampling of sessions over the same number of deals.\n",
@@ -99,7 +114,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     deals = 50 if quick else 200
     n_main = 500 if quick else 50_000
     n_sweep = 200 if quick else 3_000
-    md = ["## Bourré: does the pot compound, and how rare are big pots\n"]
+    md = ["## Bourré: does the pot settle, and how rare are big pots\n"]
     md += tail_section(d, runs, seed, deals, quick, progress)
     md.append("### The pot under `basic`: fan chart, largest pot, first passages\n")
     res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True))
@@ -125,12 +140,12 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               + markdown_table(t["pass"]) + "\n")
     m, half, nd = res["bourre_mean"]
     am, ahalf, _ = res["active_mean"]
-    md.append(f"**Per deal** ({nd:,} deals): {am:.2f} ± {ahalf:.2f} players play, {m:.3f} ± {half:.3f} go bourré.\n\n"
+    md.append(f"**Per deal** ({nd:,} deals): {pm(am, ahalf, 2, sign=False)} players play, {pm(m, half, 3, sign=False)} go bourré.\n\n"
               + markdown_table(t["bourre"]) + "\n\n" + markdown_table(t["outcomes"]) + "\n")
     md.append("**Each seat's net chips after the session:**\n\n" + markdown_table(t["seats"]) + "\n")
     # sweeps
     for name, values in (("heuristic", ["basic", "tight", "loose", "ev"]), ("players", [2, 3, 4, 5, 6, 7, 8]),
-                         ("pot_limit", [None, 100, 50, 20]),
+                         ("pot_limit", [None, 50, 20, 10]),
                          ("looseness", [0.0, 0.5, 1.0, 1.5])):
         sw = pot_sweep(name, values, 7, deals, n_sweep, seed,
                        opts=RunOptions(runs / f"bourre-headline-sweep-{name}", progress=progress, force=True))

@@ -3,18 +3,21 @@ looseness, the heuristic of every seat), on the same seed (common random numbers
 from __future__ import annotations
 
 import dataclasses
+
+import numpy as np
 import pandas as pd
 
-from tricksim.analysis.bourre.bins import _max_q_text, _pct
+from tricksim.analysis.bourre.bins import _max_q_text, _pct, _pm, bin_hi, bin_lo
 from tricksim.analysis.bourre.config import no_pimc, GAME, REGISTRY, BourreRules
 from tricksim.analysis.bourre.pot import pot_study
 from tricksim.analysis.common import HeuristicSpec, TricksimError
 from tricksim.analysis.engine import RunOptions
+from tricksim.kernels import bourre as K
 
 
 SWEEPS = {
     "players": [2, 3, 4, 5, 6, 7, 8],
-    "pot_limit": [None, 100, 50, 20],
+    "pot_limit": [None, 50, 20, 10],
     "double_ante": [False, True],
     "tie": ["carry_over", "divide_equally", "tied_only_next_hand"],
     "max_discard": [5, 4, 3],
@@ -98,11 +101,32 @@ def _setting(name, v, players, rules, heuristic, user_defs):
     return players, rules, specs
 
 
+MEAN_WORDS = {"infinite": "infinite (E[A] >= 1)", "maybe": "maybe infinite (E[A]'s interval reaches 1)",
+              "finite": "finite (E[A] < 1)", "capped": "finite (pot limit)"}
+
+
+def limit_reached(res) -> str:
+    """How many sessions had a pot above the limit (where a limit can bind: a winner takes at most L, a
+    bourre pays at most L), from the largest-pot histogram; a bin that straddles L gives a range."""
+    lim = res["rules"].pot_limit
+    if not lim:
+        return "-"
+    mh = np.asarray(res["max_hist"])
+    n = int(mh.sum())
+    sure = int(sum(c for b, c in enumerate(mh) if b == K.BIN_OVF or bin_lo(b) > lim))
+    maybe = int(sum(c for b, c in enumerate(mh) if b != K.BIN_OVF and bin_lo(b) <= lim < bin_hi(b) - 1))
+    if not n:
+        return "-"
+    if not maybe:
+        return f"{sure:,} of {n:,} ({100 * sure / n:.1f}%)"
+    return f"{sure:,}-{sure + maybe:,} of {n:,} ({100 * sure / n:.1f}-{100 * (sure + maybe) / n:.1f}%)"
+
+
 def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules=None, heuristic=None, user_defs=None,
               opts: RunOptions = RunOptions()):
     """One pot study per value of the swept setting (same seed: common random numbers); each in its
     own sub-folder of ``opts.out``."""
-    from tricksim.analysis.bourre.views import compounds
+    from tricksim.analysis.bourre.views import expected_a, mean_status
     rules = rules or BourreRules()
     results = []
     for v in values:
@@ -124,11 +148,15 @@ def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules
             r_ = fin[fin.mult == mult].iloc[0]
             row[f"P(>{mult}x)"] = _pct(r_.p, r_.ci_low, r_.ci_high, 2)
             row[f"p{mult}"] = r_.p
-        row["bourre per deal"] = f"{m:.3f} ± {half:.3f}"
+        row["bourre per deal"] = _pm(m, half, 3)
         t = o.iloc[1]
         row["tie rate"] = _pct(t.p, t.ci_low, t.ci_high, 2)
         row["overflowed"] = res["overflowed"]
-        row["pot compounds"] = "yes" if compounds(res)[0] else "no"
+        if name == "pot_limit":
+            row["sessions whose pot passed the limit"] = limit_reached(res)
+        ea, ehalf, _ = expected_a(res)
+        row["E[A] per deal"] = f"{ea:.3f} ± {ehalf:.3f}"
+        row["long-run mean pot"] = MEAN_WORDS[mean_status(res)[0]]
         rows.append(row)
     return {"name": name, "values": values, "results": results, "table": pd.DataFrame(rows)}
 

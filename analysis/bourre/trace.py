@@ -1,4 +1,4 @@
-"""Bourre traces (TRACE.md): the deals of sessions exactly as ``pot`` plays them."""
+"""Bourre traces (docs/trace.md): the deals of sessions exactly as ``pot`` plays them."""
 from __future__ import annotations
 
 from tricksim.analysis.bourre.config import GAME, KEY, BourreRules, has_pimc, rules_array
@@ -20,7 +20,7 @@ def _seats(mask, n):
 
 
 def record_to_dict(rec, seed, deals, rules, specs, with_legal=False):
-    """One TRACE.md line from a kernel deal record."""
+    """One docs/trace.md line from a kernel deal record."""
     rec = [int(x) for x in rec]
     n = rec[K.REC_N]
     sess, j = rec[K.REC_SESSION], rec[K.REC_DEAL_IDX]

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+import math
+
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.bourre.bins import _pct, _q_text, _short, bin_hi, bin_lo
+from tricksim.analysis.bourre.bins import _chips, _pct, _pm, _q_text, _short, bin_hi, bin_lo
 from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, KEY, BourreRules, parse_hand
 from tricksim.analysis.bourre.ev import prepare_lines
 from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
@@ -17,7 +19,7 @@ from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
 from tricksim.analysis.bourre.tail import check_tail, tail_study
-from tricksim.analysis.bourre.tail_views import render_tail, write_tail
+from tricksim.analysis.bourre.tail_views import fmt_k, render_tail, write_tail
 from tricksim.analysis.common import parse_card, rules_dict
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import wilson
@@ -46,15 +48,19 @@ def pot_tables(res) -> dict:
     t["pass"] = pd.DataFrame({"within k deals": sorted(set(ps.within_deals)), **wide})
     b = res["bourre"]
     t["bourre"] = pd.DataFrame({"players bourre in a deal": b.bourre_players,
-                                "share of deals [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(b.p, b.ci_low, b.ci_high)]})
+                                "share of deals [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(b.p, b.ci_low, b.ci_high)],
+                                "deals": [f"{x:,} of {n:,}" for x, n in zip(b["count"], b.deals)]})
     o = res["outcomes"]
     t["outcomes"] = pd.DataFrame({"deal ends with": o.outcome,
-                                  "share [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(o.p, o.ci_low, o.ci_high)]})
+                                  "share [95% CI]": [_pct(a, c, d, 2) for a, c, d in zip(o.p, o.ci_low, o.ci_high)],
+                                  "deals": [f"{x:,} of {n:,}" for x, n in zip(o["count"], o.deals)]})
     s = res["seats"]
-    t["seats"] = pd.DataFrame({"seat": s.seat, "heuristic": s.heuristic,
-                               "mean net": s.mean_net.map(lambda x: ("-" if x != x else f"{x:+,.1f}" if abs(x) < 1e6
-                                                                     else ("+" if x > 0 else "") + _short(x))),
-                               "sd": s.sd_net.map(_short),
+    withheld = means_withheld(res)
+    means = {} if withheld else {
+        "mean net": s.mean_net.map(lambda x: ("-" if x != x else f"{x:+,.1f}" if abs(x) < 1e6
+                                              else ("+" if x > 0 else "") + _short(x))),
+        "sd": s.sd_net.map(_short)}
+    t["seats"] = pd.DataFrame({"seat": s.seat, "heuristic": s.heuristic, **means,
                                "median [95% CI]": [_q_text(m, lo, hi) for m, lo, hi in zip(s["median"], s.median_lo, s.median_hi)],
                                "5% / 95% [95% CIs]": [f"{_q_text(a, alo, ahi)} / {_q_text(c, clo, chi)}" for a, alo, ahi, c, clo, chi
                                                       in zip(s.p5, s.p5_lo, s.p5_hi, s.p95, s.p95_lo, s.p95_hi)],
@@ -65,16 +71,12 @@ def pot_tables(res) -> dict:
     return t
 
 
-def compounds(res):
-    """(does the pot compound: True / False, the one-sentence answer).  Between two wins the pot
-    follows P' = A.P + B (issue 15): A = the bourre payments that equal the pot, plus one when a tie
-    (or an all-pass) carries the pot over; B = the antes.  The pot compounds, growing geometrically
-    in the mean, when E[A] >= 1; below 1 it falls back between wins (its tail can still be heavy:
-    the tail law).  E[A] per deal = bourre players per deal (pot-sized penalty) + the carry-over
-    rate, from the study's own rates, with the sum of their 95% half-widths."""
-    labels = sorted({s.label for s in res["specs"]})
-    who = (f"expected-value play ({', '.join(labels)})" if all(s.name == "ev" for s in res["specs"])
-           else f"{', '.join(labels)} play")
+def expected_a(res):
+    """(E[A], its 95% half-width, the parts) of the pot study: between two wins the pot follows
+    P' = A.P + B (issue 15): A = the bourre payments that equal the pot, plus one when a tie (or an
+    all-pass) carries the pot over; B = the antes.  E[A] per deal = bourre players per deal
+    (pot-sized penalty) + the carry-over rate, from the study's own rates, with the sum of their
+    95% half-widths."""
     rules = res["rules"]
     m, half, _ = res["bourre_mean"]
     o = res["outcomes"]
@@ -88,14 +90,129 @@ def compounds(res):
         ea += r.p
         ehalf += max(r.p - r.ci_low, r.ci_high - r.p)
     parts.append(f"a {100 * sum(o.iloc[i].p for i in carry):.1f}% carry-over rate")
-    cap = f" (up to the pot limit of {rules.pot_limit})" if rules.pot_limit else ""
+    return ea, ehalf, parts
+
+
+SETTLE_FACTOR = 1.25     # a fan quantile within this factor of its last value (or overlapping it) has settled
+SETTLE_SHARE = 0.95      # ... at this share of the fan deals from the settling deal on
+
+
+def settling(res):
+    """When the pot's distribution settles, from the fan chart: the first fan deal that agrees with
+    the last deal, as do 95% of the fan deals after it, where two deals agree when each of the
+    median, the 90% and (where the sessions bound it) the 99% quantile of the pot contested is
+    within a factor 1.25 of the other's or their 95% order-statistic intervals overlap.  Returns a
+    dict (deal, the quantiles there and at the last deal, settled: that deal lies in the first half
+    of the session) or None (no fan)."""
+    fan = res["fan"].reset_index(drop=True)
+    if not len(fan):
+        return None
+    last = fan.iloc[-1]
+    qs = ["q50", "q90"] + (["q99"] if last.q99_lo == last.q99_lo and last.q99 == last.q99 else [])
+
+    def near(r, q):
+        a, b = r[q], last[q]
+        if not (a == a and b == b) or a <= 0 or b <= 0 or math.isinf(a) or math.isinf(b):
+            return a == b
+        if max(a, b) / min(a, b) <= SETTLE_FACTOR:
+            return True
+        lo, hi = r[q + "_lo"], r[q + "_hi"]
+        return lo == lo and hi == hi and lo <= last[q + "_hi"] and last[q + "_lo"] <= hi
+    ok = np.array([all(near(r, q) for q in qs) for _, r in fan.iterrows()])
+    share = np.cumsum(ok[::-1])[::-1] / np.arange(len(ok), 0, -1)
+    i = int(np.flatnonzero(ok & (share >= SETTLE_SHARE))[0])
+    r = fan.iloc[i]
+    top = qs[-1]
+    return {"deal": int(r.deal), "last_deal": int(last.deal), "median": r.q50, "median_last": last.q50,
+            "first_deal": int(fan.deal.iloc[0]), "median_first": fan.q50.iloc[0],
+            "top": top, "top_at": r[top], "top_last": last[top],
+            "settled": int(r.deal) <= max(1, res["deals"] // 2) and len(fan) > 1}
+
+
+def mean_status(res):
+    """Does the pot's long-run mean exist?  Under P' = A.P + B with P(A = 0) > 0, E[A^k] is convex in
+    k with E[A^0] = P(A > 0) < 1 and E[A^1] = E[A]: E[A] >= 1 exactly when the tail exponent k <= 1,
+    i.e. when the pot's mean (and every seat's mean net) is infinite in the long run; a Monte Carlo
+    average then never converges.  With the tail study (``res["tail"]``) its k and interval decide;
+    else E[A] and its interval.  Returns (status, why): status "infinite" (k <= 1 for sure),
+    "maybe" (the interval reaches k <= 1), "finite", "capped" (a pot limit cuts the law off)."""
+    rules = res["rules"]
+    if rules.pot_limit:
+        return "capped", (f"a pot limit of {rules.pot_limit:,} chips stops the pot from multiplying, so its mean "
+                          "is finite")
+    tr = res.get("tail")
+    if tr is not None:
+        kr = tr["k"].iloc[0]
+        if kr["case"] == "power":
+            ko = tr.get("k_overall") or {"low": kr["k_low"], "high": kr["k_high"]}
+            k, lo, hi = kr["k"], ko["low"], ko["high"]
+            ktxt = f"k = {fmt_k(k, lo, hi)}"
+            if (hi if hi == hi else k) <= 1:
+                return "infinite", f"{ktxt} <= 1"
+            if (lo if lo == lo else k) <= 1:
+                return "maybe", f"{ktxt} reaches 1"
+            return "finite", f"{ktxt} > 1"
+        if kr["case"] in ("light", "empty", "few"):
+            return "finite", "no deal multiplied the pot" if kr["case"] == "light" else "too few deals to tell"
+        return "infinite", "the pot never resets"
+    ea, ehalf, _ = expected_a(res)
+    etxt = f"E[A] = {ea:.3f} ± {ehalf:.3f}"
+    if ea - ehalf >= 1:
+        return "infinite", f"{etxt} >= 1, so the tail exponent k <= 1"
+    if ea + ehalf >= 1:
+        return "maybe", f"{etxt} reaches 1, so the tail exponent k may be <= 1"
+    return "finite", f"{etxt} < 1, so the tail exponent k > 1"
+
+
+def means_withheld(res) -> bool:
+    return mean_status(res)[0] in ("infinite", "maybe")
+
+
+def compounds(res):
+    """(E[A] >= 1: True / False, the answer in sentences): whether the pot's distribution settles
+    (from the fan chart's quantiles at an early and the last deal) and how heavy its tail is.  E[A]
+    >= 1 does not make the pot 'compound': a win without a bourre resets it, so its distribution
+    settles; only its mean grows, through rare runs of bourres, and is infinite in the long run
+    (k <= 1)."""
+    labels = sorted({s.label for s in res["specs"]})
+    who = (f"expected-value play ({', '.join(labels)})" if all(s.name == "ev" for s in res["specs"])
+           else f"{', '.join(labels)} play")
+    ea, ehalf, parts = expected_a(res)
+    st = settling(res)
+    if st is None:
+        fan_txt = "the pot's distribution is not charted"
+    else:
+        top = {"q50": "median", "q90": "90th percentile", "q99": "99th percentile"}[st["top"]]
+        if st["settled"]:
+            fan_txt = (f"the pot's distribution settles within ~{st['deal']} deals (median {_chips(st['median'])}, "
+                       f"{top} {_chips(st['top_at'])} at deal {st['deal']} and {_chips(st['top_last'])} at deal "
+                       f"{st['last_deal']})")
+        else:
+            fan_txt = (f"the pot's distribution still changes late in the {res['deals']}-deal session (median "
+                       f"{_chips(st['median_first'])} at deal {st['first_deal']}, {_chips(st['median_last'])} at deal "
+                       f"{st['last_deal']}; {top} {_chips(st['top_last'])} at the end)")
+    tr = res.get("tail")
+    if tr is not None and tr["k"].iloc[0]["case"] == "power":
+        fan_txt += f"; a win without a bourre resets the pot on {100 * tr['k'].iloc[0]['P(A=0)']:.0f}% of deals"
+    status, why = mean_status(res)
+    ea_txt = f"E[A] = {ea:.3f} ± {ehalf:.3f} per deal ({' and '.join(parts)})"
+    if status == "infinite":
+        tail_txt = (f"Its tail is so heavy ({why}) that its mean is infinite: averages of the pot or of the seats' "
+                    "net winnings do not converge and are withheld (medians and quantiles are given instead).")
+    elif status == "maybe":
+        tail_txt = (f"Its tail may be so heavy that its mean is infinite ({why}): averages of the pot or of the "
+                    "seats' net winnings may not converge and are withheld (medians and quantiles are given instead).")
+    elif status == "capped":
+        tail_txt = f"Its tail is cut off: {why}."
+    else:
+        tail_txt = f"Its tail is lighter ({why}): its mean is finite."
     if ea >= 1:
-        return True, (f"Under {who} the pot compounds{cap}: each deal multiplies it by A = the pot-sized bourre "
-                      f"payments plus 1 when it carries over, and E[A] = {ea:.3f} ± {ehalf:.3f} >= 1 per deal "
-                      f"({' and '.join(parts)}).")
-    return False, (f"Under {who} the pot does not compound: each deal multiplies it by A = the pot-sized bourre "
-                   f"payments plus 1 when it carries over, and E[A] = {ea:.3f} ± {ehalf:.3f} < 1 per deal "
-                   f"({' and '.join(parts)}), so between wins it falls back (its tail: rare runs of bourres).")
+        return True, (f"Under {who} {fan_txt}. The pot is multiplied per deal by A (the pot-sized bourre payments, "
+                      f"plus 1 when it carries over) with {ea_txt}: only its mean grows from deal to deal, through "
+                      f"rare runs of bourres. {tail_txt}")
+    return False, (f"Under {who} the pot does not compound: it is multiplied per deal by A (the pot-sized bourre "
+                   f"payments, plus 1 when it carries over) with {ea_txt} < 1, so between wins it falls back; "
+                   f"{fan_txt}. {tail_txt}")
 
 
 def render_pot(res) -> str:
@@ -121,15 +238,20 @@ def render_pot(res) -> str:
               t["fan"].to_string(index=False), "", "Largest pot of a session (most chips in the middle at any time):",
               t["max"].to_string(index=False), "", "Chance the pot passes X within k deals [95% CI]:",
               t["pass"].to_string(index=False), "",
-              f"Players going bourre per deal: mean {m:.3f} ± {half:.3f} ({nd:,} deals); players who play: "
-              f"mean {am:.2f} ± {ahalf:.2f}", t["bourre"].to_string(index=False), "", t["outcomes"].to_string(index=False),
+              f"Players going bourre per deal: mean {_pm(m, half, 3)} ({nd:,} deals); players who play: "
+              f"mean {_pm(am, ahalf, 2)}", t["bourre"].to_string(index=False), "", t["outcomes"].to_string(index=False),
               "", "Each seat's net chips at the end of a session (seat 0 deals first):", show(t["seats"], key=2)]
     lines.append(f"(Per-deal rates and means are over all {res['deals_played']:,} deals played (overflowed sessions up "
                  "to their overflow); their 95% intervals use the variance between sessions, since deals inside a "
                  "session depend on each other (the pot, ties, exemptions). The seats' plays, wins and bourre per deal "
                  f"are over the {res['ok_deals']:,} deals of the {res['ok_sessions']:,} finished sessions. Every quantile "
                  "carries its 95% order-statistic interval (distribution-free, bin edges; 'n/a' where the sample "
-                 "cannot bound it); session nets are heavy-tailed, so their means are given without an interval.)")
+                 "cannot bound it); "
+                 + ("session nets are heavy-tailed, so their means are given without an interval.)" if not
+                    means_withheld(res) else
+                    f"the seats' mean nets are withheld: {mean_status(res)[1]}, so the long-run mean of the pot and "
+                    "of every seat's net is infinite and a sample average does not settle, however many sessions; "
+                    "medians and quantiles do.)"))
     return "\n".join(lines)
 
 
@@ -147,8 +269,11 @@ def write_pot(res, out: Path):
     from tricksim.analysis.output import write_table
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    for k in ("fan", "max_quantiles", "pass", "bourre", "outcomes", "seats"):
+    for k in ("fan", "max_quantiles", "pass", "bourre", "outcomes"):
         write_table(res[k], out, f"pot_{k}")
+    # a mean that does not exist (k <= 1) is not written either
+    write_table(res["seats"].drop(columns=["mean_net", "sd_net"]) if means_withheld(res) else res["seats"], out,
+                "pot_seats")
     hist = pd.DataFrame({"bin": np.arange(K.NB), "lo": [bin_lo(b) if b < K.BIN_OVF else None for b in range(K.NB)],
                          "hi_exclusive": [bin_hi(b) if b < K.BIN_OVF else None for b in range(K.NB)],
                          "largest_pot_sessions": res["max_hist"], "end_pot_sessions": res["endpot_hist"]})
@@ -190,11 +315,14 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
     yield from prepare_lines(specs, rules, players)
     opts = with_folder(opts, KEY, "pot", pot_run(players, deals, sessions, seed, rules, specs))
     res = pot_study(players, deals, sessions, seed, rules, specs, opts)
-    write_pot(res, opts.out)
-    yield render_pot(res)
-    if tail:
+    tr = None
+    if tail:                 # the tail law first: its k decides whether the seats' means exist
         tr = tail_study(players, deals, sessions, seed, rules, specs, opts, targets,
                         tail_roots or max(100, min(2000, sessions // 100)))
+        res["tail"] = tr
+    write_pot(res, opts.out)
+    yield render_pot(res)
+    if tr is not None:
         write_tail(tr, opts.out, res)
         yield render_tail(tr)
     yield f"\npeak memory (RSS) of this process: {res['peak_rss_mb']:,.0f} MB; tables and plots in {opts.out}"

@@ -27,12 +27,12 @@ from tricksim.analysis.compare.design import (appearances, canonical, default_ex
                                               duplicate_params, entrant_specs, n_seats, seating)
 from tricksim.analysis.compare.tables import (MIN_DEALS, MONEY, full_verdict, in_order, tables_from_counts,
                                               verdict)
-from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sweep, sweep_values,
-                                                  zero_crossings)
-from tricksim.analysis.compare.views import (compare_command, render_best, render_compare, sweep_command,
-                                             write_compare)
+from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sign_changes, sweep,
+                                                  sweep_values, zero_crossings)
+from tricksim.analysis.compare.views import (compare_command, render_best, render_compare, render_crossings,
+                                             sweep_command, write_compare)
 
 __all__ = ["MIN_DEALS", "MONEY", "appearances", "best_value", "canonical", "compare", "compare_command", "compare_run",
            "default_extra", "design", "design_text", "duplicate_params", "entrant_specs", "full_verdict", "in_order",
-           "n_seats", "render_best", "render_compare", "seating", "sweep", "sweep_command", "sweep_values",
+           "n_seats", "render_best", "render_compare", "render_crossings", "seating", "sign_changes", "sweep", "sweep_command", "sweep_values",
            "tables_from_counts", "verdict", "write_compare", "zero_crossings"]

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from tricksim.analysis.output import pm
 from tricksim.analysis.stats import holm, t_crit, t_two_sided_p
 
 
@@ -106,8 +107,9 @@ def tables_from_counts(counts, n, k, appearances, labels, metrics, nround=1, pla
                 vd = float((v_c * n_c).sum() / ntot)                                    # per-deal variance, pooled
                 rows.append({"metric": metric, "a": labels[a], "b": labels[b], "diff": d, "ci": ci, "df": df, "p": p,
                              "effect_size_dz": d / math.sqrt(vd) if vd > 0 else math.nan,
-                             "variance_reduction": wvar / ntot / var if var > 0 else math.nan,
-                             "gain_per_playout": wvar / (ntot * L) / var if var > 0 else math.nan,
+                             # no gain without an interval: both variances are unreliable below MIN_DEALS
+                             "variance_reduction": wvar / ntot / var if ok and var > 0 else math.nan,
+                             "gain_per_playout": wvar / (ntot * L) / var if ok and var > 0 else math.nan,
                              "playouts_per_deal": L, "n_deals": int(ntot)})
         if rows:
             adj = holm([r["p"] for r in rows])
@@ -157,9 +159,9 @@ def verdict(board: pd.DataFrame, pairs: pd.DataFrame, metric: str, unit: str) ->
     for x, y in zip(names, names[1:]):
         d, ci, pa, sig = pair(x, y)
         if sig:
-            lines.append(f"{x} beats {y} by {d:.3f} ± {ci:.3f} {unit} (unadjusted 95% CI; Holm-adjusted p = {_pfmt(pa)}).")
+            lines.append(f"{x} beats {y} by {pm(d, ci, 3, sign=False)} {unit} (unadjusted 95% CI; Holm-adjusted p = {_pfmt(pa)}).")
         else:
-            lines.append(f"{x} and {y} are not significantly different ({d:+.3f} ± {ci:.3f} {unit}, unadjusted 95% CI; "
+            lines.append(f"{x} and {y} are not significantly different ({pm(d, ci, 3)} {unit}, unadjusted 95% CI; "
                          f"Holm-adjusted p = {_pfmt(pa)}).")
     if len(names) > 2:
         last = names[-1]

@@ -80,7 +80,7 @@ def compare(game, names, hands: int | None = None, seed: int = 0, rules=None, us
     return {"leaderboard": board, "pairs": pairs, "verdict": full_verdict(board, pairs, metrics, dup.unit),
             "n": r.n, "seconds": r.seconds, "metrics": metrics, "unit": dup.unit, "labels": labels,
             "stopped_early": r.stopped_early, "run": run, "out": opts.out, "design": design_text(game, k, seats),
-            "playouts_per_deal": kw["playouts"]}
+            "playouts_per_deal": kw["playouts"], "layout": dup.layout, "game": game.name}
 
 
 def sweep_values(text: str):
@@ -177,4 +177,30 @@ def zero_crossings(df):
             out.append(float(v[i]))
         elif a[i] * a[i + 1] < 0:
             out.append(float(v[i] - a[i] * (v[i + 1] - v[i]) / (a[i + 1] - a[i])))
+    return out
+
+
+def sign_changes(df) -> list[dict]:
+    """The zero crossings of a sweep's advantage, each with whether the data establish it.  A crossing
+    of the point estimates between two adjacent values is *established* when the nearest values on
+    its two sides that differ significantly from 0 (the 'significant' column, Holm-adjusted, else the
+    95% interval excluding 0) lie on opposite sides of 0: the sign change then lies between them
+    (``between``).  Otherwise the advantage near the crossing cannot be told from 0 and no crossing
+    should be named.  Returns dicts {"at", "between", "established"}."""
+    v = df.value.to_numpy(float)
+    a = df.advantage.to_numpy(float)
+    if "significant" in df:
+        sig = df.significant.to_numpy(bool)
+    else:
+        ci = df.ci.to_numpy(float)
+        sig = np.abs(a) > np.where(ci == ci, ci, np.inf)
+    sgn = np.where(sig, np.sign(a), 0.0)
+    out = []
+    for x in zero_crossings(df):
+        left = [i for i in range(len(v)) if v[i] <= x and sgn[i] != 0]
+        right = [i for i in range(len(v)) if v[i] >= x and sgn[i] != 0]
+        i = left[-1] if left else None
+        j = right[0] if right else None
+        ok = i is not None and j is not None and sgn[i] * sgn[j] < 0
+        out.append({"at": float(x), "between": (float(v[i]), float(v[j])) if ok else None, "established": bool(ok)})
     return out

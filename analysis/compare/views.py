@@ -10,11 +10,13 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.compare.design import _game, default_extra, entrant_specs
 from tricksim.analysis.compare.tables import _pfmt
-from tricksim.analysis.compare.tournament import best_value, compare, compare_run, sweep, sweep_values, zero_crossings
+from tricksim.analysis.output import pm
+from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sign_changes, sweep, sweep_values,
+                                                  zero_crossings)
 
 
 def render_best(best: dict, param: str, unit: str) -> str:
-    s = f"largest advantage: {param} = {best['value']:g} ({best['advantage']:+.3f} ± {best['ci']:.3f} {unit})"
+    s = f"largest advantage: {param} = {best['value']:g} ({pm(best['advantage'], best['ci'], 3)} {unit})"
     if best["runner_up"] is None:
         return s
     if best["distinguishable"] is None:
@@ -25,9 +27,31 @@ def render_best(best: dict, param: str, unit: str) -> str:
     if best["distinguishable"]:
         s += f"Best value: {param} = {best['value']:g} (its interval lies above every other value's)."
     else:
-        s += (f"No single best value: {param} in {{{', '.join(f'{v:g}' for v in best['contenders'])}}} "
+        s += (f"No single best value: {param} in {{{', '.join(f'{v:g}' for v in sorted(best['contenders']))}}} "
               "cannot be told apart from the largest.")
     return s
+
+
+def render_crossings(changes: list[dict], param: str) -> str:
+    """The zero crossings of a sweep in words: only the established ones are named (see
+    ``tournament.sign_changes``); crossings of the point estimates where the advantage cannot be told
+    from 0 are said to be so."""
+    est = [c for c in changes if c["established"]]
+    loose = [c for c in changes if not c["established"]]
+    if not changes:
+        return "zero crossings: none (the advantage keeps its sign over the range)"
+    parts = []
+    if est:
+        parts.append("zero crossings: " + "; ".join(
+            f"the advantage changes sign between {param} = {c['between'][0]:g} and {c['between'][1]:g} (both "
+            f"significantly different from 0, Holm), at about {c['at']:.3g}" for c in est))
+    else:
+        parts.append("zero crossings: none established")
+    if loose:
+        parts.append(("the point estimates also cross 0 near " if est else "the point estimates cross 0 near ")
+                     + ", ".join(f"{c['at']:.3g}" for c in loose)
+                     + ", where the advantage cannot be told from 0 (not a zero crossing the data show)")
+    return "; ".join(parts)
 
 
 def _ci_text(m, c, digits=3):
@@ -35,7 +59,7 @@ def _ci_text(m, c, digits=3):
         return "-"
     if c != c:
         return f"{m:+.{digits}f} (too few deals)"
-    return f"{m:+.{digits}f} ± {c:.{digits}f}"
+    return pm(m, c, digits)
 
 
 def metric_text(board, pairs, metric: str, heading: str, n_label: str = "n deals", digits: int = 3,
@@ -50,13 +74,30 @@ def metric_text(board, pairs, metric: str, heading: str, n_label: str = "n deals
     if len(p):
         cols = {"a": p.a, "b": p.b, "a - b": [_ci_text(d, c, digits) for d, c in zip(p["diff"], p.ci)],
                 "p": [_pfmt(x) for x in p.p], "p Holm": [_pfmt(x) for x in p.p_holm], "significant": p.significant}
-        if gains:
+        no_ci = bool(p.ci.isna().all())
+        if gains and not no_ci:
             cols["gain/deal"] = [f"{x:.2f}x" if x == x else "-" for x in p.variance_reduction]
             cols["gain/playout"] = [f"{x:.2f}x" if x == x else "-" for x in p.gain_per_playout]
         lines.append(f"pairwise differences ({metric}; 95% CI and p unadjusted; 'p Holm' and 'significant' "
                      "Holm-adjusted over the pairs at 5%):")
         lines.append(pd.DataFrame(cols).to_string(index=False))
+        if gains and no_ci:
+            lines.append("gain/deal and gain/playout withheld: with too few deals for an interval, the variances "
+                         "they compare are not estimated either")
     return lines
+
+
+def field_note(labels, game=None) -> str:
+    """With more than two entrants: a pairwise difference is measured in this field (each pair also
+    shares the table with the others), so it depends on who else plays; head to head is the way to
+    compare two."""
+    if len(labels) <= 2:
+        return ""
+    a, b = labels[0], labels[1]
+    return (f"(a pairwise difference here holds in this field of {len(labels)}: every entrant also meets the "
+            f"others at the table, so {a} - {b} can change, even in size or sign, when an entrant is added or "
+            f"removed; to compare two heuristics, run them head to head: "
+            f"tricksim compare {game or 'GAME'} {a} {b})")
 
 
 def render_compare(res) -> str:
@@ -66,10 +107,17 @@ def render_compare(res) -> str:
              + (f", {L} playouts per deal ({res['n'] * L:,} playouts)" if L else "")]
     if res.get("design"):
         lines.append("design: " + res["design"])
+    who = "per partnership" if res.get("layout") == "pairs" else "per seat"
     for metric in res["metrics"]:
         lines += metric_text(res["leaderboard"], res["pairs"], metric,
-                             f"leaderboard ({metric}, mean per deal per seat, unadjusted 95% CI):")
+                             f"leaderboard ({metric}, mean per deal {who}, unadjusted 95% CI):")
     lines.append("\nverdict: " + res["verdict"])
+    if res.get("layout") == "pairs":
+        lines.append("(per partnership: an entrant plays both seats of one side, and each figure is its side's "
+                     "points or tricks per deal, not one player's)")
+    note = field_note(res.get("labels") or [], res.get("game"))
+    if note:
+        lines.append(note)
     lines.append("('gain/deal' = how many times more deals, 'gain/playout' how many times more playouts (compute), a "
                  "design without replays would need for the same interval width: every playout on its own fresh deal, "
                  "the same seatings taken in turn; below 1x the replays cost more than they save. "
@@ -141,10 +189,11 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
                user_defs=user_defs, extra=extra, opts=opts)
     write_table(df, opts.out, "sweep")
     best = best_value(df)
-    zc = zero_crossings(df)
+    changes = sign_changes(df)
     default = dict(base.values).get(param_name)   # the value the named heuristic plays without the sweep
     sweep_plot(df, opts.out / "sweep.png", f"{name} vs {against}: advantage by {param_name}", unit,
-               best["value"], zc, default=default)
+               best["value"], [c["at"] for c in changes if c["established"]], default=default,
+               contenders=best["contenders"])
     yield (f"Sweep of {param_name} for {name} against {against}, {hands:,} duplicate deals per value "
            f"(the same deals for every value)")
     yield pd.DataFrame({param_name: df.value,
@@ -152,7 +201,7 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
                         "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}
                        ).to_string(index=False)
     yield render_best(best, param_name, unit)
-    yield "zero crossings: " + (", ".join(f"{x:.3g}" for x in zc) if zc else "none")
+    yield render_crossings(changes, param_name)
     if default is not None:
         yield f"{name} plays {param_name} = {default:g} when not swept"
     edge = sweep_edge_note(df.value, best["value"])

@@ -114,7 +114,8 @@ def check_state(scores, deals_left: int, rules) -> tuple[int, int]:
 
 
 def equity(c, scores, deals_left: int, dealer: int, rules, boot: int = BOOT, seed: int = 0) -> pd.DataFrame:
-    """Per team: P(win) with its bootstrap interval, P(draw), expected final difference (team 0 - team 1)."""
+    """Per team: P(win) and P(draw) with their bootstrap intervals, the expected final difference (team 0 -
+    team 1)."""
     a, b = scores
     p, n = O.decode_boomke(c)
     v = recursion(p, a - b, deals_left, dealer, bool(rules.tiebreak_extra_deal))
@@ -129,7 +130,8 @@ def equity(c, scores, deals_left: int, dealer: int, rules, boot: int = BOOT, see
     lo, hi = np.percentile(bs, [2.5, 97.5], axis=0)
     return pd.DataFrame({"team": ["0 (seats 0+2)", "1 (seats 1+3)"], "points": [a, b],
                          "p_win": [v[0], v[2]], "win_lo": [lo[0], lo[2]], "win_hi": [hi[0], hi[2]],
-                         "p_draw": [v[1], v[1]], "exp_final_diff": [v[3], -v[3]],
+                         "p_draw": [v[1], v[1]], "draw_lo": [lo[1], lo[1]], "draw_hi": [hi[1], hi[1]],
+                         "exp_final_diff": [v[3], -v[3]],
                          "diff_lo": [lo[3], -hi[3]], "diff_hi": [hi[3], -lo[3]], "deals_measured": n})
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.stats import wilson
 from tricksim.analysis.equity import boulmous as E
 from tricksim.analysis.equity import outcomes as O
 from tricksim.analysis.equity import studies as S
@@ -66,7 +67,18 @@ def _value(table: E.Table, y, dist, seat: int):
     mean = p @ v
     sd = np.sqrt(np.maximum(p @ (v * v) - mean * mean, 0.0))
     half = E.Z * sd / np.sqrt(dist["n"])
-    return mean[seat], half[seat], mean[4 + seat], half[4 + seat]
+    lo, hi = mean - half, mean + half
+    flat = sd == 0.0
+    if flat.any():
+        # every deal of the sample gave the same value: the sample cannot see an outcome rarer than about
+        # 3 in n, which could move the value anywhere in its range (P(win) in [0, 1], money within the
+        # table's range); bound it by the Wilson upper bound on the share of such unseen outcomes
+        u = float(wilson(0, dist["n"])[2])
+        vmin = np.r_[np.zeros(4), np.full(4, float(table.V[:, 4:].min()))]
+        vmax = np.r_[np.ones(4), np.full(4, float(table.V[:, 4:].max()))]
+        lo = np.where(flat, mean - (mean - np.minimum(vmin, mean)) * u, lo)
+        hi = np.where(flat, mean + (np.maximum(vmax, mean) - mean) * u, hi)
+    return mean[seat], half[seat], mean[4 + seat], half[4 + seat], (lo[seat], hi[seat]), (lo[4 + seat], hi[4 + seat])
 
 
 def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
@@ -95,13 +107,15 @@ def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, r
         wc = c[ti * KE.ODDS_WON:(ti + 1) * KE.ODDS_WON]
         for bid in range(3, 7):
             d = _call_outcomes(wc, seat, bid, rules)
-            pw, hw, m, hm = _value(table, y, d, seat)
+            pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, d, seat)
             rows.append({"call": f"{bid} {t}", "trump": t, "bid": bid, "p_make": d["p_make"], "p_win_game": pw,
-                         "win_ci": hw, "money": m, "money_ci": hm, "n": d["n"]})
+                         "win_ci": hw, "win_lo": wl, "win_hi": wh, "money": m, "money_ci": hm, "money_lo": ml,
+                         "money_hi": mh, "n": d["n"]})
     pas = O.decode_boulmous(np.concatenate([np.zeros(3 * KE.N_CODES, np.int64), c[5 * KE.ODDS_WON:]]), rules)
-    pw, hw, m, hm = _value(table, y, pas, seat)
+    pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, pas, seat)
     rows.append({"call": "pass", "trump": "", "bid": 0, "p_make": np.nan, "p_win_game": pw, "win_ci": hw,
-                 "money": m, "money_ci": hm, "n": pas["n"]})
+                 "win_lo": wl, "win_hi": wh, "money": m, "money_ci": hm, "money_lo": ml, "money_hi": mh,
+                 "n": pas["n"]})
     df = pd.DataFrame(rows)
     df["change"] = df.p_win_game - _before(table, sc, seat)
     df["money_change"] = df.money - _before(table, sc, seat, money=True)

@@ -13,6 +13,9 @@ from tricksim.analysis.equity import studies as S
 
 
 def _heat_png(grid: pd.DataFrame, seats, scores, dealer, target, path: Path, title: str):
+    """P(seat a wins) over the scores of seats a and b (the others fixed), numbered in % (every other cell
+    on a large grid, and always the state asked about, which is also framed).  Returns the numbers
+    written, as (x, y, text)."""
     from tricksim.analysis.plots import plt
     a, b = seats
     xs = sorted(grid[f"score{a}"].unique())
@@ -21,13 +24,21 @@ def _heat_png(grid: pd.DataFrame, seats, scores, dealer, target, path: Path, tit
     fig, ax = plt.subplots(figsize=(9.5, 8))
     im = ax.imshow(m, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="auto",
                    extent=(xs[0] - 0.5, xs[-1] + 0.5, ys[0] - 0.5, ys[-1] + 0.5))
+    here = (scores[a], scores[b])
+    labels = []
     for j, y in enumerate(ys):
         for i, x in enumerate(xs):
             v = m[j, i]
-            if (x + y) % 2 == 0 or len(xs) <= 12:
+            if (x, y) == here:     # the state asked about: always numbered, in bold on a white patch
+                labels.append((x, y, f"{100 * v:.0f}"))
+                ax.text(x, y, f"{100 * v:.0f}", ha="center", va="center", fontsize=8, fontweight="bold",
+                        color="black", bbox=dict(boxstyle="square,pad=0.15", fc="white", ec="none", alpha=0.85),
+                        zorder=5)
+            elif (x + y) % 2 == 0 or len(xs) <= 12:
+                labels.append((x, y, f"{100 * v:.0f}"))
                 ax.text(x, y, f"{100 * v:.0f}", ha="center", va="center", fontsize=6.5,
                         color="black" if 0.15 < v < 0.85 else "white")
-    ax.plot([scores[a]], [scores[b]], marker="s", ms=14, mfc="none", mec="black", mew=2)
+    ax.plot([here[0]], [here[1]], marker="s", ms=14, mfc="none", mec="black", mew=2, zorder=6)
     ax.set_xlabel(f"score of seat {a}")
     ax.set_ylabel(f"score of seat {b}")
     others = ", ".join(f"seat {s} at {scores[s]}" for s in range(4) if s not in seats)
@@ -40,6 +51,7 @@ def _heat_png(grid: pd.DataFrame, seats, scores, dealer, target, path: Path, tit
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
+    return labels
 
 
 def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E.DEALS, rules=None,
@@ -48,7 +60,7 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
     """``tricksim equity boulmous``: each seat's chance to win the game (and money) from one score state,
     the heatmap over two seats' scores, optionally the check against simulated whole games."""
     from tricksim.analysis.boulmous.config import GAME, KEY
-    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
     rules = rules or GAME.rules()
     E.check_rules(rules)
     sc = E.parse_scores(scores, 4, rules.target, E.FLOOR)
@@ -93,7 +105,7 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
         yield (f"\ncheck: whole games simulated from {check} sampled states ({check_games:,} games each, seed + 1): "
                f"{k} of {check} table values inside the 95% interval of the difference")
         yield pd.DataFrame({"scores": chk.scores, "dealer": chk.dealer, "seat": chk.seat,
-                            "table": [f"{100 * p:.2f}% ± {100 * h:.2f}" for p, h in zip(chk.p_table, chk.table_ci)],
+                            "table": [pct_pm(p, h, 2) for p, h in zip(chk.p_table, chk.table_ci)],
                             "simulated [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                    zip(chk.p_sim, chk.sim_lo, chk.sim_hi)],
                             "inside": chk.inside}).to_string(index=False)
@@ -105,7 +117,7 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     """``tricksim odds boulmous --hand ... --scores ...``: the hand's calls ranked by the chance to win the game."""
     from tricksim.analysis.boulmous.config import GAME, KEY, check_seat, parse_hand
     from tricksim.analysis.equity import decide as D
-    from tricksim.analysis.output import pct, pm, with_folder, write_table
+    from tricksim.analysis.output import mean_interval, pct, with_folder, write_table
     if hand is None:
         raise TricksimError("--scores needs --hand: it ranks one hand's calls by the chance to win the game")
     rules = rules or GAME.rules()
@@ -126,11 +138,14 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     yield (f"before the deal (hand unknown) seat {seat} wins the game with {pct(res['before'], digits=2)}, "
            f"expected money {res['money_before']:+.3f}")
     top = df.head(12)
-    yield pd.DataFrame({"call": top.call, "P(make)": [pct(p) if p == p else "" for p in top.p_make],
-                        "P(win the game) ± 95%": [f"{100 * p:.2f}% ± {100 * h:.2f}" for p, h in
-                                                  zip(top.p_win_game, top.win_ci)],
+    from tricksim.analysis.stats import wilson
+    yield pd.DataFrame({"call": top.call, "P(make) [95% CI]": [pct(*wilson(round(p * n), n)) if p == p else ""
+                                                               for p, n in zip(top.p_make, top.n)],
+                        "P(win the game) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
+                                                     zip(top.p_win_game, top.win_lo, top.win_hi)],
                         "change": [f"{100 * c:+.2f} pts" for c in top.change],
-                        "expected money": [pm(m, h) for m, h in zip(top.money, top.money_ci)]}).to_string(index=False)
+                        "expected money [95% CI]": [mean_interval(m, lo, hi) for m, lo, hi in
+                                                    zip(top.money, top.money_lo, top.money_hi)]}).to_string(index=False)
     best = df.iloc[0]
     bym = df.sort_values(["money", "bid"], ascending=[False, True]).iloc[0]
     yield (f"best call by the chance to win the game: {best.call}; by money: {bym.call}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import pm
 
 # (game, base, params, extra, budget, confirm): sized so the three searches take about 30 s
 CASES = [
@@ -61,7 +62,7 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
                      "tuned": ", ".join(f"{p.name} {pl.base.value(p.name):g} → {res['best'][p.name]:g}"
                                         for p in pl.params),
                      "search (best of the trials)": f"{res['best_search']:+.4f}",
-                     "confirmed gain, fresh deals (95%)": f"{c['diff']:+.4f} ± {c['ci']:.4f} (p {_p(c['p'])})",
+                     "confirmed gain, fresh deals (95%)": f"{pm(c['diff'], c['ci'], 4, missing='too few deals for an interval')} (p {_p(c['p'])})",
                      "unit": g.duplicate.unit, "verdict": c["verdict"]
                      + (" (the default itself was best)" if res["best_trial"] == 1 else "")})
         cmds.append(f"tricksim tune {g.name} {base} --params {params} --budget {budget} --trials {trials} "
@@ -91,6 +92,6 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
             word = "the difference is not significant"
         md += [f"**The tuned Boulmous heuristic against the sampling player `pimc`** (its default worlds; a duplicate "
                f"match, every deal replayed with the seats rotated, {v['n']:,} deals of seed {SEED}, "
-               f"{v['seconds']:.0f} s): {v['tuned']} - pimc = {v['diff']:+.4f} ± {v['ci']:.4f} {v['unit']} "
+               f"{v['seconds']:.0f} s): {v['tuned']} - pimc = {pm(v['diff'], v['ci'], 4, missing='too few deals for an interval')} {v['unit']} "
                f"(95%, p {_p(v['p'])}): {word}. Regenerate: `{v['command']}`.", ""]
     return "\n".join(md)

@@ -10,6 +10,7 @@ from typing import Iterator
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, check_out_path
 from tricksim.analysis.compare.tables import _pfmt
+from tricksim.analysis.output import pm
 from tricksim.analysis.tune.search import plan, tune_steps, tuned_name
 
 
@@ -31,7 +32,7 @@ def toml_text(result: dict, command: str = "") -> str:
              f"# best of the search (trial {result['best_trial']}): {result['best_search']:+.4f} "
              f"{pl.game.duplicate.unit} on the search deals (biased upwards: the best of {pl.trials} scores)"]
     for c in result.get("confirm", []):
-        lines.append(f"# confirmation against {c['opponent']}: {c['diff']:+.4f} ± {c['ci']:.4f} (95%), p "
+        lines.append(f"# confirmation against {c['opponent']}: {pm(c['diff'], c['ci'], 4, missing='too few deals for an interval')} (95%), p "
                      f"{_p(c['p'])}, {c['n']:,} fresh deals: {c['verdict']}")
     lines += ["", f"[heuristics.{tuned.label}]", f'base = "{pl.base.name}"']
     for k, v in tuned.values:
@@ -47,8 +48,9 @@ def _p(p) -> str:
 
 def render_confirm(pl, c: dict) -> str:
     unit = pl.game.duplicate.unit
-    ci = " (too few deals for an interval)" if c["ci"] != c["ci"] else f" ± {c['ci']:.4f} (95%; p {_p(c['p'])})"
-    head = f"{tuned_name(pl)} - {c['opponent']}: {c['diff']:+.4f}{ci} {unit}, {c['n']:,} fresh deals: "
+    diff = (f"{c['diff']:+.4f} (too few deals for an interval)" if c["ci"] != c["ci"]
+            else f"{pm(c['diff'], c['ci'], 4)} (95%; p {_p(c['p'])})")
+    head = f"{tuned_name(pl)} - {c['opponent']}: {diff} {unit}, {c['n']:,} fresh deals: "
     if c["verdict"] == "better":
         return head + "better (the interval lies above 0)"
     if c["verdict"] == "worse":
@@ -84,7 +86,7 @@ def tune_command(game, base: str, params, against: str | None = None, budget: in
         if kind == "trial":
             if best is None or x["advantage"] > best["advantage"]:
                 best = x
-            yield (f"trial {x['trial']}/{pl.trials}: {_vals(pl, x)}  {x['advantage']:+.4f} ± {x['ci']:.4f}"
+            yield (f"trial {x['trial']}/{pl.trials}: {_vals(pl, x)}  {pm(x['advantage'], x['ci'], 4, missing='no interval')}"
                    f"  (best so far: trial {best['trial']}, {best['advantage']:+.4f})")
         else:
             result = x
