@@ -112,8 +112,8 @@ def import_each_alone(modules: list[str], cwd: Path = ROOT, env=None) -> dict[st
 def test_module_list_covers_the_package():
     mods = tricksim_modules()
     assert len(mods) == len(set(mods)) > 40
-    for m in ("tricksim.cli", "tricksim.kernels", "tricksim.kernels.solve_bourre", "tricksim.kernels.pimc_bourre",
-              "tricksim.kernels.odds_bourre", "tricksim.analysis.bourre.pot", "tricksim.analysis.equity.views"):
+    for m in ("tricksim.cli", "tricksim.kernels", "tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc",
+              "tricksim.kernels.bourre.odds_play", "tricksim.analysis.bourre.pot", "tricksim.analysis.equity.views"):
         assert m in mods
 
 
@@ -126,7 +126,7 @@ def test_every_module_imports_first_on_its_own():
 
 
 # the Bourre kernels' import loop (point 9) and the console entry point, each in a new interpreter
-FRESH = ["tricksim.kernels.solve_bourre", "tricksim.kernels.pimc_bourre", "tricksim.kernels.odds_bourre",
+FRESH = ["tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc", "tricksim.kernels.odds_bourre",
          "tricksim.kernels.bourre", "tricksim.cli"]
 
 

@@ -107,7 +107,7 @@ REGISTRY["pimc"] = HeuristicDef(
     "open-handed (make or defeat the contract first, then tricks); bids and names trumps by sampling (bid=1) or as "
     "cautious with its own parameters (bid=0)")
 ALIASES = {"default": "cautious"}
-PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc seat (kernels/pimc_boulmous.py)
+PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc seat (kernels/boulmous/pimc_batch.py)
 
 
 def pimc_key(seed: int):

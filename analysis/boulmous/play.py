@@ -7,11 +7,11 @@ Kinds of play (``PLAY_KINDS``):
   same random decisions: its column equals ``odds_hand``'s on the same number of deals);
 - ``pimc``: the sampling player in every seat (taker and defenders; card play only, the contract being
   forced): each decision samples ``worlds`` layouts of the unseen cards consistent with what the seat has
-  seen and plays the card that scores best on them open-handed (kernels/solve_boulmous.pimc_card, goal: the
+  seen and plays the card that scores best on them open-handed (kernels/boulmous/pimc.py pimc_card, goal: the
   taker's tricks); ``pimc:worlds=N`` sets the worlds (default ``PIMC_WORLDS``).  Its own random stream
   (seed, deal index, trump): the column does not depend on threads or blocks;
 - ``open``: open-hand (double-dummy) play: every seat sees every card and plays perfectly, the taker against
-  the three defenders as one side (kernels/solve_boulmous.py).  It is *not* a bound on the heuristics' result:
+  the three defenders as one side (kernels/boulmous/solver.py).  It is *not* a bound on the heuristics' result:
   heuristic defenders can do worse than perfect ones, so a heuristic taker can make more than open-hand play.
 
 The block function ``boulmous.odds_play`` deals deal ``i`` exactly as ``boulmous.odds`` does (the deal index

@@ -352,7 +352,7 @@ def bench_cases(seed=0):
 
 def solver_bench_cases(seed=0):
     """Benchmark cases of the open-hand solver (``tricksim bench --solver``): whole random deals, one solve each
-    from the first trick (kernels/solve_boulmous.solve_batch: the taker on lead, deal i with taker i mod 4 and
+    from the first trick (kernels/boulmous/solver.py solve_batch: the taker on lead, deal i with taker i mod 4 and
     trump i mod 5, no-trump included), default rules."""
     from tricksim.kernels.boulmous import solver as S
     ra = rules_array(BoulmousRules())
@@ -372,7 +372,7 @@ PIMC_BENCH_DEALS = 100   # at most this many deals per round of the PIMC case (a
 
 def pimc_bench_cases(seed=0):
     """The sampling player's case of ``tricksim bench --solver``: whole random deals played by four PIMC seats at
-    the default worlds (kernels/solve_boulmous.pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
+    the default worlds (kernels/boulmous/pimc_batch.py pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
     bid 3, goal: the contract), default rules; at most PIMC_BENCH_DEALS deals a round."""
     from tricksim.analysis.boulmous.config import PIMC_WORLDS
     from tricksim.kernels.boulmous import pimc as P, solver as S
@@ -395,7 +395,7 @@ def block_duplicate(params, first, n):
     k = len(codes)
     ids, nround = seating(GAME, k, params)
     kd, kc = GAME.keys(params["seed"])
-    if has_pimc(GAME.specs_from_json(params["entrants"])):   # the sampling player: kernels/pimc_boulmous.py
+    if has_pimc(GAME.specs_from_json(params["entrants"])):   # the sampling player: kernels/boulmous/pimc_batch.py
         from tricksim.kernels.boulmous import pimc_batch as P
         return P.sim_duplicate_mixed(kd, kc, pimc_key(params["seed"]), first, n, rules_array(GAME.rules_of(params)),
                                      np.ascontiguousarray(codes[ids]), np.ascontiguousarray(prm[ids]), ids, k, nround)

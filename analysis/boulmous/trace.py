@@ -48,7 +48,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     check_hands(hands)
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    if has_pimc(specs):     # kernels/pimc_boulmous.py: the sampling player beside the heuristics
+    if has_pimc(specs):     # kernels/boulmous/pimc_batch.py: the sampling player beside the heuristics
         from tricksim.kernels.boulmous import pimc_batch as P
         recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
     else:

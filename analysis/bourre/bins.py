@@ -1,4 +1,4 @@
-"""Bourre's log-binned chips (kernels/bourre.py ``pot_bin``): exact below 32 chips, then 8 bins per
+"""Bourre's log-binned chips (kernels/bourre/ ``pot_bin``): exact below 32 chips, then 8 bins per
 octave; quantiles of binned pots and seat nets with their 95% order-statistic intervals, and how
 chips are written."""
 from __future__ import annotations

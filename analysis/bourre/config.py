@@ -200,7 +200,7 @@ REGISTRY["pimc"] = HeuristicDef(
     "sampling player: play/pass and discards by sampling deals consistent with the earlier declarations (decide=0: "
     "as basic, its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
-    "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/pimc_bourre.py)")
+    "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/bourre/pimc.py)")
 PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
 
 

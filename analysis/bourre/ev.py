@@ -3,7 +3,7 @@ fictitious play and cached on disk.
 
 **The decision.** After the up-card, ``ev`` plays when its expected chips from playing exceed
 passing's (0: a passer only loses his ante, already paid): ``P(win) x pot + P(tie) x tie value -
-P(bourre) x bourre cost`` (kernels/bourre.py ``ev_gain``: pot limit, fixed penalty, tie rule,
+P(bourre) x bourre cost`` (kernels/bourre/ ``ev_gain``: pot limit, fixed penalty, tie rule,
 double ante and the ante a bourre or a tie saves are read from the rules).  With ``draw=1`` it also
 chooses how many cards to draw: for every count the rules allow it keeps its strongest cards
 (``ev_discard``) and takes the count of the highest expected chips (``ev_best``; another count
@@ -34,7 +34,7 @@ so the table is a pure function of (rules, table size, ev's parameters, code).
 
 **The cache.** ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/bourre-ev/<key>.npz``, the key a
 hash of the rules, the table size, ev's parameters and the code that makes the table
-(``TABLE_CODE_HASH``: kernels/bourre.py, rng.py, cards.py, this file and config.py, which maps the
+(``TABLE_CODE_HASH``: kernels/bourre/, rng.py, cards.py, this file and config.py, which maps the
 rules and ev's parameters to the kernel's arrays and holds their defaults; not the engine's
 CODE_HASH, which changes with any file of analysis/, e.g. another game's, and would retrain for
 nothing); in memory too, so a run's blocks (or a Dask worker's) read it once.

@@ -8,14 +8,14 @@ Kinds of play (``PLAY_KINDS``):
 - ``open``: paranoid open-hand play of the five tricks. Everything before the first trick is kept as the
   heuristics played it (the pass/play decisions, the discards and the cards drawn: the draw is hidden
   information), then every player sees every card, the seat plays perfectly and ALL the other active players
-  play together against it (kernels/solve_bourre.py). Its rates are what the seat can be sure of against such
+  play together against it (kernels/bourre/solver.py). Its rates are what the seat can be sure of against such
   a coalition: P(win) = it surely wins the pot (or is the lone player), P(bourre) = the others together can
   keep it without a trick. Real opponents each play for themselves, so this is neither a ceiling nor a floor
   of the heuristics' result. A tie does not exist as a sure outcome: when the seat cannot surely win but
   surely takes a trick, its chips are those of a deal lost with tricks (exact under tie = carry_over and
   tied_only_next_hand, where a tie pays the seat nothing this deal; a lower bound under divide_equally).
 
-The block function ``bourre.odds_play`` (kernels/odds_bourre.sim_odds_play) counts per choice the joint
+The block function ``bourre.odds_play`` (kernels/bourre/odds_play.py sim_odds_play) counts per choice the joint
 histogram of (heuristic outcome, players active, players tied, open outcome), so every paired difference
 (the gap column) comes from the same counts.
 """

@@ -3,7 +3,7 @@ block function ``bourre.pot`` aggregates inside the kernel (log-binned pot histo
 first-passage counts, per-seat net sums and histograms), so memory is bounded by the block size,
 never by the number of deals.  A session is a pure function of (seed, session index): deal j of
 session k uses the generator states ``seed_state(seed_state(key, k), j)`` of the deal and
-decision streams (kernels/bourre.py), so ``trace bourre`` replays exactly what ``pot`` simulated."""
+decision streams (kernels/bourre/), so ``trace bourre`` replays exactly what ``pot`` simulated."""
 from __future__ import annotations
 
 import math

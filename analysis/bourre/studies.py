@@ -46,7 +46,7 @@ SOLVER_CAPS = {5: 20_000, 7: 2_000}   # whole deals per round: the 7-player sear
 def solver_bench_cases(seed=0):
     """Benchmark cases of the Bourre open-hand solver (``tricksim bench --solver``): whole 5-card deals after
     the draw, one random seat per deal, its guaranteed tricks, "surely not bourre" and "surely wins"
-    (kernels/solve_bourre.solve_batch), default rules, at 5 and 7 players (deals per round capped per table
+    (kernels/bourre/solver.py solve_batch), default rules, at 5 and 7 players (deals per round capped per table
     size: the search grows steeply with the players)."""
     from tricksim.kernels.bourre import solver as S
     rules = S.default_rules()

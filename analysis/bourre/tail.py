@@ -9,7 +9,7 @@ the same sessions as the pot study; ``solve_k`` and ``k_interval`` give k with a
 interval from the variance between sessions (deals inside a session depend on each other).
 
 ``rare_tail`` estimates P(the pot passes X within D deals) where plain Monte Carlo sees nothing:
-multilevel splitting over sessions (kernels/bourre.py ``split_sessions``): unbiased, with a 95%
+multilevel splitting over sessions (kernels/bourre/ ``split_sessions``): unbiased, with a 95%
 interval from the spread between independent root sessions, widened on the high side when few
 roots carry the estimate (``estimate``); a root is a pure function of (seed,
 root index), every copy of its own path, so the result is the same on any thread count."""

@@ -73,7 +73,7 @@ def parse_scores(scores, n: int, target: int, floor: int | None = None, what: st
 
 class Table:
     """The equity table of one (rules, heuristic, outcome sample): ``V`` float64[L^4, 8] over canonical
-    states (kernels/equity.py), the outcome distribution ``dist`` (outcomes.decode_boulmous), the grid
+    states (kernels/boulmous/equity.py), the outcome distribution ``dist`` (outcomes.decode_boulmous), the grid
     ``floor``, ``ceil``, ``target``, and the level structure used by the sweeps and the intervals."""
 
     def __init__(self, V, dist, rules, floor, seconds=0.0, sweeps=0, source="computed"):

@@ -3,7 +3,7 @@ engine runs, the cache on disk, and the decoding of Boulmous outcome codes into 
 
 The cache: ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/equity/<key>.npz``, the key a hash of
 the game, the rules, the heuristics, the sample (seed, deals) and the code that makes the counts and
-tables (``CODE``: the games' kernels, kernels/equity.py, rng.py, cards.py and the modules here that decode
+tables (``CODE``: the games' kernels, kernels/boulmous/equity.py and kernels/boomke_wies/equity.py, rng.py, cards.py and the modules here that decode
 the counts and build the tables: outcomes.py, boulmous.py, boomke.py), as in analysis/bourre/ev.py.
 """
 from __future__ import annotations
