@@ -126,7 +126,7 @@ def test_every_module_imports_first_on_its_own():
 
 
 # the Bourre kernels' import loop (point 9) and the console entry point, each in a new interpreter
-FRESH = ["tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc", "tricksim.kernels.odds_bourre",
+FRESH = ["tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc", "tricksim.kernels.bourre.odds_play",
          "tricksim.kernels.bourre", "tricksim.cli"]
 
 
