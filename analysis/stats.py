@@ -183,6 +183,24 @@ def wilson(k, n, z=Z95):
     return p, lo, hi
 
 
+def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a binomial proportion k / n."""
+    a = (1 - level) / 2
+
+    def solve(f):
+        lo, hi = 0.0, 1.0
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            if f(mid):
+                hi = mid
+            else:
+                lo = mid
+        return 0.5 * (lo + hi)
+    low = 0.0 if k <= 0 else solve(lambda p: 1 - binom_cdf(k - 1, n, p) >= a)
+    high = 1.0 if k >= n else solve(lambda p: binom_cdf(k, n, p) <= a)
+    return low, high
+
+
 def two_valued_mean_ci(k, n, fail: float, success: float, z=Z95):
     """Mean and interval of a quantity worth ``success`` on the k of n trials where an event
     happened and ``fail`` on the others (e.g. the stakes of a bid made or failed): an affine
@@ -282,9 +300,18 @@ def hist_mean_interval(values, counts, z=None, min_n=MIN_SAMPLE):
     if n == 0 or half != half:
         return m, math.nan, math.nan, n
     if half == 0.0:
-        _, _, q = wilson(0, n)
-        return m, m + (values.min() - m) * q, m + (values.max() - m) * q, n
+        lo, hi = unseen_bounds(m, values.min(), values.max(), n)
+        return m, lo, hi, n
     return m, m - half, m + half, n
+
+
+def unseen_bounds(m, vmin, vmax, n):
+    """(low, high) of a mean ``m`` from ``n`` observations that never varied: outcomes the sample did
+    not see (a share q of at most the Wilson upper bound for 0 in n) could move it anywhere in
+    [vmin, vmax], so it lies between m + (vmin - m) q and m + (vmax - m) q (arrays allowed)."""
+    _, _, q = wilson(0, n)
+    m = np.asarray(m, dtype=float)
+    return m + (np.minimum(vmin, m) - m) * q, m + (np.maximum(vmax, m) - m) * q
 
 
 # ---------------------------------------------------------------------------

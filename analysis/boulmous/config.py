@@ -10,6 +10,7 @@ import numpy as np
 
 from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
 from tricksim.analysis.game import GameRef
+from tricksim.analysis.stats import two_valued_mean_ci
 from tricksim.kernels import boulmous as K
 
 GAME = GameRef("boulmous")
@@ -201,3 +202,14 @@ def parse_entrants(names, user_defs=None):
     """The heuristic specs of ``names`` (scripts/compare_designs.py; ``compare.entrant_specs`` also
     refuses a name given twice)."""
     return [GAME.parse_heuristic(h, user_defs) for h in names]
+
+
+def bid_stakes_ci(bid: int, made: int, n: int):
+    """The expected boulmous payments of a bid (rule 18 c, d: bid 6 is worth +3 stakes made, -3 failed;
+    a lower bid none) with its interval: the Wilson interval of P(make) mapped through the payments,
+    so that it stays honest when no 6 (or every 6) was made.  Returns (mean, low, high); a lower bid
+    is exactly 0 (low = high = 0: no sampling error)."""
+    if bid < 6:
+        return 0.0, 0.0, 0.0
+    m, lo, hi = two_valued_mean_ci(made, n, -3.0, 3.0)
+    return float(m), float(lo), float(hi)

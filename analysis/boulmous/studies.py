@@ -10,12 +10,11 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAME, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK,
                                                TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat,
-                                               has_pimc, no_pimc, parse_hand, pimc_key,
+                                               bid_stakes_ci, has_pimc, no_pimc, parse_hand, pimc_key,
                                                rules_array)
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import (MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, t_crit,
-                                     two_valued_mean_ci, wilson)
+from tricksim.analysis.stats import MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, t_crit, wilson
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, mask_of
 
@@ -86,17 +85,6 @@ def hand_rows(params, first, n):
     for s in range(4):
         cols[f"score{s}"] = recs[:, K.REC_SCORE + s]
     return pd.DataFrame(cols)
-
-
-def bid_stakes_ci(bid: int, made: int, n: int):
-    """The expected boulmous payments of a bid (rule 18 c, d: bid 6 is worth +3 stakes made, -3 failed;
-    a lower bid none) with its interval: the Wilson interval of P(make) mapped through the payments,
-    so that it stays honest when no 6 (or every 6) was made.  Returns (mean, low, high); a lower bid
-    is exactly 0 (low = high = 0: no sampling error)."""
-    if bid < 6:
-        return 0.0, 0.0, 0.0
-    m, lo, hi = two_valued_mean_ci(made, n, -3.0, 3.0)
-    return float(m), float(lo), float(hi)
 
 
 def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):

@@ -109,35 +109,14 @@ def _max_q_text(h, q):
 
 
 def _pct(p, lo=None, hi=None, digits=1):
-    """A share in % with its interval, with at least ``digits`` decimals and as many more as it takes
-    (up to 8) for a non-zero share to show non-zero and an interval of non-zero width never to read
-    as zero-width ("0.00% [0.00, 0.00]" for 5 deals in 400,000 is wrong; "0.0013% [0.0005, 0.0029]")."""
     from tricksim.analysis.output import pct
-    if p != p:
-        return "-"
-    d = digits
-    while d < 8:
-        def r(x):
-            return f"{100 * x:.{d}f}"
-        zero = 0 < p and float(r(p)) == 0
-        flat = lo is not None and hi is not None and hi > lo and r(lo) == r(hi)
-        if not (zero or flat):
-            break
-        d += 1
-    return pct(p, lo, hi, d)
+    return pct(p, lo, hi, digits)
 
 
 def _pm(m, half, digits=2):
-    """``m ± half`` with at least ``digits`` decimals and enough for a non-zero half-width to show
-    two significant digits (never "2.27 ± 0.00" for a sampled mean)."""
-    if m != m:
-        return "-"
-    if half != half:
-        return f"{m:.{digits}f}"
-    d = digits
-    if half > 0:
-        d = max(digits, min(8, 1 - math.floor(math.log10(half))))
-    return f"{m:.{d}f} ± {half:.{d}f}"
+    """``m ± half`` (unsigned) with enough decimals that a non-zero half-width never reads as 0."""
+    from tricksim.analysis.output import pm
+    return pm(m, half, digits, sign=False)
 
 
 def _q_text(est, lo, hi):

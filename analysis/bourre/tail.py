@@ -25,7 +25,7 @@ from tricksim.analysis.bourre.bins import bin_hi, bin_lo
 from tricksim.analysis.bourre.config import GAME, _dynamic
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import Z95, binom_cdf, t_crit, wilson
+from tricksim.analysis.stats import Z95, clopper_pearson, t_crit, wilson
 from tricksim.kernels import bourre as K
 
 DEFAULT_TARGETS = (100, 1000, 10_000, 100_000, 1_000_000)   # X / ante reported by --tail
@@ -269,24 +269,6 @@ def run_split(params, roots: int, levels, R, max_particles: int = MAX_PARTICLES,
 
 
 FEW_ROOTS = 20           # a level reached by fewer roots: its estimate rests on too few roots to trust
-
-
-def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """The exact (Clopper-Pearson) interval of a binomial proportion k / n."""
-    a = (1 - level) / 2
-
-    def solve(f):
-        lo, hi = 0.0, 1.0
-        for _ in range(80):
-            mid = 0.5 * (lo + hi)
-            if f(mid):
-                hi = mid
-            else:
-                lo = mid
-        return 0.5 * (lo + hi)
-    low = 0.0 if k <= 0 else solve(lambda p: 1 - binom_cdf(k - 1, n, p) >= a)
-    high = 1.0 if k >= n else solve(lambda p: binom_cdf(k, n, p) <= a)
-    return low, high
 
 
 def estimate(Y, plain: bool):

@@ -18,7 +18,7 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import wilson
+from tricksim.analysis.stats import unseen_bounds
 from tricksim.analysis.equity import boulmous as E
 from tricksim.analysis.equity import outcomes as O
 from tricksim.analysis.equity import studies as S
@@ -69,15 +69,11 @@ def _value(table: E.Table, y, dist, seat: int):
     half = E.Z * sd / np.sqrt(dist["n"])
     lo, hi = mean - half, mean + half
     flat = sd == 0.0
-    if flat.any():
-        # every deal of the sample gave the same value: the sample cannot see an outcome rarer than about
-        # 3 in n, which could move the value anywhere in its range (P(win) in [0, 1], money within the
-        # table's range); bound it by the Wilson upper bound on the share of such unseen outcomes
-        u = float(wilson(0, dist["n"])[2])
+    if flat.any():   # every deal gave the same value: P(win) lies in [0, 1], money in the table's range
         vmin = np.r_[np.zeros(4), np.full(4, float(table.V[:, 4:].min()))]
         vmax = np.r_[np.ones(4), np.full(4, float(table.V[:, 4:].max()))]
-        lo = np.where(flat, mean - (mean - np.minimum(vmin, mean)) * u, lo)
-        hi = np.where(flat, mean + (np.maximum(vmax, mean) - mean) * u, hi)
+        ulo, uhi = unseen_bounds(mean, vmin, vmax, dist["n"])
+        lo, hi = np.where(flat, ulo, lo), np.where(flat, uhi, hi)
     return mean[seat], half[seat], mean[4 + seat], half[4 + seat], (lo[seat], hi[seat]), (lo[4 + seat], hi[4 + seat])
 
 
