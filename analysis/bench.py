@@ -11,11 +11,13 @@ import time
 import numba
 import pandas as pd
 
-from tricksim.analysis.common import TricksimError
+from tricksim.analysis import engine
+from tricksim.analysis.common import TricksimError, make_params
+from tricksim.analysis.registry import GAMES, get, names
+
 
 def available_games():
     """The games' CLI names, in registry order."""
-    from tricksim.analysis.registry import names
     return names()
 
 
@@ -58,7 +60,6 @@ def run(games=None, hands=None, seed=0, threads=None, repeats=5):
         if not 1 <= t <= allt:
             raise TricksimError(f"--threads {t}: this machine runs 1 to {allt} threads")
     rows = []
-    from tricksim.analysis.registry import get
     for name in games:
         g = get(name)
         n = hands or g.bench_hands
@@ -82,9 +83,6 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
     at least 1.8x one), 1 thread and all threads, timed as ``run`` times the playing kernels (interleaved
     rounds, the best reported): ``Game``-independent cases from each game that has an open-hand solver, and
     each game's sampling player (issue 12's bar: at least 2 whole deals per second per core)."""
-    from tricksim.analysis.boulmous.studies import pimc_bench_cases, solver_bench_cases
-    from tricksim.analysis.bourre.studies import pimc_bench_cases as bourre_pimc_cases
-    from tricksim.analysis.bourre.studies import solver_bench_cases as bourre_solver_cases
     allt = numba.config.NUMBA_NUM_THREADS
     tlist = sorted(set(threads)) if threads else sorted({1, allt})
     for t in tlist:
@@ -92,9 +90,11 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
             raise TricksimError(f"--threads {t}: this machine runs 1 to {allt} threads")
     n = hands or SOLVER_DEALS
     rows = []
-    for game, cases in (("Boulmous", solver_bench_cases(seed) + pimc_bench_cases(seed)),
-                        ("Bourre", bourre_solver_cases(seed) + bourre_pimc_cases(seed))):
-        for label, fn in cases:
+    for g in GAMES:
+        if g.solver_bench is None:
+            continue
+        for label, fn in g.solver_bench(seed):
+            game = g.title
             rates, ratios = time_case(fn, n, tlist, repeats)
             row = {"game": game, "case": label, "deals": n}
             for t in tlist:
@@ -112,16 +112,15 @@ def engine_overhead(hands: int = 10_000_000, seed: int = 0, out=None):
     import tempfile
     from pathlib import Path
 
-    from tricksim.analysis import boulmous as B
-    from tricksim.analysis import engine
-
-    params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
-    B.block_deals(params, 0, 10_000)  # load / compile
+    g = get("boulmous")
+    block = g.blocks["boulmous.deals"]
+    params = make_params(seed, g.rules(), g.parse_seats("default"))
+    block(params, 0, 10_000)  # load / compile
     t_bare = t_eng = float("inf")
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(3):  # interleaved, best of three: the machine is shared
             t0 = time.perf_counter()
-            bare = B.block_deals(params, 0, hands)
+            bare = block(params, 0, hands)
             t_bare = min(t_bare, time.perf_counter() - t0)
             run = engine.Run("boulmous.deals", params, hands, 1 << 22)
             t0 = time.perf_counter()
@@ -138,18 +137,17 @@ def dask_throughput(hands: int = 20_000_000, seed: int = 0, workers: int = 2):
     (loopback, ``workers`` single-threaded worker processes)."""
     from dask.distributed import Client, LocalCluster
 
-    from tricksim.analysis import boulmous as B
-    from tricksim.analysis import engine
-
-    params = B.make_params(seed, B.BoulmousRules(), B.parse_seats("default"))
+    g = get("boulmous")
+    block = g.blocks["boulmous.deals"]
+    params = make_params(seed, g.rules(), g.parse_seats("default"))
     run = engine.Run("boulmous.deals", params, hands, 1 << 22)
-    B.block_deals(params, 0, 10_000)
+    block(params, 0, 10_000)
     t0 = time.perf_counter()
     local = engine.execute(run, None, progress=False)
     t_local = time.perf_counter() - t0
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        client.run(lambda: B.block_deals(params, 0, 10_000))  # warm the workers (cache load)
+        client.run(lambda: block(params, 0, 10_000))  # warm the workers (cache load)
         t0 = time.perf_counter()
         remote = engine.execute(run, None, progress=False, scheduler=cluster.scheduler_address)
         t_dask = time.perf_counter() - t0
@@ -215,60 +213,3 @@ def compile_times(games=None) -> pd.DataFrame:
         rows.append({"study": g, "entry point": "(whole quick study)", "cold s": round(cold["wall"], 1),
                      "cached s": round(warm["wall"], 1)})
     return pd.DataFrame(rows)
-
-
-def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,
-              repeats: int = 2, ref_worlds: int = 512) -> pd.DataFrame:
-    """The Boulmous sampling player's ``race`` measured (README "The sampling player"): ``deals`` random deals
-    played by four pimc seats with ``race`` = 0 (taker deal i mod 4 on lead, trumps S H D C in turn, bid 3, goal the
-    contract, default rules: kernels/boulmous/pimc_batch.py pimc_play_batch); every decision with a choice is made again
-    from the same view and stream with each margin of ``races`` (pimc_replay). One row per margin (0 first): the
-    decisions, the share that play another card than race = 0, and the milliseconds per decision on one thread
-    and, as in the worlds table, the share that play the card pimc plays with ``ref_worlds`` worlds (another
-    stream: ``pimc_key(seed + 1)``, race 0)
-    (the best of ``repeats`` timings of the whole replay; 1 - its ratio to race = 0 is the time saved), and the
-    solver nodes searched as a share of race = 0's (the work saved, which the host's load does not blur)."""
-    import numpy as np
-
-    from tricksim.analysis.boulmous.config import GAME, PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
-    from tricksim.kernels.boulmous import pimc as P, solver as S
-    worlds = PIMC_WORLDS if worlds is None else int(worlds)
-    ra = rules_array(BoulmousRules())
-    kd, _ = GAME.keys(seed)
-    key = pimc_key(seed)
-    hands = S.random_deals(kd, 0, deals)
-    idx = np.arange(deals, dtype=np.int64)
-    takers, trumps, bids = idx % 4, idx % 4, np.full(deals, 3, np.int64)
-    old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        cards = np.zeros((deals, 24), np.int64)
-        P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
-                          np.zeros(deals, np.int64))
-        ref = np.zeros((deals, 24), np.int64)
-        P.pimc_replay(hands, takers, trumps, bids, cards, ra, ref_worlds, P.GOAL_CONTRACT, pimc_key(seed + 1), 0, 0.0,
-                      ref, np.zeros(deals, np.int64))
-        rows, base = [], None
-        for r in (0.0, *races):
-            best = None
-            for _ in range(repeats):
-                out = np.zeros((deals, 24), np.int64)
-                nodes = np.zeros(deals, np.int64)
-                t0 = time.perf_counter()
-                P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, float(r), out,
-                              nodes)
-                dt = time.perf_counter() - t0
-                best = dt if best is None else min(best, dt)
-            mask = out >= 0
-            if base is None:
-                base = out
-                assert np.array_equal(out[mask], cards[mask])   # race 0 replays the play exactly
-            nd = int(mask.sum())
-            if r == 0.0:
-                base_nodes = nodes.sum()
-            rows.append({"race": r, "decisions": nd, "changed": float((out[mask] != base[mask]).mean()),
-                         f"agree with {ref_worlds} worlds": float((out[mask] == ref[mask]).mean()),
-                         "solver nodes": float(nodes.sum() / base_nodes), "ms per decision": 1000 * best / nd})
-        return pd.DataFrame(rows)
-    finally:
-        numba.set_num_threads(old)

@@ -57,24 +57,36 @@ def set_command(argv) -> None:
     CURRENT_COMMAND = "tricksim " + " ".join(shlex.quote(a) for a in argv)
 
 
+BLOCKS: dict[str, Callable] = {}
+"""The block functions of the games, by study name (``<game key>.<name>``): each game's ``Game`` record
+registers its ``blocks`` here when it is built (analysis/game.py), so the engine never imports a game."""
+
+HAND_ROWS: dict[str, Callable] = {}
+"""The per-hand rows of a study's blocks (``--keep-hands``), registered likewise (``Game.hand_rows``)."""
+
 BLOCK_FUNCS: dict[str, Callable] = {}
-"""Block functions registered here take precedence over the games' (tests replace one this way);
-the games' own come from the registry (``Game.blocks``)."""
+"""Block functions registered here take precedence over the games' (tests replace one this way)."""
+
+
+def register(blocks, hand_rows=None) -> None:
+    """Register a game's block functions (study name -> ``f(params, first, n)``) and per-hand rows."""
+    BLOCKS.update(blocks)
+    HAND_ROWS.update(hand_rows or {})
 
 
 def find_block(study: str) -> Callable:
-    """The block function of ``study``: one registered in ``BLOCK_FUNCS``, else its game's
-    (``analysis/registry.py``; on a Dask worker this import is what loads the games)."""
-    fn = BLOCK_FUNCS.get(study)
+    """The block function of ``study``: one put in ``BLOCK_FUNCS``, else the one its game registered."""
+    fn = BLOCK_FUNCS.get(study) or BLOCKS.get(study)
     if fn is None:
-        from tricksim.analysis.registry import block_function
-        fn = block_function(study)
+        raise TricksimError(f"unknown study {study!r}")
     return fn
 
 
-def run_block(study: str, params_json: str, first: int, n: int) -> np.ndarray:
-    """Entry point of a worker: find the study's block function, run one block."""
-    return np.asarray(find_block(study)(json.loads(params_json), first, n), dtype=np.int64)
+def run_block(block, params_json: str, first: int, n: int) -> np.ndarray:
+    """Entry point of a worker: run one block of a study (its name, or its block function itself: what a
+    Dask worker is sent, pickled by reference, so that unpickling it imports the game that defines it)."""
+    fn = block if callable(block) else find_block(block)
+    return np.asarray(fn(json.loads(params_json), first, n), dtype=np.int64)
 
 
 @dataclass
@@ -391,8 +403,7 @@ def _store(run, out, b, first, n, v, results):
 
 
 def _write_hands(run, out, b, first, n):
-    from tricksim.analysis.registry import hand_rows_function
-    rows = hand_rows_function(run.study)
+    rows = HAND_ROWS.get(run.study)
     if rows is None:
         raise TricksimError(f"--keep-hands is not available for {run.study}")
     df = rows(run.params, first, n)
@@ -412,8 +423,9 @@ def _run_local(run, todo, results, out, threads, pbar, advance, state):
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
         pj = run.params_json
+        fn = find_block(run.study)
         for b, first, n in todo:
-            v = run_block(run.study, pj, first, n)
+            v = run_block(fn, pj, first, n)
             _store(run, out, b, first, n, v, results)
             pbar.update(n)
             advance()
@@ -439,11 +451,12 @@ def _run_dask(run, todo, results, out, scheduler, pbar, advance, state):
         nworkers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * nworkers
         pj = run.params_json
+        fn = find_block(run.study)
         it = iter(todo)
         futs = {}
         ac = as_completed()
         for s in [x for _, x in zip(range(window), it)]:
-            f = client.submit(run_block, run.study, pj, s[1], s[2], pure=False)
+            f = client.submit(run_block, fn, pj, s[1], s[2], pure=False)
             futs[f] = s
             ac.add(f)
         for f in ac:
@@ -458,7 +471,7 @@ def _run_dask(run, todo, results, out, scheduler, pbar, advance, state):
                 return
             nxt = next(it, None)
             if nxt is not None:
-                g = client.submit(run_block, run.study, pj, nxt[1], nxt[2], pure=False)
+                g = client.submit(run_block, fn, pj, nxt[1], nxt[2], pure=False)
                 futs[g] = nxt
                 ac.add(g)
     finally:

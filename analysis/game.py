@@ -1,15 +1,17 @@
 """The game interface: everything a game gives the rest of tricksim, in one record.
 
-Each game's package builds one ``Game`` (``analysis/<game>/__init__.py``: ``GAME = Game(...)``)
-and ``analysis/registry.py`` lists them once (``GAMES``).  The CLI, ``compare``, ``bench``, the
-report and the tests iterate that registry and read these members; nothing finds a game by
-importing a module by name or by probing its attributes.
-
-The generic helpers every game shares (seat heuristics, the kernel's heuristic arrays, the random
-keys, the kernel arguments of a run) are methods here, written once.
+Two floors, so that nothing loops: a game's ``GameSpec`` (its rules, heuristics, kernel and the generic
+helpers every game shares: seat heuristics, the kernel's heuristic arrays, the random keys, the kernel
+arguments of a run, written once here) is built below its studies, in ``analysis/<game>/spec.py``, and its
+modules use it from there; its ``Game`` record (``analysis/<game>/__init__.py``: ``GAME = Game.of(SPEC, ...)``)
+adds the studies, views and the optional hooks for what only some games offer (whole games, equity, solver
+benches, trust sections).  ``analysis/registry.py`` lists the records once (``GAMES``); the CLI and the
+cross-game features iterate it and read these members; no game imports the registry, another game or a
+cross-game feature.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Callable, Mapping
@@ -17,6 +19,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from tricksim.analysis.common import HeuristicSpec, TricksimError, apply_rule_overrides, parse_heuristic
+from tricksim.analysis.engine import register
 from tricksim.kernels.rng import STREAM_DEAL, STREAM_DECIDE, derive_key
 
 
@@ -46,11 +49,35 @@ class Duplicate:
     slow: Callable | None = None
     """``slow(specs)`` -> (deals, deals per block) when these entrants need other defaults than ``hands``
     and ``block`` (a slow player such as Boulmous's ``pimc``), else None; None: never."""
+    check: Callable | None = None
+    """``check(specs)`` raises ``TricksimError`` for entrants a tournament of single deals cannot play (Boulmous:
+    score-aware bidding needs whole games); None: every entrant plays."""
 
 
 @dataclass(frozen=True)
-class Game:
-    """One trick-taking game: its rules, heuristics, kernel, studies and reports."""
+class WholeGames:
+    """How ``tricksim compare GAME NAMES --games N`` plays whole games (analysis/compare/games.py): a duplicate
+    tournament of games to the target, counted by its block function (wins and stakes per entrant)."""
+
+    study: str
+    """The block function of the tournament (a key of ``Game.blocks``)."""
+    games: int
+    """Games when none are given."""
+    block: int
+    """Games per engine block."""
+    check: Callable
+    """``check(specs)`` raises ``TricksimError`` for entrants that cannot play whole games."""
+    prepare: Callable
+    """``prepare(rows, rules, opts)``: what the seatings ``rows`` (lists of specs) need before the blocks run
+    (Boulmous: the score-aware seats' equity table and calibration), computed once."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameSpec:
+    """What a game is, below its studies: its rules, heuristics and kernel, and the helpers every game shares
+    (parsing seats, the kernel's heuristic arrays, the random keys, the kernel arguments of a run).  Each game
+    builds one in its own package (``analysis/<game>/spec.py``: ``SPEC = GameSpec(...)``) and its modules use it
+    from there; its ``Game`` record (below) extends it with the studies, views and hooks."""
 
     name: str
     """The CLI's spelling, e.g. ``boomke-wies`` (``tricksim odds boomke-wies``)."""
@@ -78,33 +105,8 @@ class Game:
     """The number of seats when none is given (Bourre: its default table size)."""
     seat_range: tuple
     """The table sizes the game plays, (lowest, highest); a fixed table has lowest == highest."""
-    blocks: Mapping
-    """The block functions it registers with the engine: study name -> ``f(params, first, n)``
-    returning int64 counts (what a Dask worker runs, found by study name through the registry)."""
     duplicate: Duplicate
     """How ``tricksim compare`` and ``tricksim sweep`` play it."""
-    trace: Callable
-    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (docs/trace.md); its
-    other arguments are the game's own (Bourre: players, sessions, deals), like its ``trace``
-    sub-command in cli.py."""
-    bench_cases: Callable
-    """``bench_cases(seed) -> [(label, fn)]``, ``fn(first, n)`` playing n hands through a block
-    function and returning the hands played (``tricksim bench``)."""
-    bench_hands: int
-    """Hands per benchmark case when none are given."""
-    headline: Callable
-    """``headline(out, quick, progress) -> str``: the game's headline studies into ``out``; the
-    markdown section of reports/README.md (``tricksim report``)."""
-    heading: str
-    """How the game's section of reports/README.md begins (for READMEs without section markers)."""
-    rules_section: str
-    """The game's section of docs/RULES.md, e.g. ``2 (Boomke Wies)``."""
-    stakes: Callable | None = None
-    """``stakes(games, seed, heuristics, rules, opts) -> Iterator[str]``: the ``tricksim stakes``
-    command (whole games with the money settlement: it runs the study, writes the run folder and
-    yields the text to print); None when the game has no such study (Bourre: ``tricksim pot``)."""
-    hand_rows: Mapping = field(default_factory=dict)
-    """Per-hand rows of a block for ``--keep-hands``: study name -> ``f(params, first, n) -> DataFrame``."""
     param_columns: Callable | None = None
     """``param_columns(specs, rules, players) -> float64[len(specs), extra] | None``: per-seat columns
     after the kernel's ``N_PARAMS`` that some heuristics read (Bourre's ``ev``: its probability table,
@@ -191,18 +193,57 @@ class Game:
         return self.seat_range[0] != self.seat_range[1]
 
 
-class GameRef:
-    """A game's record as its own modules see it: every attribute is read from the registry's
-    ``Game`` on use.  A game's package builds its record from its modules' functions, so those
-    modules cannot import the record itself; ``GAME = GameRef("boulmous")`` in ``config.py`` lets
-    them call ``GAME.parse_seats(...)``, ``GAME.kernel_args(params)``, ... all the same."""
 
-    def __init__(self, key: str):
-        self.key = key
+@dataclass(frozen=True, kw_only=True)
+class Game(GameSpec):
+    """One trick-taking game: its ``GameSpec`` (rules, heuristics, kernel), and its studies and reports.
+    Built in the game's package ``__init__`` (``GAME = Game.of(SPEC, ...)``); listed in analysis/registry.py."""
 
-    def __getattr__(self, name):
-        from tricksim.analysis.registry import get
-        return getattr(get(self.key), name)
+    blocks: Mapping
+    """The block functions it registers with the engine when the record is built: study name ->
+    ``f(params, first, n)`` returning int64 counts (``engine.find_block``; a Dask worker is sent the function)."""
+    trace: Callable
+    """``trace(seed, ...) -> list[dict]``: hands exactly as the kernels played them (docs/trace.md); its
+    other arguments are the game's own (Bourre: players, sessions, deals), like its ``trace``
+    sub-command in cli.py."""
+    bench_cases: Callable
+    """``bench_cases(seed) -> [(label, fn)]``, ``fn(first, n)`` playing n hands through a block
+    function and returning the hands played (``tricksim bench``)."""
+    bench_hands: int
+    """Hands per benchmark case when none are given."""
+    headline: Callable
+    """``headline(out, quick, progress) -> str``: the game's headline studies into ``out``; the
+    markdown section of reports/README.md (``tricksim report``)."""
+    heading: str
+    """How the game's section of reports/README.md begins (for READMEs without section markers)."""
+    rules_section: str
+    """The game's section of docs/RULES.md, e.g. ``2 (Boomke Wies)``."""
+    stakes: Callable | None = None
+    """``stakes(games, seed, heuristics, rules, opts) -> Iterator[str]``: the ``tricksim stakes``
+    command (whole games with the money settlement: it runs the study, writes the run folder and
+    yields the text to print); None when the game has no such study (Bourre: ``tricksim pot``)."""
+    hand_rows: Mapping = field(default_factory=dict)
+    """Per-hand rows of a block for ``--keep-hands``: study name -> ``f(params, first, n) -> DataFrame``."""
+    whole_games: WholeGames | None = None
+    """How ``compare --games`` plays whole games; None when the game has no such tournament."""
+    solver_bench: Callable | None = None
+    """``solver_bench(seed) -> [(label, fn)]``: the open-hand solver's and the sampling player's benchmark cases
+    (``tricksim bench --solver``), like ``bench_cases``; None when the game has neither."""
+    trust: Callable | None = None
+    """``trust(d, opts, quick, compare, render_compare) -> str``: the game's part of the report's ``trust``
+    section (its odds under heuristics, the sampling player and open-hand play), its tables written into ``d``,
+    each run with ``opts(name)``; ``compare``/``render_compare`` are the duplicate tournament and its text
+    (analysis/compare/), handed down so the game needs no cross-game import.  None: nothing to say."""
+    equity_report: Callable | None = None
+    """``equity_report(d, opts, quick, compare_games, render_games) -> str``: the game's part of the report's
+    ``equity`` section (its match equity; ``compare_games``/``render_games``: the whole-game tournament of
+    analysis/compare/games.py, handed down likewise); None when the game has no equity table."""
 
-    def __repr__(self):
-        return f"GameRef({self.key!r})"
+    def __post_init__(self):
+        register(self.blocks, self.hand_rows)
+
+    @classmethod
+    def of(cls, spec: GameSpec, **members) -> "Game":
+        """The whole record of a game: its ``spec`` and the rest of the members."""
+        return cls(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(GameSpec)}, **members)
+

@@ -1,6 +1,6 @@
 """The games tricksim plays: one line per game (its package builds its ``Game`` record,
-analysis/game.py).  The CLI, ``compare``, ``bench``, the report, the engine (block functions
-by study name, e.g. on a Dask worker) and the tests iterate ``GAMES``."""
+analysis/game.py).  The CLI and the cross-game features (``compare``, ``tune``, ``bench``, ``trust``, the
+report) and the tests iterate ``GAMES``; no game imports this module."""
 from __future__ import annotations
 
 from tricksim.analysis import boomke_wies, boulmous, bourre
@@ -26,19 +26,3 @@ def get(name: str) -> Game:
         if text in (g.name, g.key):
             return g
     raise TricksimError(f"unknown game {name!r}; the games are: {', '.join(names())}")
-
-
-def block_function(study: str):
-    """The block function registered under ``study`` (``<game key>.<name>``) by its game."""
-    for g in GAMES:
-        if study in g.blocks:
-            return g.blocks[study]
-    raise TricksimError(f"unknown study {study!r}")
-
-
-def hand_rows_function(study: str):
-    """The per-hand rows of ``study`` (``--keep-hands``), or None where a game keeps none."""
-    for g in GAMES:
-        if study in g.hand_rows:
-            return g.hand_rows[study]
-    return None

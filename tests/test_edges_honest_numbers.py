@@ -179,7 +179,7 @@ def test_boxes_per_game_have_an_interval(tmp_path):
 
 def test_boomke_equity_draw_has_an_interval(tmp_path, monkeypatch):
     from tricksim.analysis.boomke_wies.config import BoomkeRules
-    from tricksim.analysis.equity import boomke as B
+    from tricksim.analysis.boomke_wies import equity as B
     monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path))
     rules = BoomkeRules(tiebreak_extra_deal=False)
     c, _ = B.counts(1, 20_000, rules)
@@ -209,8 +209,8 @@ def test_double_dummy_words_state_the_real_count_and_print_no_nan(tmp_path, caps
 
 def test_heatmaps_number_the_asked_for_cell(tmp_path):
     from tricksim.analysis.boomke_wies.config import BoomkeRules
-    from tricksim.analysis.equity import boomke_views as BV
-    from tricksim.analysis.equity import views as V
+    from tricksim.analysis.boomke_wies import equity_views as BV
+    from tricksim.analysis.boulmous.equity import views as V
     xs = list(range(0, 20))
     grid = pd.DataFrame([{"score0": x, "score1": y, "p_win": (x + 1) / (x + y + 2)} for x in xs for y in xs])
     labels = V._heat_png(grid, (0, 1), [5, 8, 3, 3], 0, 21, tmp_path / "h.png", "t")   # 5 + 8 odd: skipped before

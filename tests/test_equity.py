@@ -6,10 +6,10 @@ import pytest
 from tricksim.analysis.boulmous import GAME, BoulmousRules
 from tricksim.analysis.boomke_wies.config import BoomkeRules
 from tricksim.analysis.common import make_params
-from tricksim.analysis.equity import boomke as B
-from tricksim.analysis.equity import boulmous as E
-from tricksim.analysis.equity import outcomes as O
-from tricksim.analysis.equity import studies as S
+from tricksim.analysis.boomke_wies import equity as B
+from tricksim.analysis.boulmous.equity import table as E
+from tricksim.analysis.boulmous.equity import outcomes as O
+from tricksim.analysis.boulmous.equity import studies as S
 
 
 def toy(rows):
@@ -150,7 +150,7 @@ def test_odds_by_game_chance(tmp_path, monkeypatch):
     three stakes), a failing boulmous is worth less money than a sure win."""
     from tricksim.analysis.boulmous import odds_hand, parse_hand
     from tricksim.analysis.engine import RunOptions
-    from tricksim.analysis.equity import decide as D
+    from tricksim.analysis.boulmous.equity import decide as D
     monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path))
     rules = BoulmousRules(target=7)
     hand = "JH JD AH KH 9S TC"
@@ -179,7 +179,7 @@ def test_boomke_draw_impossible_is_said_in_words(tmp_path, monkeypatch):
     """With the extra deal and no deal that ends level, a draw cannot happen: the table says 'none' and
     why, never a 0.00% [0.00, 0.00] the bootstrap cannot bound."""
     from tricksim.analysis.engine import RunOptions
-    from tricksim.analysis.equity.boomke_views import boomke_command
+    from tricksim.analysis.boomke_wies.equity_views import boomke_command
     monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path))
     out = "\n".join(str(x) for x in boomke_command("7,4", 5, deals=20_000, seed=3,
                                                    opts=RunOptions(tmp_path / "run", progress=False)))

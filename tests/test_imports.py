@@ -113,7 +113,7 @@ def test_module_list_covers_the_package():
     mods = tricksim_modules()
     assert len(mods) == len(set(mods)) > 40
     for m in ("tricksim.cli", "tricksim.kernels", "tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc",
-              "tricksim.kernels.bourre.odds_play", "tricksim.analysis.bourre.pot", "tricksim.analysis.equity.views"):
+              "tricksim.kernels.bourre.odds_play", "tricksim.analysis.bourre.pot", "tricksim.analysis.boulmous.equity.views"):
         assert m in mods
 
 

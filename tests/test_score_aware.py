@@ -1,4 +1,4 @@
-"""Score-aware bidding (``score_aware=1`` by P(win), ``2`` by money, analysis/equity/saware.py) and the
+"""Score-aware bidding (``score_aware=1`` by P(win), ``2`` by money, analysis/boulmous/equity/saware.py) and the
 whole-game duplicate comparison (``compare boulmous --games``, analysis/compare/games.py): the default stays
 bit-identical and score_aware=1 unchanged (pinned before score_aware=2), the thresholds on constructed
 tables, p* by P(win) and by money against direct computations, p*'s edge cases, the calibration fit, the
@@ -14,8 +14,8 @@ from tricksim import cli
 from tricksim.analysis import engine
 from tricksim.analysis.boulmous import GAME
 from tricksim.analysis.compare.games import compare_games
-from tricksim.analysis.equity import boulmous as E
-from tricksim.analysis.equity import saware as SA
+from tricksim.analysis.boulmous.equity import table as E
+from tricksim.analysis.boulmous.equity import saware as SA
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.boulmous import equity as KE
 
@@ -247,7 +247,7 @@ def test_money_pstar_against_numpy_from_the_table():
                 assert p[t.index(scores, dealer), r, b - 3] == pytest.approx(want, abs=1e-5)
     assert 0.5 in seen
     # cached beside p* by P(win), under its own key
-    from tricksim.analysis.equity import outcomes as O
+    from tricksim.analysis.boulmous.equity import outcomes as O
     keys = [O.cache_key(kind, t.rules, [], table=t.key) for kind, _ in SA.CRITERIA.values()]
     assert keys[0] != keys[1]
     assert (O.load(keys[1])["pstar"] == p).all() and (O.load(keys[0])["pstar"] == SA.pstar(t, 1)).all()

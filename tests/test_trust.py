@@ -1,9 +1,9 @@
-"""The "How far to trust the odds" section's pooling of the class table (analysis/trust.py)."""
+"""The "How far to trust the odds" section's pooling of the class table (analysis/boulmous/trust.py)."""
 import math
 
 import pandas as pd
 
-from tricksim.analysis.trust import by_bid
+from tricksim.analysis.boulmous.trust import by_bid
 
 
 def _res():

@@ -12,7 +12,9 @@ from tricksim.analysis.boomke_wies.config import (ALIASES, BIDS, CONTRACT_NAMES,
                                                   BoomkeRules, call_name, parse_call, parse_hand, rules_array, score)
 from tricksim.analysis.boomke_wies.dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
 from tricksim.analysis.boomke_wies.play import block_odds_play, odds_play, odds_play_run, render_play
-from tricksim.analysis.boomke_wies.report import EXAMPLE_HAND, headline
+from tricksim.analysis.boomke_wies.equity import block_boomke
+from tricksim.analysis.boomke_wies.report import EXAMPLE_HAND, equity_report, headline, trust
+from tricksim.analysis.boomke_wies.spec import SPEC
 from tricksim.analysis.boomke_wies.studies import (_odds_tables, auction_stats, bench_cases, block_classes,
                                                    block_deals, block_duplicate, block_matches, block_odds,
                                                    decode_classes, decode_deals, deals_run, heuristic_open_suit,
@@ -21,24 +23,18 @@ from tricksim.analysis.boomke_wies.trace import record_to_dict, trace
 from tricksim.analysis.boomke_wies.views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks,
                                                  render_classes, render_dd, render_deals, render_odds, stakes_command)
 from tricksim.analysis.common import make_params, parse_cards, parse_heuristic, rules_dict
-from tricksim.analysis.equity import outcomes as equity_outcomes
-from tricksim.analysis.game import Duplicate, Game
+from tricksim.analysis.game import Game
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import mask_of
-from tricksim.kernels.rng import GAME_BOOMKE_WIES
 
-GAME = Game(
-    name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array, kernel=K,
-    rng_id=GAME_BOOMKE_WIES, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS, seat_range=(4, 4),
+GAME = Game.of(
+    SPEC,
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
             "boomke_wies.matches": block_matches, "boomke_wies.dd_deals": block_dd_deals,
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
-            "boomke_wies.odds_play": block_odds_play,
-            "boomke_wies.equity_outcomes": equity_outcomes.block_boomke},
-    duplicate=Duplicate(study="boomke_wies.duplicate", metrics=("points", "team_tricks"),
-                        unit="points per deal (per partnership)", hands=300_000, block=1 << 16, layout="pairs"),
+            "boomke_wies.odds_play": block_odds_play, "boomke_wies.equity_outcomes": block_boomke},
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Boomke Wies", rules_section="2 (Boomke Wies)")
+    heading="## Boomke Wies", rules_section="2 (Boomke Wies)", trust=trust, equity_report=equity_report)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

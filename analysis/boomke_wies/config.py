@@ -1,6 +1,6 @@
 """Boomke Wies (docs/RULES.md section 2): the rules dataclass and its kernel array, the partnership
-heuristics registry, calls, hands and the scoring table on the Python side.  ``GAME`` is the game's
-record (analysis/game.py) as the package's own modules see it."""
+heuristics registry, calls, hands and the scoring table on the Python side.  The game's ``SPEC``
+is in spec.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,11 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
-from tricksim.analysis.game import GameRef
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import RANKS, SUITS
 
-GAME = GameRef("boomke_wies")
 
 
 KEY = "boomke_wies"

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.config import (BIDS, CONTRACT_NAMES, GAME, BoomkeRules, call_name, parse_hand)
+from tricksim.analysis.boomke_wies.config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, parse_hand
+from tricksim.analysis.boomke_wies.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import Z95, hist_mean_ci, wilson
@@ -79,7 +80,7 @@ def block_dd_deals(params, first, n):
     """Deals ``first..first+n-1`` of the auction study: the heuristic declaring team's tricks
     beside the double-dummy tricks of the same declarer, trumps and (for the declarer's
     opening) lead suit. Returns [contract class][heuristic tricks][DD tricks]."""
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
     probs, meta = [], []
     for rec in recs:
@@ -101,7 +102,7 @@ def block_dd_deals(params, first, n):
 def block_dd_hand(params, first, n):
     """Deals ``first..first+n-1`` of the hand's odds study: per opening suit the team's
     heuristic tricks beside its double-dummy tricks with the hand on lead in that suit."""
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     hs, tk = K.odds_tricks(kd, kc, first, n, np.uint64(params["hand_mask"]), ra, codes, prm)
     probs, meta = [], []
     for i in range(n):
@@ -180,7 +181,7 @@ def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None,
     if rules.variant == "no_auction":
         raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     if deals < 1:
         raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs, hand_mask=mask_of(cards))
@@ -203,7 +204,7 @@ def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, opts
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
         raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     if deals < 1:
         raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs)

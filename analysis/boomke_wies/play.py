@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.config import BIDS, GAME, BoomkeRules, call_name, parse_hand, score
+from tricksim.analysis.boomke_wies.config import BIDS, BoomkeRules, call_name, parse_hand, score
+from tricksim.analysis.boomke_wies.spec import SPEC
 from tricksim.analysis.boomke_wies.dd import _DD_THREADS, _dd_run, dd_solve, paired_gap
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
@@ -51,7 +52,7 @@ def check_open_extra() -> None:
 
 def block_odds_play(params, first, n):
     """Per opening suit s the joint count of cell ``(s * 14 + heuristic tricks) * 14 + open-hand tricks``."""
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     hs, tk = K.odds_tricks(kd, kc, first, n, np.uint64(params["hand_mask"]), ra, codes, prm)
     probs, meta = [], []
     for i in range(n):
@@ -73,7 +74,7 @@ def odds_play_run(cards, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heu
     suits = sorted({c // 16 for c in cards} & {SUITS.index(t) for t in _suits(trumps) or SUITS})
     if not suits:
         raise TricksimError("the hand holds none of the trumps asked for")
-    params = make_params(seed, rules or BoomkeRules(), GAME.parse_seats(heuristics), hand_mask=mask_of(cards),
+    params = make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics), hand_mask=mask_of(cards),
                          play=parse_play(play), suits=suits)
     return engine.Run("boomke_wies.odds_play", params, hands, block_size, unit="deals")
 

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tricksim.analysis.boomke_wies import equity as EQ
 from tricksim.analysis.boomke_wies.dd import _endplay, dd_deals
+from tricksim.analysis.boomke_wies.equity_views import boomke_command
 from tricksim.analysis.boomke_wies.studies import auction_stats, odds_classes, odds_hand
 from tricksim.analysis.boomke_wies.tables import (calls_table, class_tables, contracts_table, dd_bid_table,
                                                   dd_contract_table, points_text)
@@ -104,3 +106,26 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                   + "\n")
         md.append("![double dummy](boomke_wies/double_dummy.png)\n")
     return "\n".join(md)
+
+
+def trust(d, opts, quick: bool, compare, render_compare) -> str:
+    """The game's part of the report's ``trust`` section (``Game.trust``): where its heuristic vs open-hand
+    table is (Boomke Wies has no sampling player: nothing is run here)."""
+    return ("### Boomke Wies\n\n"
+            "Heuristic play beside open-hand (double-dummy) play, by bid and by contract, is in the Boomke Wies "
+            "section above (`tricksim odds boomke-wies --double-dummy`; one hand: `tricksim odds boomke-wies "
+            "--hand ... --play heuristic,open`): there both partnerships see all 52 cards and play perfectly. "
+            "Boomke Wies has no sampling player yet.\n")
+
+
+BOOMKE_SCORES, BOOMKE_LEFT = "7,4", 5
+
+
+def equity_report(d, opts, quick: bool, compare_games, render_games) -> str:
+    """The game's part of the report's ``equity`` section (``Game.equity_report``): the match equity at one state."""
+    lines = [x for x in boomke_command(BOOMKE_SCORES, BOOMKE_LEFT, opts=opts("boomke"))
+             if not x.lstrip().startswith("results in ") and not x.startswith("heatmap of")]
+    return ("### Boomke Wies: the match\n\n"
+            f"Regenerate: `tricksim equity boomke-wies --scores {BOOMKE_SCORES} --deals-left {BOOMKE_LEFT} "
+            f"--deals {EQ.DEALS} --seed 0`\n\n"
+            "```\n" + "\n".join(lines).strip() + "\n```\n")

@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.config import (BIDS, CONTRACT_NAMES, DEALS_BLOCK, GAME, HCP_BUCKETS, MATCHES_BLOCK,
+from tricksim.analysis.boomke_wies.config import (BIDS, CONTRACT_NAMES, DEALS_BLOCK, HCP_BUCKETS, MATCHES_BLOCK,
                                                   ODDS_BLOCK, POSITIONS, BoomkeRules, _bucket_name, _positions,
-                                                  _trump, call_name, check_hands, parse_call, parse_hand, rules_array,
-                                                  score)
+                                                  _trump, call_name, check_hands, parse_call, parse_hand,
+                                                  rules_array, score)
+from tricksim.analysis.boomke_wies.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
@@ -29,17 +30,17 @@ from tricksim.kernels.cards import SUITS, card_str, mask_of
 
 
 def block_deals(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return K.sim_deals(kd, kc, first, n, ra, codes, prm)
 
 
 def block_classes(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return K.sim_classes(kd, kc, first, n, ra, codes, prm)
 
 
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     pos = np.zeros(4, np.int64)
     for p in params["positions"]:
         pos[p] = 1
@@ -47,7 +48,7 @@ def block_odds(params, first, n):
 
 
 def block_matches(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return K.sim_matches(kd, kc, first, n, ra, codes, prm)
 
 
@@ -140,7 +141,7 @@ def _odds_tables(agg, cards, positions, rules, n):
 def odds_run(cards, seat=None, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
              block_size: int = ODDS_BLOCK) -> engine.Run:
     """The run of ``odds_hand``: what names its folder and what it executes."""
-    params = make_params(seed, rules or BoomkeRules(), GAME.parse_seats(heuristics), hand_mask=mask_of(cards),
+    params = make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics), hand_mask=mask_of(cards),
                          positions=_positions(seat))
     return engine.Run("boomke_wies.odds", params, check_hands(hands), block_size, unit="deals")
 
@@ -162,7 +163,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
                             "(run 'tricksim odds boomke-wies --rule variant=no_auction' without --hand)")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     positions = _positions(seat)
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     tsel = [_trump(t) for t in trumps] if trumps else None
     csel = [call_name(parse_call(c)) for c in calls] if calls else None
     run = odds_run(cards, seat, seed, hands, rules, specs, block_size)
@@ -189,7 +190,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
 def deals_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
               block_size: int = DEALS_BLOCK) -> engine.Run:
     """The run of ``auction_stats``."""
-    return engine.Run("boomke_wies.deals", make_params(seed, rules or BoomkeRules(), GAME.parse_seats(heuristics)),
+    return engine.Run("boomke_wies.deals", make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics)),
                       check_hands(hands), block_size, unit="deals")
 
 
@@ -259,7 +260,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
         raise TricksimError("success by hand class needs the bidding game (the no-auction variant has no declarer)")
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     run = engine.Run("boomke_wies.classes", make_params(seed, rules, specs), check_hands(hands), block_size,
                      unit="deals")
     r = opts.execute(run)
@@ -293,7 +294,7 @@ def matches_run(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
     """The run of ``match_stats``."""
     if matches < 1:
         raise TricksimError(f"the number of matches must be at least 1, got {matches}")
-    return engine.Run("boomke_wies.matches", make_params(seed, rules or BoomkeRules(), GAME.parse_seats(heuristics)),
+    return engine.Run("boomke_wies.matches", make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics)),
                       matches, block_size, unit="matches")
 
 
@@ -301,7 +302,7 @@ def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
                 block_size: int = MATCHES_BLOCK):
     """Whole matches (``match_deals`` deals, or to ``target_score``): team points per match,
     wins, draws, deals per match."""
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     r = opts.execute(matches_run(seed, matches, rules, specs, block_size))
     a = r.counts
     n = r.n
@@ -316,9 +317,9 @@ def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
 
 
 def block_duplicate(params, first, n):
-    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
-    kd, kc = GAME.keys(params["seed"])
-    return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), codes, prm)
+    codes, prm = SPEC.heuristic_arrays(SPEC.specs_from_json(params["entrants"]))
+    kd, kc = SPEC.keys(params["seed"])
+    return K.sim_duplicate(kd, kc, first, n, rules_array(SPEC.rules_of(params)), codes, prm)
 
 
 def bench_cases(seed=0):
@@ -326,7 +327,7 @@ def bench_cases(seed=0):
     auction study's block function."""
     cases = []
     for h in ["partner", "naive", "random"]:
-        params = make_params(seed, BoomkeRules(), GAME.parse_seats(h))
+        params = make_params(seed, BoomkeRules(), SPEC.parse_seats(h))
 
         def fn(first, n, params=params):
             engine.run_block("boomke_wies.deals", json.dumps(params), first, n)

@@ -1,7 +1,8 @@
 """Boomke Wies traces (docs/trace.md): deals exactly as the kernels played them."""
 from __future__ import annotations
 
-from tricksim.analysis.boomke_wies.config import GAME, KEY, BoomkeRules, check_hands
+from tricksim.analysis.boomke_wies.config import KEY, BoomkeRules, check_hands
+from tricksim.analysis.boomke_wies.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params, rules_dict
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import SUITS, card_str, cards_of
@@ -58,10 +59,10 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
           first: int = 0, with_legal: bool = False) -> list[dict]:
     """Hands ``first..first+hands-1`` of the deal studies with this seed, as docs/trace.md dicts."""
     rules = rules or BoomkeRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     check_hands(hands)
     if first < 0:
         raise TricksimError(f"the first deal's index must be at least 0, got {first}")
-    kd, kc, ra, codes, prm = GAME.kernel_args(make_params(seed, rules, specs))
+    kd, kc, ra, codes, prm = SPEC.kernel_args(make_params(seed, rules, specs))
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]

@@ -8,8 +8,9 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.boomke_wies.config import (GAME, HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions,
-                                                  _trump, parse_hand)
+from tricksim.analysis.boomke_wies.config import (HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump,
+                                                  parse_hand)
+from tricksim.analysis.boomke_wies.spec import SPEC
 from tricksim.analysis.boomke_wies.dd import _endplay, dd_deals, dd_hand
 from tricksim.analysis.boomke_wies.studies import (auction_stats, deals_run, match_stats, matches_run, odds_classes,
                                                    odds_hand, odds_run)
@@ -236,7 +237,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
     from tricksim.analysis.output import with_folder, write_table
 
     rules = rules or BoomkeRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     if play is not None:
         yield from _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules,
                                  until_precision, opts, play)
@@ -311,7 +312,7 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     and yields the text to print."""
     from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoomkeRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     opts = with_folder(opts, KEY, "matches", matches_run(seed, games, rules, specs))
     res = match_stats(seed, games, rules, specs, opts)
     write_table(res["teams"], opts.out, "matches")

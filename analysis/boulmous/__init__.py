@@ -19,35 +19,35 @@ from tricksim.analysis.boulmous.report import HEADLINE_HAND, headline
 from tricksim.analysis.boulmous.studies import (_odds_tables, auction_stats, bench_cases, best_call, block_classes,
                                                 block_deals, block_duplicate, block_games, block_odds, classes_run,
                                                 compare_exact, game_stakes, hand_rows, inside_text, odds_classes,
-                                                odds_hand, odds_run, solver_bench_cases, stakes_run)
+                                                odds_hand, odds_run, solver_bench, solver_bench_cases, stakes_run)
 from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
 from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
                                               stakes_command)
 from tricksim.analysis.common import make_params
-from tricksim.analysis.equity import decide as equity_decide
-from tricksim.analysis.equity import outcomes as equity_outcomes
-from tricksim.analysis.equity import saware as equity_saware
-from tricksim.analysis.compare import games as compare_games
-from tricksim.analysis.game import Duplicate, Game
+from tricksim.analysis.boulmous.equity import decide as equity_decide
+from tricksim.analysis.boulmous.equity import outcomes as equity_outcomes
+from tricksim.analysis.boulmous.equity import saware as equity_saware
+from tricksim.analysis.boulmous.equity.report import equity_report
+from tricksim.analysis.boulmous.spec import SPEC
+from tricksim.analysis.boulmous.trust import trust
+from tricksim.analysis.boulmous.whole_games import WHOLE_GAMES, block_games_duplicate
+from tricksim.analysis.game import Game
 from tricksim.kernels import boulmous as K
-from tricksim.kernels.rng import GAME_BOULMOUS
 
-GAME = Game(
-    name="boulmous", key=KEY, title="Boulmous", rules=BoulmousRules, rules_array=rules_array, kernel=K,
-    rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
+GAME = Game.of(
+    SPEC,
     blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
             "boulmous.games": block_games, "boulmous.duplicate": block_duplicate,
             "boulmous.odds_play": block_odds_play, "boulmous.classes_play": block_classes_play,
             "boulmous.equity_outcomes": equity_outcomes.block_boulmous,
             "boulmous.equity_odds": equity_decide.block_odds,
             "boulmous.equity_calibration": equity_saware.block_calibration,
-            "boulmous.games_duplicate": compare_games.block_games_duplicate},
+            WHOLE_GAMES.study: block_games_duplicate},
     hand_rows={"boulmous.deals": hand_rows},
-    duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
-                        hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
-                        dealer_note=" (four deals each, one per dealer)", slow=compare_slow),
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
-    heading="## Boulmous", rules_section="1 (Boulmous)")
+    heading="## Boulmous", rules_section="1 (Boulmous)", whole_games=WHOLE_GAMES,
+    solver_bench=solver_bench, trust=trust,
+    equity_report=equity_report)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

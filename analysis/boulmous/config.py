@@ -1,6 +1,5 @@
 """Boulmous (docs/RULES.md section 1): the rules dataclass and its kernel array, the heuristics
-registry, card and option parsing.  ``GAME`` is the game's record (analysis/game.py) as the
-package's own modules see it."""
+registry, card and option parsing.  The game's ``SPEC`` is in spec.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,12 +7,10 @@ from math import comb
 
 import numpy as np
 
-from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
-from tricksim.analysis.game import GameRef
+from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic
 from tricksim.analysis.stats import two_valued_mean_ci
 from tricksim.kernels import boulmous as K
 
-GAME = GameRef("boulmous")
 
 
 KEY = "boulmous"
@@ -154,6 +151,15 @@ def check_score_aware_value(spec) -> float:
     return v
 
 
+def deal_compare_check(specs) -> None:
+    """``Duplicate.check``: a tournament of single deals refuses score-aware entrants (they need whole games)."""
+    for s in specs:
+        v = check_score_aware_value(s)
+        if v:
+            raise TricksimError(f"heuristic {s.label!r}: score_aware={v:g} needs the scores of whole games; compare "
+                                "them with --games N (a deal alone has no score)")
+
+
 def score_aware(specs, study: str | None = None) -> bool:
     """Whether a seat bids score-aware (``score_aware=1`` or ``2``); refuses a value other than 0, 1 or 2, a
     score-aware pimc, and (``study`` given) a study that plays no whole games, where no score exists."""
@@ -201,7 +207,7 @@ def _trump(t: str) -> str:
 def parse_entrants(names, user_defs=None):
     """The heuristic specs of ``names`` (scripts/compare_designs.py; ``compare.entrant_specs`` also
     refuses a name given twice)."""
-    return [GAME.parse_heuristic(h, user_defs) for h in names]
+    return [parse_heuristic(h, REGISTRY, ALIASES, user_defs) for h in names]
 
 
 def bid_stakes_ci(bid: int, made: int, n: int):

@@ -24,8 +24,9 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import DEALER, GAME, TRUMP_NAMES, BoulmousRules, _trump, check_hands, \
-    check_seat, no_pimc, parse_hand, PIMC_WORLDS, pimc_key
+from tricksim.analysis.boulmous.config import (DEALER, TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat,
+                                               no_pimc, parse_hand, PIMC_WORLDS, pimc_key)
+from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.boulmous.studies import bid_stakes_ci
@@ -78,7 +79,7 @@ def parse_play(text) -> list[str]:
 def _tricks(kind, params, first, n):
     """int64[n, 5]: the taker's tricks per deal and trump under ``kind`` (pimc: -1 for a trump not asked)."""
     from tricksim.kernels.boulmous import odds_play as S
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     out = np.zeros((n, 5), np.int64)
     fixed = np.uint64(params["hand_mask"])
     if kind == "heuristic":
@@ -119,7 +120,7 @@ def _pimc_params(play, trumps=None) -> dict:
 def odds_play_run(cards, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heuristics=None,
                   play=DEFAULT_PLAY, block_size: int | None = None, trumps=None) -> engine.Run:
     """The run of ``odds_play``: what names its folder and what it executes (with pimc, only ``trumps``)."""
-    specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds --play (the heuristic seats)")
     extra = _pimc_params(play, trumps or TRUMP_NAMES)
     params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat,
                          play=parse_play(play), **extra)
@@ -229,7 +230,7 @@ def block_classes_play(params, first, n):
     from tricksim.kernels.boulmous import odds_play as S
     kinds = params["play"]
     k = len(kinds)
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     out = np.zeros((n, 3), np.int64)
     S.sim_classes_play(kd, kc, first, n, ra, codes, prm, "open" in kinds, out)
     if "pimc" in kinds:     # the same deals and trumps, four PIMC seats
@@ -247,7 +248,7 @@ def block_classes_play(params, first, n):
 def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=DEFAULT_PLAY,
                      block_size: int | None = None) -> engine.Run:
     """The run of ``odds_classes_play``."""
-    specs = no_pimc(GAME.parse_seats(heuristics), "odds --play (the heuristic seats)")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds --play (the heuristic seats)")
     extra = _pimc_params(play)
     return engine.Run("boulmous.classes_play", make_params(seed, rules or BoulmousRules(), specs,
                                                             play=parse_play(play), **extra), hands,

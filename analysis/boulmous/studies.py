@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAME, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK,
-                                               TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat,
-                                               bid_stakes_ci, has_pimc, no_pimc, parse_hand, pimc_key,
-                                               rules_array)
+from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK, TRUMP_NAMES,
+                                               BoulmousRules, _trump, check_hands, check_seat, bid_stakes_ci,
+                                               has_pimc, no_pimc, parse_hand, pimc_key, rules_array)
+from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, t_crit, wilson
@@ -20,17 +20,17 @@ from tricksim.kernels.cards import card_str, mask_of
 
 
 def block_deals(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return K.sim_deals(kd, kc, first, n, ra, codes, prm)
 
 
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return K.sim_odds(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], DEALER, ra, codes, prm)
 
 
 def block_classes(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return K.sim_classes(kd, kc, first, n, ra, codes, prm)
 
 
@@ -48,9 +48,9 @@ def block_games(params, first, n):
     variance: the games of global indices [k B, (k+1) B) form batch k, a batch cut by a block edge
     counts its pieces apart; appended: sum of x_s^2 (4), sum of x_s d (4), sum of d^2, the batches
     (x_s = boxes of seat s in the batch, d = its finished games)."""
-    from tricksim.analysis.equity.saware import game_arrays
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    extra = game_arrays(GAME.specs_from_json(params["heuristics"]), GAME.rules_of(params))
+    from tricksim.analysis.boulmous.equity.saware import game_arrays
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
+    extra = game_arrays(SPEC.specs_from_json(params["heuristics"]), SPEC.rules_of(params))
     B = params.get("box_batch")
     if not B:
         return K.sim_games(kd, kc, first, n, ra, codes, prm, *extra)
@@ -73,7 +73,7 @@ def block_games(params, first, n):
 
 def hand_rows(params, first, n):
     """One row per hand of a ``boulmous.deals`` block (from the trace kernel: the same hands)."""
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     recs = K.trace_deals(kd, kc, first, n, ra, codes, prm)
     cols = {"hand_index": np.arange(first, first + n), "dealer": recs[:, K.REC_DEALER],
             "taker": recs[:, K.REC_TAKER], "contract": recs[:, K.REC_CONTRACT], "trump": recs[:, K.REC_TRUMP],
@@ -139,7 +139,7 @@ def best_call(df: pd.DataFrame, pas: pd.DataFrame):
 def odds_run(cards, seat: int = 0, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
              block_size: int = ODDS_BLOCK) -> engine.Run:
     """The run of ``odds_hand`` (Monte Carlo): what names its folder and what it executes."""
-    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     params = make_params(seed, rules or BoulmousRules(), specs, hand_mask=mask_of(cards), seat=seat)
     return engine.Run("boulmous.odds", params, hands, block_size)
 
@@ -155,7 +155,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
     rules = rules or BoulmousRules()
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     check_seat(seat)
-    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
     hand_mask = mask_of(cards)
     if exact:
@@ -165,7 +165,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         import time
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
-        kd, kc, ra, codes, prm = GAME.kernel_args(params)
+        kd, kc, ra, codes, prm = SPEC.kernel_args(params)
         agg = K.exact_odds(np.uint64(hand_mask), seat, DEALER, np.array(tlist, np.int64), with_pass, ra, codes, prm)
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True, rules)
@@ -213,7 +213,7 @@ def inside_text(cmp: pd.DataFrame) -> str:
 def classes_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
                 block_size: int = BLOCK_DEALS) -> engine.Run:
     """The run of ``odds_classes``."""
-    return engine.Run("boulmous.classes", make_params(seed, rules or BoulmousRules(), no_pimc(GAME.parse_seats(heuristics), "odds (hand classes)")),
+    return engine.Run("boulmous.classes", make_params(seed, rules or BoulmousRules(), no_pimc(SPEC.parse_seats(heuristics), "odds (hand classes)")),
                       hands, block_size)
 
 
@@ -264,7 +264,7 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     """How auctions end over random deals: contract level, trump, success rate.  ``keep_hands``: also
     one row per hand in the run folder's ``hands/`` (needs ``opts.out``)."""
     rules = rules or BoulmousRules()
-    specs = no_pimc(GAME.parse_seats(heuristics), "auction statistics")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "auction statistics")
     run = engine.Run("boulmous.deals", make_params(seed, rules, specs), check_hands(hands), block_size,
                      keep_hands=keep_hands)
     if keep_hands and opts.out is None:
@@ -297,15 +297,15 @@ def stakes_run(seed: int = 0, games: int = 100_000, rules=None, heuristics=None,
     """The run of ``game_stakes``."""
     if games < 1:
         raise TricksimError(f"the number of games must be at least 1, got {games}")
-    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), no_pimc(GAME.parse_seats(heuristics), "stakes"),
+    return engine.Run("boulmous.games", make_params(seed, rules or BoulmousRules(), no_pimc(SPEC.parse_seats(heuristics), "stakes"),
                                                     box_batch=box_batch(games)), games, block_size, unit="games")
 
 
 def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
                 block_size: int = GAMES_BLOCK):
     """Whole games to the target with the money settlement: stakes per seat."""
-    specs = no_pimc(GAME.parse_seats(heuristics), "stakes")
-    from tricksim.analysis.equity.saware import game_arrays
+    specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
+    from tricksim.analysis.boulmous.equity.saware import game_arrays
     game_arrays(specs, rules or BoulmousRules(), opts)     # score-aware seats: their table and calibration, once
     r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
     a = r.counts
@@ -328,7 +328,7 @@ def bench_cases(seed=0):
     """Benchmark cases: complete hands (auction, trump choice, play, scoring)."""
     cases = []
     for h in ["cautious", "aggressive", "random"]:
-        specs = GAME.parse_seats(h)
+        specs = SPEC.parse_seats(h)
         params = make_params(seed, BoulmousRules(), specs)
 
         def fn(first, n, params=params):
@@ -344,7 +344,7 @@ def solver_bench_cases(seed=0):
     trump i mod 5, no-trump included), default rules."""
     from tricksim.kernels.boulmous import solver as S
     ra = rules_array(BoulmousRules())
-    kd, _ = GAME.keys(seed)
+    kd, _ = SPEC.keys(seed)
 
     def fn(first, n):
         hands = S.random_deals(kd, first, n)
@@ -365,7 +365,7 @@ def pimc_bench_cases(seed=0):
     from tricksim.analysis.boulmous.config import PIMC_WORLDS
     from tricksim.kernels.boulmous import pimc as P, solver as S
     ra = rules_array(BoulmousRules())
-    kd, _ = GAME.keys(seed)
+    kd, _ = SPEC.keys(seed)
 
     def fn(first, n):
         n = min(n, PIMC_BENCH_DEALS)
@@ -378,14 +378,19 @@ def pimc_bench_cases(seed=0):
 
 
 def block_duplicate(params, first, n):
-    from tricksim.analysis.compare import seating
-    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]))
+    from tricksim.analysis.seating import seating
+    codes, prm = SPEC.heuristic_arrays(SPEC.specs_from_json(params["entrants"]))
     k = len(codes)
-    ids, nround = seating(GAME, k, params)
-    kd, kc = GAME.keys(params["seed"])
-    if has_pimc(GAME.specs_from_json(params["entrants"])):   # the sampling player: kernels/boulmous/pimc_batch.py
+    ids, nround = seating(SPEC, k, params)
+    kd, kc = SPEC.keys(params["seed"])
+    if has_pimc(SPEC.specs_from_json(params["entrants"])):   # the sampling player: kernels/boulmous/pimc_batch.py
         from tricksim.kernels.boulmous import pimc_batch as P
-        return P.sim_duplicate_mixed(kd, kc, pimc_key(params["seed"]), first, n, rules_array(GAME.rules_of(params)),
+        return P.sim_duplicate_mixed(kd, kc, pimc_key(params["seed"]), first, n, rules_array(SPEC.rules_of(params)),
                                      np.ascontiguousarray(codes[ids]), np.ascontiguousarray(prm[ids]), ids, k, nround)
-    return K.sim_duplicate(kd, kc, first, n, rules_array(GAME.rules_of(params)), np.ascontiguousarray(codes[ids]),
+    return K.sim_duplicate(kd, kc, first, n, rules_array(SPEC.rules_of(params)), np.ascontiguousarray(codes[ids]),
                            np.ascontiguousarray(prm[ids]), ids, k, nround)
+
+
+def solver_bench(seed=0):
+    """``Game.solver_bench``: the open-hand solver's cases, then the sampling player's (``tricksim bench --solver``)."""
+    return solver_bench_cases(seed) + pimc_bench_cases(seed)

@@ -1,8 +1,9 @@
 """Boulmous traces (docs/trace.md): hands and whole games exactly as the kernels played them."""
 from __future__ import annotations
 
-from tricksim.analysis.boulmous.config import GAME, KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc, \
-    pimc_key, score_aware
+from tricksim.analysis.boulmous.config import (KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc,
+                                               pimc_key, score_aware)
+from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.common import make_params, rules_dict
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, cards_of
@@ -43,11 +44,11 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
           first: int = 0, with_legal: bool = False) -> list[dict]:
     """Hands ``first..first+hands-1`` of the run with this seed, as docs/trace.md dicts."""
     rules = rules or BoulmousRules()
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     score_aware(specs, "trace")
     check_hands(hands)
     params = make_params(seed, rules, specs)
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     if has_pimc(specs):     # kernels/boulmous/pimc_batch.py: the sampling player beside the heuristics
         from tricksim.kernels.boulmous import pimc_batch as P
         recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
@@ -63,9 +64,9 @@ def trace_games(seed: int = 0, games: int = 1, rules: BoulmousRules | None = Non
     ``boxes_after`` and, on a game's last deal, ``winners`` and ``game_stakes`` (the
     money of the whole game, settlement included)."""
     rules = rules or BoulmousRules()
-    specs = no_pimc(GAME.parse_seats(heuristics), "trace of whole games")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "trace of whole games")
     params = make_params(seed, rules, specs)
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     out = []
     for g in range(first, first + games):
         log, winners = K.trace_game(kd, kc, g, ra, codes, prm)

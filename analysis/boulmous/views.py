@@ -7,7 +7,8 @@ from typing import Iterator
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import GAME, KEY, BoulmousRules, check_seat, no_pimc, parse_hand
+from tricksim.analysis.boulmous.config import KEY, BoulmousRules, check_seat, no_pimc, parse_hand
+from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.boulmous.play import (PIMC_CLASS_HANDS, PIMC_HANDS, PLAY_HANDS, PLAY_LABELS, classes_play_run,
                                              odds_classes_play, odds_play, odds_play_run, parse_play)
 
@@ -157,9 +158,9 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules or BoulmousRules()
-    specs = no_pimc(GAME.parse_seats(heuristics), "odds")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/equity/)
-        from tricksim.analysis.equity.views import odds_scores_command
+        from tricksim.analysis.boulmous.equity.views import odds_scores_command
         yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
         return
     if play is not None:
@@ -255,7 +256,7 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     and yields the text to print."""
     from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoulmousRules()
-    specs = no_pimc(GAME.parse_seats(heuristics), "stakes")
+    specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
     opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
     res = game_stakes(seed, games, rules, specs, opts)
     write_table(res["seats"], opts.out, "stakes")

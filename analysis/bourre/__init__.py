@@ -24,27 +24,24 @@ from tricksim.analysis.bourre.play import block_odds_play, odds_play, odds_play_
 from tricksim.analysis.bourre.pot import (agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size,
                                           pot_run, pot_study)
 from tricksim.analysis.bourre.report import headline
-from tricksim.analysis.bourre.studies import bench_cases, block_duplicate
+from tricksim.analysis.bourre.spec import SPEC
+from tricksim.analysis.bourre.studies import bench_cases, block_duplicate, solver_bench
+from tricksim.analysis.bourre.trust import trust
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
 from tricksim.analysis.bourre.tail import block_tail, rare_tail, solve_k, tail_study
 from tricksim.analysis.bourre.trace import record_to_dict, trace
 from tricksim.analysis.bourre.views import odds_command, pot_command, pot_tables, render_pot, write_pot
 from tricksim.analysis.common import make_params, rules_dict
-from tricksim.analysis.game import Duplicate, Game
+from tricksim.analysis.game import Game
 from tricksim.kernels import bourre as K
-from tricksim.kernels.rng import GAME_BOURRE
 
-GAME = Game(
-    name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules_array=rules_array, kernel=K,
-    rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
-    seat_range=(MIN_PLAYERS, MAX_PLAYERS),
+GAME = Game.of(
+    SPEC,
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
             "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
-    duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
-                        block=1 << 16, layout="rounds", max_entrants=6, slow=compare_slow),
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Bourr", rules_section="3 (Bourre)", param_columns=param_columns)
+    heading="## Bourr", rules_section="3 (Bourre)", solver_bench=solver_bench, trust=trust)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

@@ -1,6 +1,5 @@
 """Bourre (docs/RULES.md section 3): the rules dataclass and its kernel array, the heuristics
-registry, parsing, and how a parallel kernel is called.  ``GAME`` is the game's record
-(analysis/game.py) as the package's own modules see it."""
+registry, parsing, and how a parallel kernel is called.  The game's ``SPEC`` is in spec.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,11 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
-from tricksim.analysis.game import GameRef
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import RANKS
 
-GAME = GameRef("bourre")
 
 
 KEY = "bourre"

@@ -52,33 +52,23 @@ from typing import Iterator
 
 import numpy as np
 
-from tricksim.analysis.bourre.config import GAME, _dynamic, rules_array
+from tricksim.analysis.bourre.config import _dynamic, rules_array
+from tricksim.analysis.cache import cache_dir as _cache_dir
+from tricksim.analysis.cache import code_hash, kernel_files
 from tricksim.analysis.common import rules_dict
 from tricksim.kernels import bourre as K
-from tricksim.kernels.rng import GAME_BOURRE, derive_key
+from tricksim.kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
 
 TOL = 0.01                 # converged: under 1% of the decisions changed
 EV_STREAM = 7              # the random stream that picks the sampled decision point (kernels/rng.py keys)
 G0 = K.EV_CELLS * K.EV_STATS
 
 
-def _table_code_hash() -> str:
-    root = Path(__file__).resolve().parent.parent.parent
-    h = hashlib.sha256()
-    for rel in (*sorted(f"kernels/bourre/{f.name}" for f in (root / "kernels" / "bourre").glob("*.py")),
-                "kernels/rng.py", "kernels/cards.py", "analysis/bourre/ev.py", "analysis/bourre/config.py"):
-        h.update(rel.encode())
-        h.update((root / rel).read_bytes())
-    return h.hexdigest()[:16]
-
-
-TABLE_CODE_HASH = _table_code_hash()
+TABLE_CODE_HASH = code_hash([*kernel_files("bourre"), "analysis/bourre/ev.py", "analysis/bourre/config.py"])
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("TRICKSIM_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "tricksim")
-    return Path(base) / "bourre-ev"
+    return _cache_dir("bourre-ev")
 
 
 @dataclass
@@ -136,7 +126,8 @@ def train(rules, players: int, spec) -> Iterator[dict]:
     classes with data, seconds) and returns the ``EvTable`` (``table = yield from train(...)``)."""
     st = _settings(spec)
     t0 = time.perf_counter()
-    kd, kc = GAME.keys(st["train_seed"])
+    kd, kc = (derive_key(st["train_seed"], GAME_BOURRE, STREAM_DEAL),   # the game's keys (GameSpec.keys)
+              derive_key(st["train_seed"], GAME_BOURRE, STREAM_DECIDE))
     kx = derive_key(st["train_seed"], GAME_BOURRE, EV_STREAM)
     ra = rules_array(rules)
     codes = np.full(players, K.H_EV, np.int64)

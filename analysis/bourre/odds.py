@@ -10,7 +10,8 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.bourre.bins import _pct
-from tricksim.analysis.bourre.config import GAME, ODDS_BLOCK, has_pimc, BourreRules, _dynamic, discard_limit, parse_hand
+from tricksim.analysis.bourre.config import ODDS_BLOCK, has_pimc, BourreRules, _dynamic, discard_limit, parse_hand
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params, parse_card
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, wilson
@@ -50,7 +51,7 @@ def odds_choices(cards, trump, limit, is_dealer, ace_up):
 
 
 def block_odds(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     return _dynamic(K.sim_odds, kd, kc, first, n, params["players"], params["seat"], np.uint64(params["hand_mask"]),
@@ -137,13 +138,13 @@ def odds_run(cards, up, players: int = 7, seat: int = 0, pot: int = 0, seed: int
              rules=None, heuristics=None, block_size: int = ODDS_BLOCK):
     """The run of ``odds_hand`` and its choices: what names its folder and what it executes."""
     rules = rules or BourreRules()
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     validate_odds(cards, up, players, seat, pot, rules)
     if hands < 1:
         raise TricksimError(f"the number of deals must be at least 1, got {hands}")
     ace_up = rules.trump_card == "dealer_fifth" and up % 16 == 12
     choices = odds_choices(cards, up // 16, discard_limit(rules, players), seat == players - 1, ace_up)
-    specs = GAME.parse_seats(heuristics, players)
+    specs = SPEC.parse_seats(heuristics, players)
     has_pimc(specs)                     # refuses a non-integer worlds
     params = make_params(seed, rules, specs, players=players, seat=seat,
                          hand_mask=mask_of(cards), upcard=up, pot=pot, choices=[list(c) for c in choices])
@@ -159,10 +160,10 @@ def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     and the heuristic's own choice) is played on the same random deals of the unseen
     cards.  Returns {'choices': DataFrame, 'best': ..., 'n', ...}."""
     rules = rules or BourreRules()
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     up = parse_card(upcard) if isinstance(upcard, str) else int(upcard)
-    specs = GAME.parse_seats(heuristics, players)
+    specs = SPEC.parse_seats(heuristics, players)
     run, choices = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs, block_size)
     stop = None
     if until_precision:

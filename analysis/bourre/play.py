@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.bourre.config import GAME, has_pimc, BourreRules, _dynamic, parse_hand
+from tricksim.analysis.bourre.config import has_pimc, BourreRules, _dynamic, parse_hand
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.odds import _cell_value, odds_run
 from tricksim.analysis.common import TricksimError, parse_card
 from tricksim.analysis.engine import RunOptions
@@ -48,21 +49,21 @@ def parse_play(text) -> list[str]:
 
 def pimc_spec(play):
     """The sampling player of ``--play`` (``pimc:worlds=N,pimc:race=X`` items; defaults otherwise)."""
-    spec = GAME.parse_seats(pimc_settings(play), 1)[0]
+    spec = SPEC.parse_seats(pimc_settings(play), 1)[0]
     has_pimc([spec])                    # refuses a non-integer worlds
     return spec
 
 
 def block_odds_play(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     from tricksim.kernels.bourre import odds_play as O
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
-    specs = GAME.specs_from_json(params["heuristics"])
+    specs = SPEC.specs_from_json(params["heuristics"])
     seat = params["seat"]
     if "pimc" in params["play"]:        # the seat the sampling player, the others as in the heuristics' column
-        specs[seat] = GAME.specs_from_json([params["pimc"]])[0]
-    pc, pp = GAME.heuristic_arrays(specs, GAME.rules_of(params), params["players"])
+        specs[seat] = SPEC.specs_from_json([params["pimc"]])[0]
+    pc, pp = SPEC.heuristic_arrays(specs, SPEC.rules_of(params), params["players"])
     return _dynamic(O.sim_odds_play, kd, kc, first, n, params["players"], seat,
                     np.uint64(params["hand_mask"]), params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
                     "open" in params["play"], pc, pp, "pimc" in params["play"])
@@ -198,11 +199,11 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     ``gaps`` (per choice, open-hand minus heuristics: paired differences of P(win), P(bourre) and the chips,
     with 95% intervals), ``best`` (per kind), ``n``, ``seconds`` and the inputs."""
     rules = rules or BourreRules()
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     up = parse_card(upcard) if isinstance(upcard, str) else int(upcard)
     kinds = parse_play(play)
-    specs = GAME.parse_seats(heuristics, players)
+    specs = SPEC.parse_seats(heuristics, players)
     run, choices = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, kinds, block_size)
     r = opts.execute(run)
     df, gaps = play_tables(r.counts, choices, kinds, rules, players, pot)

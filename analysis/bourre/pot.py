@@ -14,7 +14,8 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.bourre.bins import (BIN_MID, SEAT_QUANTILES, _seat_net_stats, fmt_chips_bin, pot_quantile)
-from tricksim.analysis.bourre.config import GAME, MAX_FAN, BourreRules, _dynamic
+from tricksim.analysis.bourre.config import MAX_FAN, BourreRules, _dynamic
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import batch_rate_ci, batch_ratio, hist_mean_ci, t_crit, wilson
@@ -46,7 +47,7 @@ def pot_block_size(deals: int) -> int:
 
 
 def _pot_vector(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     players, deals = params["players"], params["deals"]
     stride = fan_stride(deals)
     n_fan = -(-deals // stride)
@@ -56,7 +57,7 @@ def _pot_vector(params, first, n):
     lay = agg_layout(n_fan, deals)
     o = {k: v[0] for k, v in lay.items() if k != "len"}
     v = K.reduce_sessions(srows, fans, players, deals, o["fan"], o["max"], o["endpot"], o["pass"], o["bourre"],
-                          o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(GAME.rules_of(params).ante, 1))
+                          o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(SPEC.rules_of(params).ante, 1))
     return np.concatenate([v, batch_sums(srows)])
 
 
@@ -222,10 +223,10 @@ def check_sessions(sessions: int, deals: int):
 def pot_run(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, rules=None,
             heuristics=None, block_size: int | None = None) -> engine.Run:
     """The run of ``pot_study``: what names its folder and what it executes."""
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     check_sessions(sessions, deals)
     from tricksim.analysis.bourre.config import no_pimc
-    params = make_params(seed, rules or BourreRules(), no_pimc(GAME.parse_seats(heuristics, players), "pot"),
+    params = make_params(seed, rules or BourreRules(), no_pimc(SPEC.parse_seats(heuristics, players), "pot"),
                          players=players, deals=deals)
     return engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")
 
@@ -234,9 +235,9 @@ def pot_study(players: int = 7, deals: int = 200, sessions: int = 100_000, seed:
               heuristics=None, opts: RunOptions = RunOptions(), block_size: int | None = None):
     """Sessions of ``deals`` consecutive deals at a table of ``players``; returns a dict of
     DataFrames (fan, max_quantiles, pass, bourre, outcomes, seats) and counts."""
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     rules = rules or BourreRules()
-    specs = GAME.parse_seats(heuristics, players)
+    specs = SPEC.parse_seats(heuristics, players)
     run = pot_run(players, deals, sessions, seed, rules, specs, block_size)
     r = opts.execute(run)
     res = decode_pot(r.counts, players, deals, rules.ante, specs, rules)

@@ -46,7 +46,8 @@ def _cell(p, lo, hi) -> str:
 def tail_section(d, runs, seed, deals, quick, progress):
     """Does the pot settle under basic, loose, ev, how heavy is its tail; k; P(pot > 1000x) by splitting
     (markdown lines)."""
-    from tricksim.analysis.bourre.config import BourreRules, GAME
+    from tricksim.analysis.bourre.config import BourreRules
+    from tricksim.analysis.bourre.spec import SPEC
     from tricksim.analysis.bourre.ev import prepare_lines
     from tricksim.analysis.bourre.pot import pot_study as _pot
     from tricksim.analysis.output import markdown_table, write_table
@@ -57,7 +58,7 @@ def tail_section(d, runs, seed, deals, quick, progress):
     rules = BourreRules()
     rows, parts = [], []
     for h in TAIL_HEURISTICS:
-        specs = GAME.parse_seats([h], 7)
+        specs = SPEC.parse_seats([h], 7)
         for _ in prepare_lines(specs, rules, 7):
             pass
         opts = RunOptions(runs / f"bourre-headline-tail-{h}", progress=progress, force=True)

@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, BourreRules, _dynamic, rules_array
+from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, BourreRules, _dynamic, rules_array
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.pot import agg_layout, block_pot, fan_stride
 from tricksim.analysis.common import make_params
 from tricksim.kernels import bourre as K
 
 
 def block_duplicate(params, first, n):
-    from tricksim.analysis.compare import seating
-    players = GAME.check_players(params.get("players", DEFAULT_PLAYERS))
-    codes, prm = GAME.heuristic_arrays(GAME.specs_from_json(params["entrants"]), GAME.rules_of(params), players)
+    from tricksim.analysis.seating import seating
+    players = SPEC.check_players(params.get("players", DEFAULT_PLAYERS))
+    codes, prm = SPEC.heuristic_arrays(SPEC.specs_from_json(params["entrants"]), SPEC.rules_of(params), players)
     k = len(codes)
-    ids, nround = seating(GAME, k, params)
-    kd, kc = GAME.keys(params["seed"])
+    ids, nround = seating(SPEC, k, params)
+    kd, kc = SPEC.keys(params["seed"])
     return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
                     np.ascontiguousarray(prm[ids]), ids, k, nround, int(params.get("pot", 0)),
-                    rules_array(GAME.rules_of(params)))
+                    rules_array(SPEC.rules_of(params)))
 
 
 def bench_cases(seed=0):
@@ -28,7 +29,7 @@ def bench_cases(seed=0):
     for label, players, h in [("7 players, default (basic)", 7, "default"), ("7 players, cinch", 7, "cinch"),
                               ("7 players, random", 7, "random"), ("4 players, default", 4, "default"),
                               ("8 players, default", 8, "default")]:
-        specs = GAME.parse_seats(h, players)
+        specs = SPEC.parse_seats(h, players)
         params = make_params(seed, BourreRules(), specs, players=players, deals=200)
 
         def fn(first, n, params=params):
@@ -50,7 +51,7 @@ def solver_bench_cases(seed=0):
     size: the search grows steeply with the players)."""
     from tricksim.kernels.bourre import solver as S
     rules = S.default_rules()
-    kd, _ = GAME.keys(seed)
+    kd, _ = SPEC.keys(seed)
     cases = []
     for players, cap in SOLVER_CAPS.items():
         def fn(first, n, players=players, cap=cap):
@@ -72,9 +73,9 @@ def pimc_bench_cases(seed=0):
     second per core): fresh deals at 5 players (antes, deal, pass/play, draw, five tricks, settlement), every
     seat ``pimc`` at its default settings, through the duplicate kernel with one entrant (at most
     ``PIMC_BENCH_CAP`` deals per round)."""
-    specs = GAME.parse_seats("pimc", PIMC_BENCH_PLAYERS)
-    codes, prm = GAME.heuristic_arrays(specs, BourreRules(), PIMC_BENCH_PLAYERS)
-    kd, kc = GAME.keys(seed)
+    specs = SPEC.parse_seats("pimc", PIMC_BENCH_PLAYERS)
+    codes, prm = SPEC.heuristic_arrays(specs, BourreRules(), PIMC_BENCH_PLAYERS)
+    kd, kc = SPEC.keys(seed)
     ra = rules_array(BourreRules())
     ids = np.zeros((1, PIMC_BENCH_PLAYERS), np.int64)
 
@@ -94,9 +95,9 @@ def pimc_decisions(seed=0, players=5, sessions=4, deals=30, spec="pimc"):
     from tricksim.kernels.cards import popcount
     rules = BourreRules()
     ra = rules_array(rules)
-    specs = GAME.parse_seats(spec, players)
-    codes, prm = GAME.heuristic_arrays(specs, rules, players)
-    kd, kc = GAME.keys(seed)
+    specs = SPEC.parse_seats(spec, players)
+    codes, prm = SPEC.heuristic_arrays(specs, rules, players)
+    kd, kc = SPEC.keys(seed)
     recs, _ = K.trace_sessions(kd, kc, 0, sessions, players, deals, ra, codes, prm)
     out = []
     for rec in recs.reshape(-1, K.REC_LEN):
@@ -146,7 +147,7 @@ def pimc_agreement(worlds=(4, 8, 16, 32, 64, 128, 256), ref=1024, races=(0.05, 0
     from tricksim.analysis.bourre.config import PIMC_WORLDS
     from tricksim.kernels.bourre import pimc as PB
     dec = pimc_decisions(seed, players, sessions, deals)
-    prm = GAME.heuristic_arrays(GAME.parse_seats("pimc", players), BourreRules(), players)[1]
+    prm = SPEC.heuristic_arrays(SPEC.parse_seats("pimc", players), BourreRules(), players)[1]
     uw = np.zeros(K.UW_LEN, np.uint64)
     iw = np.zeros(K.IW_LEN, np.int64)
 
@@ -173,3 +174,8 @@ def pimc_agreement(worlds=(4, 8, 16, 32, 64, 128, 256), ref=1024, races=(0.05, 0
         rows.append({"worlds": rw, "race": r, "versus": f"{rw} worlds, race 0", "decisions": len(dec),
                      "agreement": float(np.mean([a == b for a, b in zip(c, c0)])), "ms per decision": ms})
     return pd.DataFrame(rows)
+
+
+def solver_bench(seed=0):
+    """``Game.solver_bench``: the open-hand solver's cases, then the sampling player's (``tricksim bench --solver``)."""
+    return solver_bench_cases(seed) + pimc_bench_cases(seed)

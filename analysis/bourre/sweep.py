@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis.bourre.bins import _max_q_text, _pct, _pm, bin_hi, bin_lo
-from tricksim.analysis.bourre.config import no_pimc, GAME, REGISTRY, BourreRules
+from tricksim.analysis.bourre.config import no_pimc, REGISTRY, BourreRules
+from tricksim.analysis.bourre.spec import SPEC
+from tricksim.analysis.bourre.law import expected_a, mean_status
 from tricksim.analysis.bourre.pot import pot_study
 from tricksim.analysis.common import HeuristicSpec, TricksimError
 from tricksim.analysis.engine import RunOptions
@@ -38,7 +40,7 @@ def parse_sweep(text: str):
         v = v.strip().lower()
         try:
             if name == "players":
-                x = GAME.check_players(int(v))
+                x = SPEC.check_players(int(v))
             elif name == "pot_limit":
                 x = None if v in ("none", "off") else int(v)
                 if x is not None and x < 1:
@@ -52,7 +54,7 @@ def parse_sweep(text: str):
                     raise TricksimError(f"--sweep tie values must be in {' | '.join(SWEEPS['tie'])}, got {v!r}")
                 x = v
             elif name == "heuristic":
-                x = GAME.parse_heuristic(v).label          # validated here, parsed again per setting
+                x = SPEC.parse_heuristic(v).label          # validated here, parsed again per setting
             elif name == "max_discard":
                 x = int(v)
                 if not 0 <= x <= 5:
@@ -86,7 +88,7 @@ def _setting(name, v, players, rules, heuristic, user_defs):
         heuristic = v
     else:
         rules = dataclasses.replace(rules, **{name: v})
-    specs = no_pimc(GAME.parse_seats(heuristic, players, user_defs), "pot --sweep")
+    specs = no_pimc(SPEC.parse_seats(heuristic, players, user_defs), "pot --sweep")
     if name == "looseness":
         new = []
         for s in specs:
@@ -126,7 +128,6 @@ def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules
               opts: RunOptions = RunOptions()):
     """One pot study per value of the swept setting (same seed: common random numbers); each in its
     own sub-folder of ``opts.out``."""
-    from tricksim.analysis.bourre.views import expected_a, mean_status
     rules = rules or BourreRules()
     results = []
     for v in values:

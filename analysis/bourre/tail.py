@@ -22,7 +22,8 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.bourre.bins import bin_hi, bin_lo
-from tricksim.analysis.bourre.config import GAME, _dynamic
+from tricksim.analysis.bourre.config import _dynamic
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import Z95, clopper_pearson, t_crit, wilson
@@ -92,7 +93,7 @@ def k_interval(counts, cross, sessions: int, k: float) -> tuple[float, float, fl
 # the (A, B) study: engine blocks over sessions
 # ---------------------------------------------------------------------------
 def block_tail(params, first, n):
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return _dynamic(K.sim_tail, kd, kc, first, n, params["players"], params["deals"], ra, codes, prm)
 
 
@@ -256,7 +257,7 @@ def plan_split(params, levels, k: float, rounds: int = 3, pilot: int = PILOT_ROO
 def run_split(params, roots: int, levels, R, max_particles: int = MAX_PARTICLES, first: int = 0):
     """``split_sessions`` over roots first..first+roots-1 with R[i] copies at level i (an int:
     the same at every level): (Y[roots, L], overflow weight, counts)."""
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     L = len(levels)
     Y = np.zeros((roots, L))
     ow = np.zeros(roots)
@@ -312,7 +313,7 @@ def rare_tail(params, roots: int, targets=DEFAULT_TARGETS, k: float = math.nan, 
     """P(the pot passes X within D deals) for X in ``targets`` (x the ante) by splitting over
     ``roots`` root sessions (R: copies per level, default ``plan_split`` guided by the tail
     exponent ``k``), and by plain sessions over the same budget of deals."""
-    unit = max(GAME.rules_of(params).ante, 1)
+    unit = max(SPEC.rules_of(params).ante, 1)
     levels = split_grid(targets, unit)
     if R is None:
         R = plan_split(params, levels, k, pilot=min(PILOT_ROOTS, max(20, roots)))

@@ -1,7 +1,8 @@
 """Bourre traces (docs/trace.md): the deals of sessions exactly as ``pot`` plays them."""
 from __future__ import annotations
 
-from tricksim.analysis.bourre.config import GAME, KEY, BourreRules, has_pimc, rules_array
+from tricksim.analysis.bourre.config import KEY, BourreRules, has_pimc, rules_array
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.pot import check_sessions
 from tricksim.analysis.common import TricksimError, rules_dict
 from tricksim.kernels import bourre as K
@@ -69,15 +70,15 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
           first: int = 0, with_legal: bool = False) -> list[dict]:
     """Deals of sessions first..first+sessions-1, exactly as ``pot`` plays them (one dict per deal;
     a session stops after an overflowed deal)."""
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     rules = rules or BourreRules()
     check_sessions(sessions, deals)
     if first < 0:
         raise TricksimError(f"the first session's index must be at least 0, got {first}")
-    specs = GAME.parse_seats(heuristics, players)
+    specs = SPEC.parse_seats(heuristics, players)
     has_pimc(specs)                     # refuses a non-integer worlds
-    kd, kc = GAME.keys(seed)
-    codes, prm = GAME.heuristic_arrays(specs, rules, players)
+    kd, kc = SPEC.keys(seed)
+    codes, prm = SPEC.heuristic_arrays(specs, rules, players)
     recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm)
     out = []
     for i in range(sessions):

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis.bourre.bins import _chips, _pct, _pm, _q_text, _short, bin_hi, bin_lo
-from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, GAME, KEY, BourreRules, parse_hand
+from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, KEY, BourreRules, parse_hand
+from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.ev import prepare_lines
+from tricksim.analysis.bourre.law import expected_a, mean_status
 from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
@@ -71,28 +73,6 @@ def pot_tables(res) -> dict:
     return t
 
 
-def expected_a(res):
-    """(E[A], its 95% half-width, the parts) of the pot study: between two wins the pot follows
-    P' = A.P + B (issue 15): A = the bourre payments that equal the pot, plus one when a tie (or an
-    all-pass) carries the pot over; B = the antes.  E[A] per deal = bourre players per deal
-    (pot-sized penalty) + the carry-over rate, from the study's own rates, with the sum of their
-    95% half-widths."""
-    rules = res["rules"]
-    m, half, _ = res["bourre_mean"]
-    o = res["outcomes"]
-    ea, ehalf, parts = 0.0, 0.0, []
-    if rules.penalty_chips < 0:
-        ea, ehalf = m, half
-        parts.append(f"{m:.3f} bourre payments")
-    carry = [1, 3] if rules.tie != "divide_equally" else [3]      # tie, everyone passed
-    for i in carry:
-        r = o.iloc[i]
-        ea += r.p
-        ehalf += max(r.p - r.ci_low, r.ci_high - r.p)
-    parts.append(f"a {100 * sum(o.iloc[i].p for i in carry):.1f}% carry-over rate")
-    return ea, ehalf, parts
-
-
 SETTLE_FACTOR = 1.25     # a fan quantile within this factor of its last value (or overlapping it) has settled
 SETTLE_SHARE = 0.95      # ... at this share of the fan deals from the settling deal on
 
@@ -127,41 +107,6 @@ def settling(res):
             "first_deal": int(fan.deal.iloc[0]), "median_first": fan.q50.iloc[0],
             "top": top, "top_at": r[top], "top_last": last[top],
             "settled": int(r.deal) <= max(1, res["deals"] // 2) and len(fan) > 1}
-
-
-def mean_status(res):
-    """Does the pot's long-run mean exist?  Under P' = A.P + B with P(A = 0) > 0, E[A^k] is convex in
-    k with E[A^0] = P(A > 0) < 1 and E[A^1] = E[A]: E[A] >= 1 exactly when the tail exponent k <= 1,
-    i.e. when the pot's mean (and every seat's mean net) is infinite in the long run; a Monte Carlo
-    average then never converges.  With the tail study (``res["tail"]``) its k and interval decide;
-    else E[A] and its interval.  Returns (status, why): status "infinite" (k <= 1 for sure),
-    "maybe" (the interval reaches k <= 1), "finite", "capped" (a pot limit cuts the law off)."""
-    rules = res["rules"]
-    if rules.pot_limit:
-        return "capped", (f"a pot limit of {rules.pot_limit:,} chips stops the pot from multiplying, so its mean "
-                          "is finite")
-    tr = res.get("tail")
-    if tr is not None:
-        kr = tr["k"].iloc[0]
-        if kr["case"] == "power":
-            ko = tr.get("k_overall") or {"low": kr["k_low"], "high": kr["k_high"]}
-            k, lo, hi = kr["k"], ko["low"], ko["high"]
-            ktxt = f"k = {fmt_k(k, lo, hi)}"
-            if (hi if hi == hi else k) <= 1:
-                return "infinite", f"{ktxt} <= 1"
-            if (lo if lo == lo else k) <= 1:
-                return "maybe", f"{ktxt} reaches 1"
-            return "finite", f"{ktxt} > 1"
-        if kr["case"] in ("light", "empty", "few"):
-            return "finite", "no deal multiplied the pot" if kr["case"] == "light" else "too few deals to tell"
-        return "infinite", "the pot never resets"
-    ea, ehalf, _ = expected_a(res)
-    etxt = f"E[A] = {ea:.3f} ± {ehalf:.3f}"
-    if ea - ehalf >= 1:
-        return "infinite", f"{etxt} >= 1, so the tail exponent k <= 1"
-    if ea + ehalf >= 1:
-        return "maybe", f"{etxt} reaches 1, so the tail exponent k may be <= 1"
-    return "finite", f"{etxt} < 1, so the tail exponent k > 1"
 
 
 def means_withheld(res) -> bool:
@@ -290,7 +235,7 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
     root sessions of the splitting).  Writes the run folder and yields the text to print."""
     from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BourreRules()
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     check_sessions(sessions, deals)
     targets = check_tail(tail, tail_levels, tail_roots, sweep)
     if sweep:
@@ -311,7 +256,7 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
         yield show(sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()]))
         yield f"\ntables and plots in {opts.out}"
         return
-    specs = GAME.parse_seats(heuristic, players, user_defs)
+    specs = SPEC.parse_seats(heuristic, players, user_defs)
     yield from prepare_lines(specs, rules, players)
     opts = with_folder(opts, KEY, "pot", pot_run(players, deals, sessions, seed, rules, specs))
     res = pot_study(players, deals, sessions, seed, rules, specs, opts)
@@ -337,10 +282,10 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
     text to print."""
     from tricksim.analysis.output import with_folder, write_table
     rules = rules or BourreRules()
-    players = GAME.check_players(players)
+    players = SPEC.check_players(players)
     cards = parse_hand(hand)
     up = parse_card(up_card)
-    specs = GAME.parse_seats(heuristics, players)
+    specs = SPEC.parse_seats(heuristics, players)
     yield from prepare_lines(specs, rules, players)
     if play is not None:
         from tricksim.analysis.bourre.play import PLAY_HANDS, odds_play, odds_play_run, parse_play, render_play

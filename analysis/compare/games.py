@@ -8,7 +8,7 @@ seating, however the games differ), the decisions of seating j from their own st
 (kernels/equity.sim_games_duplicate).  Per entrant: the games won per seat it holds (par: 1/4) and the
 stakes per game per seat (rule 18), with the compare tables' intervals (stratified by round, Student-t,
 paired differences on the same games, Holm over the pairs).  Score-aware seats (``score_aware=1`` or ``2``)
-bid by the equity table, by the chance to win the game or by money (analysis/equity/saware.py)."""
+bid by the equity table, by the chance to win the game or by money (analysis/boulmous/equity/saware.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,23 +22,20 @@ from tricksim.analysis.compare.design import (_game, appearances, duplicate_para
 from tricksim.analysis.compare.tables import full_verdict, in_order, tables_from_counts
 from tricksim.analysis.compare.views import metric_text
 
-STUDY = "boulmous.games_duplicate"
 METRICS = ("wins", "stakes")
 UNIT = "games won per seat"
 MONEY_UNIT = "stakes per game per seat"
-GAMES = 20_000          # games when none are given
-BLOCK = 1024            # games per engine block
 
 
 def _check_game(game):
     game = _game(game)
-    if game.key != "boulmous":
-        raise TricksimError(f"compare --games plays whole Boulmous games; {game.title} has no whole-game compare")
+    if game.whole_games is None:
+        raise TricksimError(f"compare --games plays whole games; {game.title} has no whole-game compare")
     return game
 
 
 def _seat_specs(game, specs, params):
-    """The canonical entrants of the run and, per seating row, the four seats' specs."""
+    """The canonical entrants of the run and, per seating row, the seats' specs."""
     run_specs = game.specs_from_json(params["entrants"])
     ids, nround = seating(game, len(run_specs), params)
     return run_specs, ids, nround, [[run_specs[i] for i in row] for row in ids]
@@ -46,45 +43,28 @@ def _seat_specs(game, specs, params):
 
 def games_run(game, specs, games: int | None = None, seed: int = 0, rules=None, block_size: int | None = None):
     game = _check_game(game)
-    from tricksim.analysis.boulmous.config import has_pimc, score_aware
+    wg = game.whole_games
     if len(specs) < 2:
         raise TricksimError("compare needs at least two heuristics")
-    if has_pimc(specs):
-        raise TricksimError("compare --games: the sampling player pimc does not play whole games; choose among "
-                            "cautious, aggressive, random")
-    score_aware(specs)
-    games = GAMES if games is None else games
+    wg.check(specs)
+    games = wg.games if games is None else games
     if games < 1:
         raise TricksimError(f"the number of games must be at least 1, got {games}")
     params = duplicate_params(game, specs, seed, rules or game.rules())
-    return engine.Run(STUDY, params, games, block_size or BLOCK, unit="games")
-
-
-def block_games_duplicate(params, first, n):
-    from tricksim.analysis.boulmous.config import GAME
-    from tricksim.analysis.equity.saware import seating_arrays
-    from tricksim.kernels.boulmous import equity as KE
-    run_specs, ids, nround, rows = _seat_specs(GAME, None, params)
-    rules = GAME.rules_of(params)
-    codes, prm = GAME.heuristic_arrays(run_specs, rules)
-    pstar, cal = seating_arrays(rows, rules)
-    kd, kc = GAME.keys(params["seed"])
-    return KE.sim_games_duplicate(kd, kc, first, n, GAME.rules_array(rules), np.ascontiguousarray(codes[ids]),
-                                  np.ascontiguousarray(prm[ids]), ids, len(run_specs), nround, pstar, cal)
+    return engine.Run(wg.study, params, games, block_size or wg.block, unit="games")
 
 
 def compare_games(game, names, games: int | None = None, seed: int = 0, rules=None, user_defs=None,
-                  opts: engine.RunOptions = engine.RunOptions(), block_size: int | None = None):
+                  opts: engine.RunOptions = engine.RunOptions(), block_size: int | None = None, run=None):
     """Whole games of the heuristics ``names`` (or specs) on the same deal streams, seats rotated.  Returns
     {'leaderboard', 'pairs' (metrics 'wins' and 'stakes'), 'verdict', 'n' (games), 'mean_deals',
     'abandoned', 'seconds', 'design', 'run', ...}; the tables list the entrants in the order given."""
     game = _check_game(game)
     specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
     rules = rules or game.rules()
-    run = games_run(game, specs, games, seed, rules, block_size)
+    run = run or games_run(game, specs, games, seed, rules, block_size)
     run_specs, ids, nround, rows = _seat_specs(game, specs, run.params)
-    from tricksim.analysis.equity.saware import seating_arrays
-    seating_arrays(rows, rules, opts)            # the score-aware seats' table and calibration, once, before the blocks
+    game.whole_games.prepare(rows, rules, opts)   # e.g. the score-aware seats' table and calibration, once
     k = len(specs)
     r = opts.execute(run)
     labels = [s.label for s in specs]
@@ -102,7 +82,6 @@ def compare_games(game, names, games: int | None = None, seed: int = 0, rules=No
 
 
 def games_design(k: int, seats: int) -> str:
-    from tricksim.analysis.compare.design import design
     ids, nround = design(k, seats)
     return (f"the entrants take the {seats} seats in the repeating pattern 1..{k}, and all {len(ids)} assignments of "
             f"the names to that pattern are played, in {nround} round{'s' if nround > 1 else ''} of {k} (every entrant "
@@ -132,8 +111,9 @@ def games_command(game, names, games: int | None = None, seed: int = 0, rules=No
     game = _check_game(game)
     rules = rules or game.rules()
     specs = entrant_specs(game, names, user_defs)
-    opts = with_folder(opts, game.key, "compare-games", games_run(game, specs, games, seed, rules))
-    res = compare_games(game, specs, games, seed, rules, opts=opts)
+    run = games_run(game, specs, games, seed, rules)
+    opts = with_folder(opts, game.key, "compare-games", run)
+    res = compare_games(game, specs, games, seed, rules, opts=opts, run=run)
     text = render_games(res)
     yield text
     write_table(res["leaderboard"], opts.out, "leaderboard")

@@ -24,12 +24,8 @@ def compare_run(game, names, hands: int | None = None, seed: int = 0, rules=None
     specs = names if names and not isinstance(names[0], str) else entrant_specs(game, names, user_defs)
     if len(specs) < 2:
         raise TricksimError("compare needs at least two heuristics")
-    from tricksim.analysis.boulmous.config import check_score_aware_value
-    for s in specs:
-        v = check_score_aware_value(s)
-        if v:
-            raise TricksimError(f"heuristic {s.label!r}: score_aware={v:g} needs the scores of whole games; compare "
-                                "them with --games N (a deal alone has no score)")
+    if dup.check is not None:
+        dup.check(specs)
     slow = dup.slow(specs) if dup.slow else None
     default = slow[0] if slow else dup.hands
     hands = hands or default

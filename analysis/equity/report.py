@@ -1,97 +1,29 @@
-"""The headline section ``equity`` (``tricksim report``): whole games.  The Boulmous match equity table at one
-score state with its heatmap, a hand's calls ranked by the chance to win the game and by money, score-aware
-bidding against the default in whole games (``compare --games``), and the Boomke Wies match equity.
-Every block is the output of a CLI command, printed with the command that regenerates it."""
+"""The headline section ``equity`` (``tricksim report``): whole games.  Each game with a match equity table
+writes its part (``Game.equity_report``: analysis/boulmous/equity/report.py, the table at one score state with
+its heatmap, a hand's calls ranked by the chance to win the game and by money, score-aware bidding in whole
+games; analysis/boomke_wies/report.py, the match equity at one state).  Every block is the output of a CLI
+command, printed with the command that regenerates it."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from tricksim.analysis.compare.games import compare_games, render_games
 from tricksim.analysis.engine import RunOptions
-
-SEED = 2026
-SCORES, DEALER = "18,17,9,3", 2          # the issue's question: "should I bid boulmous at 18-17-9-3?"
-HAND, HAND_SEAT = "JH JD AH KH 9S TC", 0
-BOOMKE_SCORES, BOOMKE_LEFT = "7,4", 5
+from tricksim.analysis.registry import GAMES
 
 
 def equity_section(out: Path, quick: bool = False, progress: bool = False) -> str:
     """Run the studies into ``out/runs`` and ``out/equity``; the markdown section."""
-    from tricksim.analysis.compare.games import compare_games, render_games
-    from tricksim.analysis.equity.boomke_views import boomke_command
-    from tricksim.analysis.equity.views import boulmous_command, odds_scores_command
-    from tricksim.analysis.equity import boomke as B
-    from tricksim.analysis.equity import boulmous as E
-    from tricksim.analysis.output import write_table
-
     out = Path(out)
     d = out / "equity"
     d.mkdir(parents=True, exist_ok=True)
     runs = out / "runs"
-    n_games = 5_000 if quick else 200_000
-    n_odds = 20_000 if quick else 200_000
-    # the quick (smoke) run plays to 11 from 8-7-4-1: the table's states grow as the fourth power of the target
-    from tricksim.analysis.boulmous.config import GAME
-    rules = GAME.rules_from(["target=11"]) if quick else GAME.rules()
-    scores = "8,7,4,1" if quick else SCORES
-    rflag = " --rule target=11" if quick else ""
 
     def opts(name):
         return RunOptions(runs / f"equity-{name}", progress=progress, force=True)
 
-    def block(lines):
-        return "```\n" + "\n".join(x for x in lines if not x.lstrip().startswith("results in ")
-                                    and not x.startswith("heatmap of")).strip() + "\n```\n"
-
-    md = ["## Whole games: match equity and score-aware bidding\n",
-          "A Boulmous game is a race to 21 (to 11 in the quick run) and the right bid depends on the score. The equity table gives each "
-          "seat's chance to win the game (and its expected money, in stakes) from any score state, built by value "
-          "iteration over 8,000,000 measured deals with `cautious` in every seat (README, \"Match equity\"); the "
-          "intervals are the table's sampling error. The first run builds and caches the table "
-          "(`$TRICKSIM_CACHE`, default `~/.cache/tricksim`).\n"]
-
-    # 1. one state and its heatmap
-    md.append(f"### Boulmous: who wins from {scores.replace(',', '-')}?\n")
-    md.append(f"Regenerate: `tricksim equity boulmous --scores {scores} --dealer {DEALER} --deals {E.DEALS} --seed 0"
-              f"{rflag}`\n")
-    lines = list(boulmous_command(scores, DEALER, rules=rules, opts=opts("boulmous")))
-    md.append(block(lines))
-    png = runs / "equity-boulmous" / "equity_heatmap.png"
-    if png.exists():
-        shutil.copyfile(png, d / "boulmous_heatmap.png")
-        sc = scores.split(",")
-        md.append(f"The chance that seat 0 wins over the scores of seats 0 and 1 (seats 2 and 3 at {sc[2]} and "
-                  f"{sc[3]}):\n")
-        md.append("![equity heatmap](equity/boulmous_heatmap.png)\n")
-
-    # 2. a hand's calls by the game
-    md.append("### Boulmous: one hand's calls ranked by the chance to win the game\n")
-    for sc in ("0,0,0,0", scores):
-        md.append(f"Regenerate: `tricksim odds boulmous --hand \"{HAND}\" --seat {HAND_SEAT} --scores {sc} "
-                  f"--hands {n_odds} --seed 0{rflag}`\n")
-        md.append(block(odds_scores_command(HAND, HAND_SEAT, sc, n_odds, rules=rules,
-                                            opts=opts(f"odds-{sc.replace(',', '-')}"))))
-    md.append("The same deals give every call's P(make); each call is valued by the table at the scores after the "
-              "deal. At level scores a call is worth what it adds to the chance of reaching 21 first; near the end "
-              "the same hand may be worth more passing (or more bidding), and money (the boxes) can rank the calls "
-              "differently from the game.\n")
-
-    # 3. score-aware bidding in whole games
-    names = ["cautious", "cautious:score_aware=1", "cautious:score_aware=2"]
-    res = compare_games("boulmous", names, n_games, seed=SEED, rules=rules, opts=opts("compare-games"))
-    write_table(res["leaderboard"], d, "score_aware_leaderboard")
-    write_table(res["pairs"], d, "score_aware_pairs")
-    md.append("### Boulmous: what score-aware bidding is worth in whole games\n")
-    md.append(f"Regenerate: `tricksim compare boulmous {' '.join(names)} --games {n_games} --seed {SEED}{rflag}`\n")
-    md.append("`score_aware=1` bids b when its calibrated chance of making b reaches the break-even of the game "
-              "table at the current scores (by the chance to win the game); `score_aware=2` does the same by the "
-              "table's expected money. Whole games to 21, every entrant in every seat, the same deals for all "
-              "seatings (common random numbers); games won per seat (par 25%) and stakes per game per seat.\n")
-    md.append("```\n" + render_games(res) + "\n```\n")
-
-    # 4. Boomke Wies
-    md.append("### Boomke Wies: the match\n")
-    md.append(f"Regenerate: `tricksim equity boomke-wies --scores {BOOMKE_SCORES} --deals-left {BOOMKE_LEFT} "
-              f"--deals {B.DEALS} --seed 0`\n")
-    md.append(block(boomke_command(BOOMKE_SCORES, BOOMKE_LEFT, opts=opts("boomke"))))
+    md = ["## Whole games: match equity and score-aware bidding\n"]
+    for g in GAMES:
+        if g.equity_report is not None:
+            md.append(g.equity_report(d, opts, quick, compare_games, render_games))
     return "\n".join(md)

@@ -10,8 +10,8 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.equity import boulmous as E
-from tricksim.analysis.equity import outcomes as O
+from tricksim.analysis.boulmous.equity import table as E
+from tricksim.analysis.boulmous.equity import outcomes as O
 from tricksim.analysis.stats import wilson
 from tricksim.kernels.boulmous import equity as KE
 
@@ -20,8 +20,8 @@ _LOCK = threading.Lock()
 
 
 def _game():
-    from tricksim.analysis.boulmous.config import GAME
-    return GAME
+    from tricksim.analysis.boulmous.spec import SPEC
+    return SPEC
 
 
 def same_heuristic(specs) -> None:

@@ -33,8 +33,8 @@ import numpy as np
 
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.equity import boulmous as E
-from tricksim.analysis.equity import outcomes as O
+from tricksim.analysis.boulmous.equity import table as E
+from tricksim.analysis.boulmous.equity import outcomes as O
 from tricksim.kernels import boulmous as KB
 from tricksim.kernels.boulmous import equity as KE
 
@@ -48,8 +48,8 @@ _LOCK = threading.Lock()
 
 
 def _game():
-    from tricksim.analysis.boulmous.config import GAME
-    return GAME
+    from tricksim.analysis.boulmous.spec import SPEC
+    return SPEC
 
 
 def base_spec(spec):
@@ -197,7 +197,7 @@ def check_money(rules) -> None:
 
 def table_for(specs, rules, opts: RunOptions = RunOptions()) -> E.Table:
     """The equity table the score-aware seats of ``specs`` bid by (their base heuristic at all seats)."""
-    from tricksim.analysis.equity import studies as S
+    from tricksim.analysis.boulmous.equity import studies as S
     E.check_rules(rules)
     aware = [s for s in specs if criterion(s)]
     if any(criterion(s) == 2 for s in aware):

@@ -4,7 +4,7 @@ game (and the expected money), from the scores.
 The hand's deals are those of ``tricksim odds boulmous --hand`` (the same seed gives the same deals and
 decisions), but every seat's tricks are kept (kernels/equity.boulmous_odds_joint).  For a call (trump,
 bid) each deal's tricks give the deal's score changes (rule 16), box and boulmous payments; the equity
-table (analysis/equity/boulmous.py) gives the value of the state after it.  The average over the deals is
+table (analysis/boulmous/equity/table.py) gives the value of the state after it.  The average over the deals is
 the call's P(win the game) and expected money; its interval is the sample's (the table's own error is
 the same for every call: common to the comparison).  Passing: the auction with the hand's holder forced
 to pass.  Seats are the odds' seats (0 = the dealer's left .. 3 = the dealer), so ``--scores`` lists the
@@ -19,9 +19,9 @@ from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import unseen_bounds
-from tricksim.analysis.equity import boulmous as E
-from tricksim.analysis.equity import outcomes as O
-from tricksim.analysis.equity import studies as S
+from tricksim.analysis.boulmous.equity import table as E
+from tricksim.analysis.boulmous.equity import outcomes as O
+from tricksim.analysis.boulmous.equity import studies as S
 from tricksim.kernels.boulmous import equity as KE
 from tricksim.kernels.cards import mask_of
 
@@ -29,8 +29,9 @@ TRUMPS = ["S", "H", "D", "C", "NT"]
 
 
 def block_odds(params, first, n):
-    from tricksim.analysis.boulmous.config import DEALER, GAME
-    kd, kc, ra, codes, prm = GAME.kernel_args(params)
+    from tricksim.analysis.boulmous.config import DEALER
+    from tricksim.analysis.boulmous.spec import SPEC
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return KE.boulmous_odds_joint(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], DEALER, ra,
                                   codes, prm)
 
@@ -82,10 +83,11 @@ def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, r
     """Every call of the hand (and passing) by P(win the game) and expected money from ``scores`` (the
     odds' seats).  Returns {'calls': DataFrame ranked by P(win), 'before': the state's equity before the
     deal (hand unknown), 'table': the equity table, 'n', 'seconds'}."""
-    from tricksim.analysis.boulmous.config import GAME, check_hands
-    rules = rules or GAME.rules()
+    from tricksim.analysis.boulmous.config import check_hands
+    from tricksim.analysis.boulmous.spec import SPEC
+    rules = rules or SPEC.rules()
     E.check_rules(rules)
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     S.same_heuristic(specs)
     sc = E.parse_scores(scores, 4, rules.target, E.FLOOR)
     tlist = [t.upper() for t in (trumps or TRUMPS)]

@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError, make_params
+from tricksim.analysis.boomke_wies.spec import SPEC
+from tricksim.analysis.cache import code_hash, kernel_files, key_of, load, save
+from tricksim.analysis.common import TricksimError, make_params, rules_dict, spec_json
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.equity import outcomes as O
 from tricksim.analysis.stats import wilson
 from tricksim.kernels.boomke_wies import equity as KE
 
@@ -29,9 +30,30 @@ BLOCK = 1 << 21
 BOOT = 400
 
 
-def _game():
-    from tricksim.analysis.boomke_wies.config import GAME
-    return GAME
+CODE = code_hash([*kernel_files("boomke_wies"), "analysis/boomke_wies/equity.py"])
+"""The code that makes the cached per-deal counts (analysis/cache.py: ``$TRICKSIM_CACHE/equity/``)."""
+
+
+def block_boomke(params, first, n):
+    kd, kc, ra, codes, prm = SPEC.kernel_args(params)
+    return KE.boomke_outcomes(kd, kc, first, n, ra, codes, prm)
+
+
+
+
+def decode_boomke(counts: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per dealer the distribution of the points difference (team 0 - team 1) of one deal:
+    (float64[4, 2 * D + 1] with D = KE.BW_SPAN - 1 + ... centred at index D, deals measured)."""
+    c = np.asarray(counts, np.int64).reshape(4, KE.BW_SPAN, KE.BW_SPAN)
+    D = KE.BW_SPAN - 1
+    out = np.zeros((4, 2 * D + 1))
+    for a in range(KE.BW_SPAN):
+        for b in range(KE.BW_SPAN):
+            out[:, a - b + D] += c[:, a, b]
+    tot = out.sum(axis=1, keepdims=True)
+    if (tot == 0).any():
+        raise TricksimError("no deal was measured for some dealer")
+    return out / tot, int(c.sum())
 
 
 def check_rules(rules) -> None:
@@ -79,25 +101,26 @@ def recursion(p: np.ndarray, diff: int, deals_left: int, dealer: int, extra: boo
 
 
 def outcomes_run(seed, deals, rules, specs) -> engine.Run:
-    g = _game()
+    g = SPEC
     return engine.Run("boomke_wies.equity_outcomes", make_params(seed, rules or g.rules(), g.parse_seats(specs)),
                       deals, BLOCK)
 
 
 def counts(seed: int = 0, deals: int = DEALS, rules=None, heuristics=None, opts: RunOptions = RunOptions()):
-    """The per-deal counts (cached in $TRICKSIM_CACHE/equity, see outcomes.py) and where they came from."""
-    g = _game()
+    """The per-deal counts (cached in $TRICKSIM_CACHE/equity, analysis/cache.py) and where they came from."""
+    g = SPEC
     rules = rules or g.rules()
     check_rules(rules)
     specs = g.parse_seats(heuristics)
     if deals < 1:
         raise TricksimError(f"--deals must be at least 1, got {deals}")
-    key = O.cache_key("boomke-outcomes", rules, specs, seed=seed, deals=deals)
-    z = O.load(key)
+    key = key_of(kind="boomke-outcomes", rules=rules_dict(rules), heuristics=spec_json(specs), code=CODE, seed=seed,
+                 deals=deals)
+    z = load("equity", key)
     if z is not None:
         return z["counts"], "cache"
     c = opts.execute(outcomes_run(seed, deals, rules, specs)).counts
-    O.save(key, counts=c)
+    save("equity", key, counts=c)
     return c, "measured"
 
 
@@ -117,14 +140,14 @@ def equity(c, scores, deals_left: int, dealer: int, rules, boot: int = BOOT, see
     """Per team: P(win) and P(draw) with their bootstrap intervals, the expected final difference (team 0 -
     team 1)."""
     a, b = scores
-    p, n = O.decode_boomke(c)
+    p, n = decode_boomke(c)
     v = recursion(p, a - b, deals_left, dealer, bool(rules.tiebreak_extra_deal))
     cc = np.asarray(c, np.int64).reshape(4, KE.BW_SPAN, KE.BW_SPAN)
     rng = np.random.default_rng([seed, 16, 2])
     bs = []
     for _ in range(boot):
         r = np.stack([rng.multinomial(int(cc[d].sum()), cc[d].ravel() / cc[d].sum()) for d in range(4)])
-        pb, _ = O.decode_boomke(r)
+        pb, _ = decode_boomke(r)
         bs.append(recursion(pb, a - b, deals_left, dealer, bool(rules.tiebreak_extra_deal)))
     bs = np.array(bs)
     lo, hi = np.percentile(bs, [2.5, 97.5], axis=0)
@@ -140,7 +163,7 @@ def check(c, rules, states: int = 20, games: int = 20_000, seed: int = 0, heuris
     """The rest of the match simulated from sampled states (points 0..2 x deals played each, deals left
     1..match_deals, the dealer of a match), on the streams of seed + 1, against the recursion: team 0's
     P(win), inside when the difference is within 1.96 combined standard errors."""
-    g = _game()
+    g = SPEC
     specs = g.parse_seats(heuristics)
     kd, kc = g.keys((seed + 1) % 2 ** 64)
     codes, prm = g.heuristic_arrays(specs, rules)

@@ -9,8 +9,7 @@ import pandas as pd
 
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.equity import boomke as B
-from tricksim.analysis.equity import outcomes as O
+from tricksim.analysis.boomke_wies import equity as B
 
 
 def _heat_png(p, rules, dealer_of, path: Path, here):
@@ -57,7 +56,7 @@ def _heat_png(p, rules, dealer_of, path: Path, here):
 def _draw_note(counts, rules) -> str:
     """Why no draw is possible, for a P(draw) of 0 with a [0, 0] interval (the bootstrap redraws only the
     observed deal outcomes, so it cannot bound an outcome that never occurred)."""
-    per_deal = np.asarray(O.decode_boomke(counts)[0])     # P(one deal's difference), centred
+    per_deal = np.asarray(B.decode_boomke(counts)[0])     # P(one deal's difference), centred
     level = per_deal[:, (per_deal.shape[1] - 1) // 2].sum() > 0
     if rules.tiebreak_extra_deal and not level:
         return "P(draw) none: no deal ends level (every deal scores for one side), so the extra deal decides every tie"
@@ -67,15 +66,16 @@ def _draw_note(counts, rules) -> str:
 def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed: int = 0, deals: int = B.DEALS,
                    rules=None, heuristics=None, check: int = 0, check_games: int = 20_000,
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
-    from tricksim.analysis.boomke_wies.config import GAME, KEY
+    from tricksim.analysis.boomke_wies.config import KEY
+    from tricksim.analysis.boomke_wies.spec import SPEC
     from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
-    rules = rules or GAME.rules()
+    rules = rules or SPEC.rules()
     B.check_rules(rules)
     a, b = B.check_state(scores, deals_left, rules)
     d = B.default_dealer(rules, deals_left) if dealer is None else int(dealer)
     if not 0 <= d <= 3:
         raise TricksimError(f"--dealer must be a seat 0..3, got {d}")
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     opts = with_folder(opts, KEY, "equity", B.outcomes_run(seed, deals, rules, specs))
     c, src = B.counts(seed, deals, rules, specs, opts)
     df = B.equity(c, (a, b), deals_left, d, rules, seed=seed)
@@ -93,7 +93,7 @@ def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed
         yield _draw_note(c, rules)
     yield (f"per-deal points difference by dealer from {int(df.deals_measured[0]):,} deals ({src}); "
            f"intervals: parametric bootstrap ({B.BOOT} redraws of the counts)")
-    p, _ = O.decode_boomke(c)
+    p, _ = B.decode_boomke(c)
     png = Path(opts.out) / "equity_heatmap.png"
     _heat_png(p, rules, lambda n: B.default_dealer(rules, n), png, (a - b, deals_left))
     yield f"heatmap of P(team 0 wins) over the points difference and the deals left: {png}"

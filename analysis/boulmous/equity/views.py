@@ -8,8 +8,8 @@ import pandas as pd
 
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.equity import boulmous as E
-from tricksim.analysis.equity import studies as S
+from tricksim.analysis.boulmous.equity import table as E
+from tricksim.analysis.boulmous.equity import studies as S
 
 
 def _heat_png(grid: pd.DataFrame, seats, scores, dealer, target, path: Path, title: str):
@@ -59,9 +59,10 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
                      check_games: int = 20_000, opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim equity boulmous``: each seat's chance to win the game (and money) from one score state,
     the heatmap over two seats' scores, optionally the check against simulated whole games."""
-    from tricksim.analysis.boulmous.config import GAME, KEY
+    from tricksim.analysis.boulmous.config import KEY
+    from tricksim.analysis.boulmous.spec import SPEC
     from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
-    rules = rules or GAME.rules()
+    rules = rules or SPEC.rules()
     E.check_rules(rules)
     sc = E.parse_scores(scores, 4, rules.target, E.FLOOR)
     bx = [0, 0, 0, 0] if boxes is None else E.parse_scores(boxes, 4, 10 ** 9, 0, "--boxes")
@@ -70,7 +71,7 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
     hs = E.parse_scores(heat, 2, 4, 0, "--heatmap")
     if hs[0] == hs[1]:
         raise TricksimError("--heatmap needs two different seats, e.g. 0,1")
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     S.same_heuristic(specs)
     run = S.outcomes_run(seed, deals, rules, specs)
     opts = with_folder(opts, KEY, "equity", run)
@@ -115,17 +116,18 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
 def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: int | None = None, seed: int = 0,
                         heuristics=None, rules=None, trumps=None, opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim odds boulmous --hand ... --scores ...``: the hand's calls ranked by the chance to win the game."""
-    from tricksim.analysis.boulmous.config import GAME, KEY, check_seat, parse_hand
-    from tricksim.analysis.equity import decide as D
+    from tricksim.analysis.boulmous.config import KEY, check_seat, parse_hand
+    from tricksim.analysis.boulmous.spec import SPEC
+    from tricksim.analysis.boulmous.equity import decide as D
     from tricksim.analysis.output import mean_interval, pct, with_folder, write_table
     if hand is None:
         raise TricksimError("--scores needs --hand: it ranks one hand's calls by the chance to win the game")
-    rules = rules or GAME.rules()
+    rules = rules or SPEC.rules()
     E.check_rules(rules)
     cards = parse_hand(hand)
     seat = check_seat(0 if seat is None else seat)
     sc = E.parse_scores(scores, 4, rules.target, E.FLOOR)
-    specs = GAME.parse_seats(heuristics)
+    specs = SPEC.parse_seats(heuristics)
     S.same_heuristic(specs)
     hands = hands or 200_000
     opts = with_folder(opts, KEY, "odds_scores", D.odds_run(cards, seat, seed, hands, rules, specs))

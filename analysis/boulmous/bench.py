@@ -1,0 +1,68 @@
+"""Boulmous's sampling player measured for its ``race`` margin (README "The sampling player"): how many card
+decisions change and how much solver work a margin saves (``python -c "from tricksim.analysis.boulmous.bench import
+pimc_race; print(pimc_race())"``)."""
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+import pandas as pd
+
+from tricksim.analysis.boulmous.config import PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
+from tricksim.analysis.boulmous.spec import SPEC
+from tricksim.kernels.boulmous import pimc as P
+from tricksim.kernels.boulmous import solver as S
+
+
+def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,
+              repeats: int = 2, ref_worlds: int = 512) -> pd.DataFrame:
+    """The Boulmous sampling player's ``race`` measured (README "The sampling player"): ``deals`` random deals
+    played by four pimc seats with ``race`` = 0 (taker deal i mod 4 on lead, trumps S H D C in turn, bid 3, goal the
+    contract, default rules: kernels/boulmous/pimc_batch.py pimc_play_batch); every decision with a choice is made again
+    from the same view and stream with each margin of ``races`` (pimc_replay). One row per margin (0 first): the
+    decisions, the share that play another card than race = 0, and the milliseconds per decision on one thread
+    and, as in the worlds table, the share that play the card pimc plays with ``ref_worlds`` worlds (another
+    stream: ``pimc_key(seed + 1)``, race 0)
+    (the best of ``repeats`` timings of the whole replay; 1 - its ratio to race = 0 is the time saved), and the
+    solver nodes searched as a share of race = 0's (the work saved, which the host's load does not blur)."""
+    worlds = PIMC_WORLDS if worlds is None else int(worlds)
+    ra = rules_array(BoulmousRules())
+    kd, _ = SPEC.keys(seed)
+    key = pimc_key(seed)
+    hands = S.random_deals(kd, 0, deals)
+    idx = np.arange(deals, dtype=np.int64)
+    takers, trumps, bids = idx % 4, idx % 4, np.full(deals, 3, np.int64)
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        cards = np.zeros((deals, 24), np.int64)
+        P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
+                          np.zeros(deals, np.int64))
+        ref = np.zeros((deals, 24), np.int64)
+        P.pimc_replay(hands, takers, trumps, bids, cards, ra, ref_worlds, P.GOAL_CONTRACT, pimc_key(seed + 1), 0, 0.0,
+                      ref, np.zeros(deals, np.int64))
+        rows, base = [], None
+        for r in (0.0, *races):
+            best = None
+            for _ in range(repeats):
+                out = np.zeros((deals, 24), np.int64)
+                nodes = np.zeros(deals, np.int64)
+                t0 = time.perf_counter()
+                P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, float(r), out,
+                              nodes)
+                dt = time.perf_counter() - t0
+                best = dt if best is None else min(best, dt)
+            mask = out >= 0
+            if base is None:
+                base = out
+                assert np.array_equal(out[mask], cards[mask])   # race 0 replays the play exactly
+            nd = int(mask.sum())
+            if r == 0.0:
+                base_nodes = nodes.sum()
+            rows.append({"race": r, "decisions": nd, "changed": float((out[mask] != base[mask]).mean()),
+                         f"agree with {ref_worlds} worlds": float((out[mask] == ref[mask]).mean()),
+                         "solver nodes": float(nodes.sum() / base_nodes), "ms per decision": 1000 * best / nd})
+        return pd.DataFrame(rows)
+    finally:
+        numba.set_num_threads(old)

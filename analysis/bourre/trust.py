@@ -1,0 +1,49 @@
+"""Bourre's part of the report's ``trust`` section (analysis/trust.py, ``Game.trust``): the headline hand's
+decisions under the heuristics, the sampling player's card play and paranoid open-hand play; a duplicate
+tournament ``basic`` / ``pimc:decide=0`` / ``pimc`` at 5 players."""
+from __future__ import annotations
+
+from tricksim.analysis.bourre.play import odds_play as bourre_play
+from tricksim.analysis.bourre.play import render_play as bourre_render
+from tricksim.analysis.output import write_table
+
+SEED = 2026
+BOURRE_HAND, BOURRE_UP = "AH KH 7C 4D 2S", "9H"
+
+
+def trust(d, opts, quick: bool, compare, render_compare) -> str:
+    """The game's part of the ``trust`` section (``Game.trust``, analysis/game.py)."""
+    n_bou = 1_000 if quick else 10_000
+    n_bcmp = 200 if quick else 4_000   # pimc decides play/pass and discards by sampling too: about 70 deals/s a thread
+    md = []
+    # 4. Bourre: one hand, heuristics vs the sampling player vs paranoid open-hand play
+    bplay = "heuristic,pimc,open"
+    br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=SEED, hands=n_bou, play=bplay,
+                     opts=opts("bourre-hand"))
+    write_table(br["choices"], d, "bourre_hand_choices")
+    write_table(br["gaps"], d, "bourre_hand_gaps")
+    md.append("### Bourré: one hand under the heuristics, the sampling player and paranoid open-hand play\n")
+    md.append(f"Regenerate: `tricksim odds bourre --hand \"{BOURRE_HAND}\" --up-card {BOURRE_UP} --players 5 --seat 2 "
+              f"--play {bplay} --hands {n_bou} --seed {SEED}`\n")
+    md.append("For each of the seat's choices (pass, or play after a discard), the same deals played three ways: every "
+              "seat as its heuristic (`basic`); this seat's cards played by `pimc` (each card chosen on sampled "
+              "layouts of the unseen cards, solved open-handed for what the seat is sure of against all the others; "
+              "the choice of each row is given, the other seats as in the first column); and paranoid "
+              "open-hand play (the seat sees every card and the others gang up on it: what it can guarantee).\n")
+    md.append("```\n" + bourre_render(br) + "\n```\n")
+
+    # 5. Bourre: a duplicate tournament with pimc
+    bnames = ["basic", "pimc:decide=0", "pimc"]
+    bc = compare("bourre", bnames, hands=n_bcmp, seed=SEED, extra={"players": 5}, opts=opts("bourre-compare"))
+    write_table(bc["leaderboard"], d, "bourre_pimc_leaderboard")
+    write_table(bc["pairs"], d, "bourre_pimc_pairs")
+    md.append("### Bourré: the sampling player in a duplicate tournament\n")
+    md.append(f"Regenerate: `tricksim compare bourre {' '.join(bnames)} --players 5 --hands {n_bcmp} --seed {SEED}`\n")
+    md.append("Chips per deal and seat at 5 players, the same deals for all with the seats rotated. `pimc` (its "
+              "defaults) decides play/pass and its discards by sampling and plays its cards by sampling; "
+              "`pimc:decide=0` takes play/pass and discards from `basic` and plays its cards by sampling, which "
+              "isolates card play (README, \"The sampling player for Bourré\"). Every entrant loses chips on average: "
+              "each deal is scored alone, so a tied pot and the bourré payments stay in the middle for a next deal "
+              "that is not played.\n")
+    md.append("```\n" + render_compare(bc) + "\n```\n")
+    return "\n".join(md)
