@@ -18,12 +18,19 @@ from typing import Annotated, Iterable, List, Optional
 
 import typer
 
-from tricksim.analysis import boomke_wies, boulmous, bourre
-from tricksim.analysis.common import TricksimError, check_out_path, check_seed, load_heuristic_file
+from tricksim.analysis import (__version__, bench as bench_mod, boomke_wies, boulmous, bourre, compare as cmp, engine,
+                               studies)
+from tricksim.analysis.common import (check_out_path, check_seed, heuristics_table, load_heuristic_file, rules_text,
+                                      TricksimError)
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.registry import GAMES
-from tricksim.analysis.registry import get as get_game
+from tricksim.analysis.registry import GAMES, get as get_game
 from tricksim.analysis.studies import STUDIES
+from tricksim.analysis.output import fit_text, show
+from tricksim.analysis.boulmous.equity.views import boulmous_command
+from tricksim.analysis.boomke_wies.equity_views import boomke_command
+from tricksim.analysis.compare.games import games_command
+from tricksim.analysis.tune import tune_command
+import json
 
 def _plain_flags():
     """A flag takes no value, so its help shows no type.  typer's rich help (0.2x) prints the type of every option,
@@ -104,7 +111,6 @@ def _check_hand(value):
 
 def _version(value: bool):
     if value:
-        from tricksim.analysis import __version__
         typer.echo(f"tricksim {__version__}")
         raise typer.Exit()
 
@@ -240,7 +246,6 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
 
 # ---- trace: one sub-command per game -------------------------------------------------------------
 def _jsonl(records):
-    import json
     for d in records:
         sys.stdout.write(json.dumps(d, separators=(",", ":")) + "\n")
 
@@ -280,8 +285,6 @@ def trace_bourre(players: Annotated[int, typer.Option("--players", min=2, max=8,
 @app.command("heuristics")
 def heuristics_cmd(game: Game):
     """List the heuristics of a game with their parameters, defaults and ranges."""
-    from tricksim.analysis.common import heuristics_table
-    from tricksim.analysis.output import show
 
     g = get_game(game)
     typer.echo(show(heuristics_table(g.heuristics, g.aliases), wrap=("meaning",)))
@@ -293,7 +296,6 @@ def rules(game: Game,
           full: Annotated[bool, typer.Option("--full", help="print the game's whole section of the rules "
                                                             "(docs/RULES.md, shipped with tricksim)")] = False):
     """List the rule variant flags of a game with their defaults; --full prints the game's rules."""
-    from tricksim.analysis.common import rules_text
 
     g = get_game(game)
     if full:
@@ -356,7 +358,6 @@ def equity_boulmous(scores: Annotated[str, typer.Option("--scores", help="the fo
                     resume: Resume = True, force: Force = False, quiet: Quiet = False):
     """Boulmous: P(each seat wins the game) and expected money from the scores and who deals (value iteration
     over the measured per-deal outcomes), with a heatmap over two seats' scores."""
-    from tricksim.analysis.equity.views import boulmous_command
     g = boulmous.GAME
     rules = g.rules_from(list(rule or []) + ([f"target={target}"] if target is not None else []))
     _echo(boulmous_command(scores, dealer, seed, deals, rules, g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
@@ -374,7 +375,6 @@ def equity_boomke_wies(scores: Annotated[str, typer.Option("--scores", help="the
                        resume: Resume = True, force: Force = False, quiet: Quiet = False):
     """Boomke Wies: P(each team wins the match) from the points and the deals left (a recursion over the
     measured per-deal points distribution)."""
-    from tricksim.analysis.equity.boomke_views import boomke_command
     g = boomke_wies.GAME
     _echo(boomke_command(scores, deals_left, dealer, seed, deals, g.rules_from(rule),
                          g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), check, check_games,
@@ -391,8 +391,6 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000) and PIMC deals per second (Boulmous at most 100 a round, Bourre at 5 players at most 2,000)")] = False,
           compile_: Annotated[bool, typer.Option("--compile", help="instead: seconds per kernel entry point on a first run, cold (empty Numba cache) and cached, per headline study")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
-    from tricksim.analysis import bench as bench_mod
-    from tricksim.analysis.output import show
 
     names = [get_game(g).name for g in games] if games else None
     if compile_:
@@ -422,7 +420,6 @@ CompareGames = Annotated[Optional[int], typer.Option("--games", min=1, help="Bou
 
 def _compare_commands(g):
     """``tricksim compare GAME`` and ``tricksim sweep GAME`` for one game of the registry."""
-    from tricksim.analysis import compare as cmp
 
     hands_default = f"{g.duplicate.hands:,}"
     sweep_default = f"{g.duplicate.hands // 4:,}"
@@ -446,7 +443,6 @@ def _compare_commands(g):
                         resume: Resume = True, force: Force = False, until_precision: Prec = None,
                         quiet: Quiet = False, games: CompareGames = None):
             if games is not None:
-                from tricksim.analysis.compare.games import games_command
                 if hands is not None or until_precision is not None:
                     raise TricksimError("--games plays whole games: give --games or --hands (and --until-precision), "
                                         "not both")
@@ -509,7 +505,6 @@ def tune(game: Game, base: Annotated[str, typer.Argument(help="the heuristic to 
          threads: Threads = None, scheduler: Sched = None, resume: Resume = True, force: Force = False,
          quiet: Quiet = False):
     """Search a heuristic's parameters (optuna) by duplicate matches on the same deals; confirm on fresh deals."""
-    from tricksim.analysis.tune import tune_command
 
     g = get_game(game)
     lines = tune_command(g, base, params, against, budget, seed, trials, confirm, players, g.rules_from(rule),
@@ -525,7 +520,6 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
                               f"{', '.join(STUDIES)} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""
-    from tricksim.analysis import studies
 
     studies.run_all(out=out, quick=quick, only=studies.check_only(only), progress=not quiet,
                     log=lambda line: typer.echo(f"tricksim: {line}", err=True))
@@ -576,7 +570,6 @@ class _FitStdout:
     def write(self, s):
         if not isinstance(s, str):
             return self.stream.write(s)
-        from tricksim.analysis.output import fit_text
         self.buf += s
         if "\n" in self.buf:
             head, self.buf = self.buf.rsplit("\n", 1)
@@ -588,7 +581,6 @@ class _FitStdout:
 
     def finish(self):
         if self.buf:
-            from tricksim.analysis.output import fit_text
             self.stream.write(fit_text(self.buf))
             self.buf = ""
         self.stream.flush()
@@ -614,7 +606,6 @@ def main(argv=None):
 
 
 def _main(argv):
-    from tricksim.analysis import engine
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)

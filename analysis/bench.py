@@ -14,6 +14,12 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.registry import GAMES, get, names
+import tempfile
+from pathlib import Path
+import json
+import os
+import subprocess
+import sys
 
 
 def available_games():
@@ -109,8 +115,6 @@ def solver(hands=None, seed=0, threads=None, repeats=5):
 def engine_overhead(hands: int = 10_000_000, seed: int = 0, out=None):
     """Wall time of a Boulmous run through the engine (blocks persisted to a run folder)
     against one bare kernel call over the same hands; both on all local threads."""
-    import tempfile
-    from pathlib import Path
 
     g = get("boulmous")
     block = g.blocks["boulmous.deals"]
@@ -188,11 +192,6 @@ def compile_times(games=None) -> pd.DataFrame:
     first run compiles every entry point it uses, the second loads them from the cache.  An entry
     point's time is the time of its first call (compilation or cache load: Numba compiles on first
     use); "study s" is the whole quick study (imports, compilation, simulation, tables, plots)."""
-    import json
-    import os
-    import subprocess
-    import sys
-    import tempfile
 
     games = games or available_games() + ["compare"]
     rows = []

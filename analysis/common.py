@@ -8,6 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tricksim.kernels.cards import RANKS, SUITS
+from pathlib import Path
+import tempfile
+import textwrap
+import tomllib
+import pandas as pd
 
 
 class TricksimError(ValueError):
@@ -31,7 +36,6 @@ def check_seed(seed) -> int:
 
 def check_out_path(path, what: str = "run folder") -> None:
     """Refuse, before anything runs, an output path that is a file or lies where nothing can be written."""
-    from pathlib import Path
 
     p = Path(path)
     try:
@@ -45,7 +49,6 @@ def check_out_path(path, what: str = "run folder") -> None:
             ro = hasattr(os, "statvfs") and os.statvfs(a).f_flag & getattr(os, "ST_RDONLY", 1)
             why = "read-only file system" if ro else "permission denied"
             raise TricksimError(f"{what} {p} cannot be written: {why} ({a})")
-        import tempfile
         os.rmdir(tempfile.mkdtemp(prefix=".tricksim-probe-", dir=a))   # what access() cannot tell (root, mounts)
     except OSError as e:
         raise TricksimError(f"{what} {p} cannot be written: {e.strerror or e} ({a})") from None
@@ -156,7 +159,6 @@ def rules_dict(rules) -> dict:
 
 def rules_text(cls) -> str:
     """Every flag of a rules class: ``PREFIX.name = default    [values]`` and its help, for ``tricksim rules``."""
-    import textwrap
 
     lines = []
     for f in dataclasses.fields(cls):
@@ -277,7 +279,6 @@ def load_heuristic_file(path) -> dict:
     Returns {name: UserHeuristic(base, {param: value}, source)}; every problem of the file itself
     (unreadable, not UTF-8, not TOML, a misspelt table, a table without base) is one TricksimError
     naming the file (and the table)."""
-    import tomllib
 
     try:
         with open(path, "rb") as fh:
@@ -329,7 +330,6 @@ def load_heuristic_file(path) -> dict:
 
 
 def heuristics_table(registry: dict, aliases: dict):
-    import pandas as pd
 
     rows = []
     for hd in registry.values():

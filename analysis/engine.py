@@ -31,6 +31,9 @@ import numpy as np
 
 from tricksim.analysis import __version__
 from tricksim.analysis.common import TricksimError, check_out_path
+import shlex
+import numba
+import pandas
 
 FORMAT = 1
 
@@ -53,7 +56,6 @@ CURRENT_COMMAND = ""
 def set_command(argv) -> None:
     """Record the command line that started the runs (for manifests and reports)."""
     global CURRENT_COMMAND
-    import shlex
     CURRENT_COMMAND = "tricksim " + " ".join(shlex.quote(a) for a in argv)
 
 
@@ -158,8 +160,6 @@ class Result:
 
 @functools.lru_cache(maxsize=1)
 def _versions() -> dict:
-    import numba
-    import pandas
     return {"tricksim": __version__, "python": platform.python_version(), "numpy": np.__version__,
             "numba": numba.__version__, "pandas": pandas.__version__}
 
@@ -416,7 +416,6 @@ def _write_hands(run, out, b, first, n):
 
 
 def _run_local(run, todo, results, out, threads, pbar, advance, state):
-    import numba
 
     old = numba.get_num_threads()
     if threads is not None:

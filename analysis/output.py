@@ -5,6 +5,9 @@ import math
 from pathlib import Path
 
 import pandas as pd
+from tricksim.analysis.common import check_out_path
+import textwrap
+import re
 
 RUNS_DIR = Path("reports") / "runs"
 
@@ -16,7 +19,6 @@ def default_out(game: str, study: str, run_id: str) -> Path:
 def with_folder(opts, game: str, study: str, run):
     """``opts`` (engine.RunOptions) with its run folder: the one it names, else the default one
     named after the run (``run``: an engine.Run, or a run id); refused at once if it cannot be written."""
-    from tricksim.analysis.common import check_out_path
     run_id = run if isinstance(run, str) else run.run_id
     out = Path(opts.out) if opts.out is not None else default_out(game, study, run_id)
     check_out_path(out, "--out" if opts.out is not None else "run folder")
@@ -157,13 +159,11 @@ def show(df: pd.DataFrame, wrap=(), width: int = WIDTH, key: int = 1) -> str:
     too), numbers right-aligned, empty cells blank.  The ``wrap`` columns are wrapped word by word to
     fit; a table still too wide is folded into parts stacked one under the other, each repeating the
     first ``key`` columns."""
-    import textwrap
 
     cols = list(df.columns)
     if not cols:
         return ""
     cells = {c: [_cell(v) for v in df[c]] for c in cols}
-    import re
     numlike = re.compile(r"^[+-]?[\d,]*\.?\d+(e[+-]?\d+)?[%x]?$")
     num = {c: (pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]))
            or all(numlike.match(x) for x in cells[c] if x) and any(cells[c]) for c in cols}
@@ -201,8 +201,6 @@ def fit_text(text: str, width: int = WIDTH) -> str:
     """Wrap the prose lines of ``text`` longer than ``width`` at word boundaries (a hanging indent of
     two spaces); lines that look like table rows (cells apart by two spaces or more) are kept as
     they are: tables are made to fit by ``show``."""
-    import re
-    import textwrap
 
     out = []
     for line in text.split("\n"):

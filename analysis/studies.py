@@ -7,16 +7,20 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tricksim.analysis import __version__
+from tricksim.analysis import __version__, compare as cmp
 from tricksim.analysis.common import TricksimError, check_out_path
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.registry import GAMES, get
+from tricksim.analysis.compare import render_best, render_crossings
+from tricksim.analysis.output import pm, write_table
+from tricksim.analysis.trust import trust_section
+from tricksim.analysis.equity.report import equity_section
+from tricksim.analysis.tune.report import tune_section
 
 def sweep_sentence(best: dict, changes: list[dict], param: str, unit: str) -> str:
     """What a sweep shows, in the words ``tricksim sweep`` prints: the best value named only when the
     paired simultaneous intervals tell it from every other value (else the values that cannot be told
     apart from the largest), and only the zero crossings the data establish."""
-    from tricksim.analysis.compare import render_best, render_crossings
     text = render_best(best, param, unit).strip()
     text = text[0].upper() + text[1:]
     if not text.endswith("."):
@@ -27,7 +31,6 @@ def sweep_sentence(best: dict, changes: list[dict], param: str, unit: str) -> st
 
 def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points") -> str:
     """A pairwise difference in a field of more than two entrants beside the same pair head to head."""
-    from tricksim.analysis.output import pm
 
     def diff(res):
         p = res["pairs"]
@@ -41,8 +44,6 @@ def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points
 
 
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
-    from tricksim.analysis import compare as cmp
-    from tricksim.analysis.output import write_table
     from tricksim.analysis.plots import leaderboard_plot, sweep_edge_note, sweep_plot
 
     d = out / "compare"
@@ -152,13 +153,10 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
     if study == "compare":
         return _compare_section(out, quick, progress)
     if study == "trust":
-        from tricksim.analysis.trust import trust_section
         return trust_section(out, quick, progress)
     if study == "equity":
-        from tricksim.analysis.equity.report import equity_section
         return equity_section(out, quick, progress)
     if study == "tune":
-        from tricksim.analysis.tune.report import tune_section
         return tune_section(out, quick, progress)
     return get(study).headline(out, quick=quick, progress=progress)
 

@@ -10,6 +10,9 @@ import pandas as pd
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.boomke_wies import equity as B
+from tricksim.analysis.boomke_wies.config import KEY
+from tricksim.analysis.boomke_wies.spec import SPEC
+from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
 
 
 def _heat_png(p, rules, dealer_of, path: Path, here):
@@ -66,9 +69,6 @@ def _draw_note(counts, rules) -> str:
 def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed: int = 0, deals: int = B.DEALS,
                    rules=None, heuristics=None, check: int = 0, check_games: int = 20_000,
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
-    from tricksim.analysis.boomke_wies.config import KEY
-    from tricksim.analysis.boomke_wies.spec import SPEC
-    from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
     rules = rules or SPEC.rules()
     B.check_rules(rules)
     a, b = B.check_state(scores, deals_left, rules)

@@ -28,6 +28,7 @@ from tricksim.analysis.play_kinds import parse_play as parse_kinds
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels import boomke_wies as K
 from tricksim.kernels.cards import SUITS, card_str, mask_of
+from tricksim.analysis.output import pct, pm
 
 PLAY_KINDS = ("heuristic", "open")
 PLAY_LABELS = {"heuristic": "heuristics", "open": "open-hand"}
@@ -172,7 +173,6 @@ def odds_play(hand, seed: int = 0, hands: int = PLAY_HANDS, rules: BoomkeRules |
 
 
 def render_play(res) -> str:
-    from tricksim.analysis.output import pct, pm
     c = res["calls"]
     lines = [f"Boomke Wies hand {res['hand']}: {res['n']:,} random deals of the other 39 cards, every kind of play "
              "on the same deals; each row is the hand's holder declaring and opening that suit (so making it "

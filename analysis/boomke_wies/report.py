@@ -12,6 +12,7 @@ from tricksim.analysis.boomke_wies.tables import (calls_table, class_tables, con
 from tricksim.analysis.boomke_wies.views import plot_classes, plot_contracts, plot_dd, plot_tricks
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import markdown_table, no_interval, pm, write_table
 
 
 EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
@@ -20,7 +21,6 @@ EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boomke Wies headline studies into ``out/boomke_wies/``: how auctions end, success by
     hand class, the example hand's bid odds, and heuristic vs double-dummy success."""
-    from tricksim.analysis.output import markdown_table, no_interval, pm, write_table
     out = Path(out)
     d = out / "boomke_wies"
     d.mkdir(parents=True, exist_ok=True)

@@ -17,11 +17,11 @@ from tricksim.analysis.boomke_wies.studies import (auction_stats, deals_run, mat
 from tricksim.analysis.boomke_wies.tables import class_tables, contracts_table, matches_table, points_text
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import pm
+from tricksim.analysis.output import no_interval, pct, pm, show, with_folder, write_table
+from tricksim.analysis.boomke_wies.play import PLAY_HANDS, check_open_extra, odds_play, odds_play_run, parse_play, render_play
 
 
 def render_odds(res) -> str:
-    from tricksim.analysis.output import pct, pm
     lines = [f"Boomke Wies hand {res['hand']}: {res['n']:,} random deals of the other 39 cards; heuristics "
              f"{', '.join(sorted(set(res['heuristics'])))}; every row is the hand's holder declaring and opening "
              "that suit (so making it trumps), partner and opponents playing the heuristics."]
@@ -60,7 +60,6 @@ def render_odds(res) -> str:
 
 
 def render_dd(res, kind: str) -> str:
-    from tricksim.analysis.output import no_interval, pct, pm
     tab = res["table"] if kind == "hand" else res["by_contract"]
     key = "trump" if kind == "hand" else "contract"
     rows = []
@@ -205,13 +204,11 @@ def plot_dd(by_bid: pd.DataFrame, path: Path, n: int, title: str):
 
 
 def render_deals(res) -> str:
-    from tricksim.analysis.output import show
     return (f"How auctions end over {res['n']:,} random deals (dealer = deal index mod 4):\n"
             + show(contracts_table(res)) + "\nMean points per deal by seat position: " + points_text(res))
 
 
 def render_classes(res) -> str:
-    from tricksim.analysis.output import show
     return "\n".join([f"The first to speak declares in the suit its heuristic opens ({res['n']:,} random deals): "
                       "chance its team takes at least b tricks"] + [show(t) for t in class_tables(res).values()])
 
@@ -234,7 +231,6 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
     success by hand class over random deals; ``double_dummy`` adds open-hand (double-dummy) play on the
     first ``n_dd`` deals; ``play`` (with ``hand``): the hand's calls under each kind of play on the same deals.
     Writes the run folder and yields the text to print."""
-    from tricksim.analysis.output import with_folder, write_table
 
     rules = rules or BoomkeRules()
     specs = SPEC.parse_seats(heuristics)
@@ -310,7 +306,6 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim stakes boomke-wies``: whole matches (rule 12), team points; writes the run folder
     and yields the text to print."""
-    from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoomkeRules()
     specs = SPEC.parse_seats(heuristics)
     opts = with_folder(opts, KEY, "matches", matches_run(seed, games, rules, specs))
@@ -326,9 +321,6 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
 
 def _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules, until_precision, opts, play):
     """``odds boomke-wies --hand ... --play heuristic,open``."""
-    from tricksim.analysis.boomke_wies.play import (PLAY_HANDS, check_open_extra, odds_play, odds_play_run,
-                                                    parse_play, render_play)
-    from tricksim.analysis.output import with_folder, write_table
     kinds = parse_play(play)
     if hand is None:
         raise TricksimError("--play needs --hand for Boomke Wies (over random deals: --double-dummy)")

@@ -10,7 +10,7 @@ tricks, euchre-like bowers.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
-from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, compare_slow,
+from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
                                                TRUMP_NAMES, BoulmousRules, check_seat, parse_entrants, parse_hand,
                                                rules_array)
 from tricksim.analysis.boulmous.play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run,
@@ -24,9 +24,8 @@ from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
 from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
                                               stakes_command)
 from tricksim.analysis.common import make_params
-from tricksim.analysis.boulmous.equity import decide as equity_decide
-from tricksim.analysis.boulmous.equity import outcomes as equity_outcomes
-from tricksim.analysis.boulmous.equity import saware as equity_saware
+from tricksim.analysis.boulmous.equity import (decide as equity_decide, outcomes as equity_outcomes,
+                                               saware as equity_saware)
 from tricksim.analysis.boulmous.equity.report import equity_report
 from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.boulmous.trust import trust

@@ -11,8 +11,7 @@ import pandas as pd
 
 from tricksim.analysis.boulmous.config import PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
 from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.kernels.boulmous import pimc as P
-from tricksim.kernels.boulmous import solver as S
+from tricksim.kernels.boulmous import pimc as P, solver as S
 
 
 def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,

@@ -10,6 +10,7 @@ import numpy as np
 from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic
 from tricksim.analysis.stats import two_valued_mean_ci
 from tricksim.kernels import boulmous as K
+from tricksim.kernels.rng import GAME_BOULMOUS, STREAM_PIMC, derive_key
 
 
 
@@ -111,7 +112,6 @@ PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc
 def pimc_key(seed: int):
     """The sampling player's random key of a seed (its own stream: it never moves the deals or the
     heuristics' decisions)."""
-    from tricksim.kernels.rng import GAME_BOULMOUS, STREAM_PIMC, derive_key
     return derive_key(int(seed), GAME_BOULMOUS, STREAM_PIMC)
 
 

@@ -32,6 +32,7 @@ from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.boulmous.studies import bid_stakes_ci
 from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
 from tricksim.kernels.cards import card_str, mask_of
+from tricksim.kernels.boulmous import odds_play as S, pimc_batch as P
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
 DEFAULT_PLAY = ("heuristic", "open")   # the kinds when none are given (pimc is slow: asked for by name)
@@ -78,14 +79,12 @@ def parse_play(text) -> list[str]:
 
 def _tricks(kind, params, first, n):
     """int64[n, 5]: the taker's tricks per deal and trump under ``kind`` (pimc: -1 for a trump not asked)."""
-    from tricksim.kernels.boulmous import odds_play as S
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     out = np.zeros((n, 5), np.int64)
     fixed = np.uint64(params["hand_mask"])
     if kind == "heuristic":
         S.sim_odds_tricks(kd, kc, first, n, fixed, params["seat"], DEALER, ra, codes, prm, out)
     elif kind == "pimc":
-        from tricksim.kernels.boulmous import pimc_batch as P
         asked = np.array([int(t in params["trumps"]) for t in range(5)], np.int64)
         P.sim_odds_pimc(kd, pimc_key(params["seed"]), first, n, fixed, params["seat"], ra, asked,
                         params["worlds"], out)
@@ -227,14 +226,12 @@ def block_classes_play(params, first, n):
     """Per hand class of the first to speak (``boulmous.classes``'s deals and decisions; no-trump choices left
     out), the joint histogram of its tricks under the kinds ``params["play"]``: count
     ``class * 7**K + sum_j tricks_j * 7**j``."""
-    from tricksim.kernels.boulmous import odds_play as S
     kinds = params["play"]
     k = len(kinds)
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     out = np.zeros((n, 3), np.int64)
     S.sim_classes_play(kd, kc, first, n, ra, codes, prm, "open" in kinds, out)
     if "pimc" in kinds:     # the same deals and trumps, four PIMC seats
-        from tricksim.kernels.boulmous import pimc_batch as P
         pim = np.zeros(n, np.int64)
         P.sim_classes_pimc(kd, kc, pimc_key(params["seed"]), first, n, ra, codes, prm, params["worlds"], pim)
         out = np.column_stack([out, pim])

@@ -7,6 +7,8 @@ from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exa
                                                stakes_table)
 from tricksim.analysis.boulmous.views import render_odds
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import markdown_table, write_table
+from pathlib import Path
 
 
 HEADLINE_HAND = "JH JD AH KH 9S TC"
@@ -14,9 +16,7 @@ HEADLINE_HAND = "JH JD AH KH 9S TC"
 
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boulmous headline studies into ``out/boulmous/``; returns the markdown section."""
-    from pathlib import Path
 
-    from tricksim.analysis.output import markdown_table, write_table
     from tricksim.analysis.plots import heatmap_classes
 
     out = Path(out)

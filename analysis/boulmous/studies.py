@@ -8,15 +8,20 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import (BLOCK_DEALS, DEALER, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK, TRUMP_NAMES,
-                                               BoulmousRules, _trump, check_hands, check_seat, bid_stakes_ci,
-                                               has_pimc, no_pimc, parse_hand, pimc_key, rules_array)
+from tricksim.analysis.boulmous.config import (_trump, bid_stakes_ci, BLOCK_DEALS, BoulmousRules, check_hands,
+                                               check_seat, DEALER, GAMES_BLOCK, has_pimc, N_LAYOUTS, no_pimc,
+                                               ODDS_BLOCK, parse_hand, pimc_key, PIMC_WORLDS, rules_array,
+                                               TRUMP_NAMES)
 from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, t_crit, wilson
+from tricksim.analysis.stats import batch_ratio, hist_mean_ci, hist_mean_interval, mean_ci, MIN_SAMPLE, t_crit, wilson
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, mask_of
+from tricksim.analysis.boulmous.equity.saware import game_arrays
+from tricksim.kernels.boulmous import pimc as P, solver as S
+from tricksim.analysis.seating import seating
+import time
 
 
 def block_deals(params, first, n):
@@ -48,7 +53,6 @@ def block_games(params, first, n):
     variance: the games of global indices [k B, (k+1) B) form batch k, a batch cut by a block edge
     counts its pieces apart; appended: sum of x_s^2 (4), sum of x_s d (4), sum of d^2, the batches
     (x_s = boxes of seat s in the batch, d = its finished games)."""
-    from tricksim.analysis.boulmous.equity.saware import game_arrays
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     extra = game_arrays(SPEC.specs_from_json(params["heuristics"]), SPEC.rules_of(params))
     B = params.get("box_batch")
@@ -162,7 +166,6 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         for s in specs:
             if not s.deterministic:
                 raise TricksimError(f"exact odds need deterministic heuristics; {s.name!r} plays at random")
-        import time
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
         kd, kc, ra, codes, prm = SPEC.kernel_args(params)
@@ -285,7 +288,6 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     pf, flo, fhi = wilson(int(agg[560]), n)
     rows.append({"contract": "all pass", "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
                  "n_deals": n, "taken": 0, "p_made": np.nan, "made_lo": np.nan, "made_hi": np.nan})
-    from tricksim.analysis.stats import mean_ci
     m, half = mean_ci(agg[561:565], agg[565:569], n)
     pos = pd.DataFrame({"position": ["1st (dealer's left)", "2nd", "3rd", "dealer"], "mean_points": m,
                         "ci": half, "n": n})
@@ -305,12 +307,10 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
                 block_size: int = GAMES_BLOCK):
     """Whole games to the target with the money settlement: stakes per seat."""
     specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
-    from tricksim.analysis.boulmous.equity.saware import game_arrays
     game_arrays(specs, rules or BoulmousRules(), opts)     # score-aware seats: their table and calibration, once
     r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
     a = r.counts
     done = r.n - int(a[13])
-    from tricksim.analysis.stats import mean_ci
     m, half = mean_ci(a[0:4], a[8:12], done)
     pw, lo, hi = wilson(a[4:8], done)
     bx = a[len(a) - 10:]
@@ -342,7 +342,6 @@ def solver_bench_cases(seed=0):
     """Benchmark cases of the open-hand solver (``tricksim bench --solver``): whole random deals, one solve each
     from the first trick (kernels/boulmous/solver.py solve_batch: the taker on lead, deal i with taker i mod 4 and
     trump i mod 5, no-trump included), default rules."""
-    from tricksim.kernels.boulmous import solver as S
     ra = rules_array(BoulmousRules())
     kd, _ = SPEC.keys(seed)
 
@@ -362,8 +361,6 @@ def pimc_bench_cases(seed=0):
     """The sampling player's case of ``tricksim bench --solver``: whole random deals played by four PIMC seats at
     the default worlds (kernels/boulmous/pimc_batch.py pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
     bid 3, goal: the contract), default rules; at most PIMC_BENCH_DEALS deals a round."""
-    from tricksim.analysis.boulmous.config import PIMC_WORLDS
-    from tricksim.kernels.boulmous import pimc as P, solver as S
     ra = rules_array(BoulmousRules())
     kd, _ = SPEC.keys(seed)
 
@@ -378,7 +375,6 @@ def pimc_bench_cases(seed=0):
 
 
 def block_duplicate(params, first, n):
-    from tricksim.analysis.seating import seating
     codes, prm = SPEC.heuristic_arrays(SPEC.specs_from_json(params["entrants"]))
     k = len(codes)
     ids, nround = seating(SPEC, k, params)

@@ -7,6 +7,7 @@ from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.common import make_params, rules_dict
 from tricksim.kernels import boulmous as K
 from tricksim.kernels.cards import card_str, cards_of
+from tricksim.kernels.boulmous import pimc_batch as P
 
 
 def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
@@ -50,7 +51,6 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     if has_pimc(specs):     # kernels/boulmous/pimc_batch.py: the sampling player beside the heuristics
-        from tricksim.kernels.boulmous import pimc_batch as P
         recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
     else:
         recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)

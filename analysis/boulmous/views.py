@@ -19,19 +19,19 @@ from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exa
                                                stakes_table)
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
+from tricksim.analysis.output import mean_interval, pct, pm, show, with_folder, write_table
+from tricksim.analysis.boulmous.equity.views import odds_scores_command
 
 
 def _stakes(r, exact: bool) -> str:
     """E[stakes] of a call: exact, none for a bid below 6 (no payment by rule), else with its interval
     (from P(make)'s Wilson interval for a bid, so never zero-width when no 6 or every 6 was made)."""
-    from tricksim.analysis.output import mean_interval, pm
     if exact or r.stakes_lo == r.stakes_hi == r.exp_stakes:
         return pm(r.exp_stakes, None, 3)
     return mean_interval(r.exp_stakes, r.stakes_lo, r.stakes_hi, 3)
 
 
 def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
-    from tricksim.analysis.output import pct, pm
     rows = []
     for r in df.itertuples():
         rows.append({"trump": r.trump, "bid": r.bid,
@@ -43,7 +43,6 @@ def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
 
 
 def render_odds(res) -> str:
-    from tricksim.analysis.output import pm
     lines = [f"Boulmous hand {res['hand']}: the taker's chances ({'exact, every one of ' + format(res['n'], ',') + ' layouts' if res['exact'] else format(res['n'], ',') + ' random deals of the other 18 cards'})",
              _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
     if len(res["pass"]):
@@ -72,7 +71,6 @@ def pimc_note(worlds) -> str:
 
 def render_play(res) -> str:
     """The ``--play`` table: P(make) per trump and bid under each kind of play, the gap with a paired interval."""
-    from tricksim.analysis.output import pct, pm, show
     kinds = res["play"]
     calls, gaps = res["calls"], res["gaps"]
     rows = []
@@ -113,7 +111,6 @@ def render_play(res) -> str:
 
 def render_classes_play(res) -> str:
     """The class table under each kind of play: P(make) per bid, and the gap against the heuristics."""
-    from tricksim.analysis.output import pct, pm, show
     df, gaps = res["by_trumps_bowers"], res["gaps"]
     rows = []
     for (ntr, nb), g in df.groupby(["trumps", "bowers"], sort=False):
@@ -154,13 +151,11 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
     hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
     default one) and yields the text to print."""
-    from tricksim.analysis.output import show, with_folder, write_table
     from tricksim.analysis.plots import heatmap_classes
 
     rules = rules or BoulmousRules()
     specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/equity/)
-        from tricksim.analysis.boulmous.equity.views import odds_scores_command
         yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
         return
     if play is not None:
@@ -238,13 +233,11 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
 
 
 def render_auction(au) -> str:
-    from tricksim.analysis.output import show
     return (f"How the auctions end over {au['n']:,} random deals (the chosen heuristics in every seat):\n"
             + show(auction_table(au)) + "\nmean points per deal by position:\n" + show(positions_table(au)))
 
 
 def render_classes(res) -> str:
-    from tricksim.analysis.output import show
     return (f"Boulmous: chance that the first to speak makes each bid, taking the contract in the trump suit its "
             f"heuristic prefers, by trumps held (bowers included) and bowers held; {res['n']:,} random deals "
             f"(no-trump choices left out)\n" + show(classes_table(res)))
@@ -254,7 +247,6 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
                    opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim stakes boulmous``: whole games with the money settlement; writes the run folder
     and yields the text to print."""
-    from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BoulmousRules()
     specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
     opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))

@@ -15,9 +15,8 @@ that grows when players go bourre.
 from tricksim.analysis.bourre.bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid,
                                            fmt_chips_bin, hist_quantile, pot_quantile, quantile_with_ci)
 from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS,
-                                             REGISTRY, BourreRules, compare_slow, discard_limit, parse_hand,
+                                             REGISTRY, BourreRules, discard_limit, parse_hand,
                                              rules_array)
-from tricksim.analysis.bourre.ev import param_columns
 from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
                                            render_odds, validate_odds)
 from tricksim.analysis.bourre.play import block_odds_play, odds_play, odds_play_run, render_play

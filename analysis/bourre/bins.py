@@ -9,6 +9,7 @@ import numpy as np
 
 from tricksim.analysis.stats import hist_quantile_ci, min_sample_for_quantile
 from tricksim.kernels import bourre as K
+from tricksim.analysis.output import pct, pm
 
 
 def bin_lo(b: int) -> int:
@@ -109,13 +110,11 @@ def _max_q_text(h, q):
 
 
 def _pct(p, lo=None, hi=None, digits=1):
-    from tricksim.analysis.output import pct
     return pct(p, lo, hi, digits)
 
 
 def _pm(m, half, digits=2):
     """``m ± half`` (unsigned) with enough decimals that a non-zero half-width never reads as 0."""
-    from tricksim.analysis.output import pm
     return pm(m, half, digits, sign=False)
 
 

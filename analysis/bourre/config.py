@@ -9,6 +9,8 @@ import numpy as np
 from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import RANKS
+from tricksim.analysis.play_kinds import has_pimc as has_code
+import numba
 
 
 
@@ -203,7 +205,6 @@ PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies tha
 
 def has_pimc(specs) -> bool:
     """Whether a seat is the sampling player; refuses a non-integer ``worlds`` or ``decide``."""
-    from tricksim.analysis.play_kinds import has_pimc as has_code
     for s in specs:
         if s.code == K.H_PIMC and s.value("decide") != int(s.value("decide")):
             raise TricksimError(f"heuristic {s.label!r}: decide must be an integer (0, 1 or 2), got {s.value('decide'):g}")
@@ -234,7 +235,6 @@ def _dynamic(kernel, *args):
     """Run a prange kernel with dynamic scheduling (chunks of 4 iterations): on a shared
     machine a briefly preempted thread no longer leaves the other idle at the end.  The
     results do not depend on the schedule (per-session rows / per-chunk integer counts)."""
-    import numba
     old = numba.set_parallel_chunksize(4)
     try:
         return kernel(*args)

@@ -53,8 +53,7 @@ from typing import Iterator
 import numpy as np
 
 from tricksim.analysis.bourre.config import _dynamic, rules_array
-from tricksim.analysis.cache import cache_dir as _cache_dir
-from tricksim.analysis.cache import code_hash, kernel_files
+from tricksim.analysis.cache import cache_dir as _cache_dir, code_hash, kernel_files
 from tricksim.analysis.common import rules_dict
 from tricksim.kernels import bourre as K
 from tricksim.kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key

@@ -17,6 +17,7 @@ from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import hist_mean_ci, wilson
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import card_str, cards_of, mask_of
+from tricksim.analysis.output import pm
 
 
 CATS = ["passed", "won", "lone win", "tied", "lost with tricks", "bourre"]
@@ -184,7 +185,6 @@ def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
 
 
 def render_odds(res) -> str:
-    from tricksim.analysis.output import pm
     df = res["choices"]
     pos = "the dealer" if res["seat"] == res["players"] - 1 else f"position {res['seat']} from the dealer's left"
     lines = [f"Bourre hand {res['hand']}, up-card {res['upcard']}, {res['players']} players, {pos}; "

@@ -28,12 +28,15 @@ from tricksim.analysis import engine
 from tricksim.analysis.bourre.config import has_pimc, BourreRules, _dynamic, parse_hand
 from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.odds import _cell_value, odds_run
-from tricksim.analysis.common import TricksimError, parse_card
+from tricksim.analysis.common import parse_card, spec_json
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.play_kinds import parse_play as parse_kinds, pimc_settings
-from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
+from tricksim.analysis.stats import mean_ci, wilson
 from tricksim.kernels import bourre as K
 from tricksim.kernels.cards import card_str, cards_of
+from tricksim.kernels.bourre import odds_play as O
+from tricksim.analysis.bourre.bins import _pct
+from tricksim.analysis.output import pm
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
 PLAY_LABELS = {"heuristic": "heuristics", "pimc": "sampling (pimc)", "open": "open-hand (paranoid)"}
@@ -56,7 +59,6 @@ def pimc_spec(play):
 
 def block_odds_play(params, first, n):
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
-    from tricksim.kernels.bourre import odds_play as O
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     specs = SPEC.specs_from_json(params["heuristics"])
@@ -75,7 +77,6 @@ def odds_play_run(cards, up, players=7, seat=0, pot=0, seed=0, hands=PLAY_HANDS,
     run, choices = odds_run(cards, up, players, seat, pot, seed, hands, rules, heuristics, block_size)
     params = dict(run.params, play=parse_play(play))
     if "pimc" in params["play"]:
-        from tricksim.analysis.common import spec_json
         params["pimc"] = spec_json([pimc_spec(play)])[0]
     return engine.Run("bourre.odds_play", params, hands, block_size, unit="hands"), choices
 
@@ -89,7 +90,6 @@ def _open_value(oc, npl, rules: BourreRules, players, pot0):
 def play_tables(counts, choices, kinds, rules, players, pot0):
     """(rows, gaps): per choice and kind P(win), P(tie), P(bourre) with Wilson intervals and the expected
     chips; per choice, each kind against the heuristics, the paired differences with 95% intervals."""
-    from tricksim.kernels.bourre import odds_play as O
     rows, gaps = [], []
     for ci, (label, mode, dm) in enumerate(choices):
         blk = np.asarray(counts[ci * O.PLAY_STRIDE:(ci + 1) * O.PLAY_STRIDE])
@@ -146,14 +146,12 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
 
 
 def _pimc_block(counts, ci, nc):
-    from tricksim.kernels.bourre import odds_play as O
     b = nc * O.PLAY_STRIDE + ci * O.PIMC_STRIDE
     return np.asarray(counts[b:b + O.PIMC_STRIDE])
 
 
 def _pimc_row(counts, ci, nc, label, mode, dm, hval, rules):
     """The pimc column of one choice: rates with Wilson intervals and the expected chips."""
-    from tricksim.kernels.bourre import odds_play as O
     blk = _pimc_block(counts, ci, nc)
     j = blk[:K.ODDS_CELLS].reshape(K.ODDS_CATS, 9, 9)
     n = int(j.sum())
@@ -172,7 +170,6 @@ def _pimc_row(counts, ci, nc, label, mode, dm, hval, rules):
 
 def _pimc_gap(counts, ci, nc, label, mode, n):
     """pimc minus the heuristics on the same deals: paired differences of P(win), P(bourre), chips (95%)."""
-    from tricksim.kernels.bourre import odds_play as O
     blk = _pimc_block(counts, ci, nc)
     g = {"choice": label, "mode": mode, "play": "pimc", "versus": "heuristic", "n": n}
     for name, a, b in (("win", O.PM_DWIN, O.PM_DWIN2), ("bourre", O.PM_DBOU, O.PM_DBOU2),
@@ -215,8 +212,6 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
 
 
 def render_play(res) -> str:
-    from tricksim.analysis.bourre.bins import _pct
-    from tricksim.analysis.output import pm
     df = res["choices"]
     pos = "the dealer" if res["seat"] == res["players"] - 1 else f"position {res['seat']} from the dealer's left"
     lines = [f"Bourre hand {res['hand']}, up-card {res['upcard']}, {res['players']} players, {pos}; "

@@ -9,6 +9,7 @@ import numpy as np
 
 from tricksim.analysis.bourre.bins import bin_lo
 from tricksim.kernels import bourre as K
+from tricksim.analysis.stats import wilson
 
 
 def _chips_label(v, _pos=None) -> str:
@@ -66,7 +67,6 @@ def _finite(s):
 
 def plot_pot(res, out: Path):
     from tricksim.analysis.plots import style
-    from tricksim.analysis.stats import wilson
     from tricksim.analysis.plots import plt
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     fan = res["fan"]

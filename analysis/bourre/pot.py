@@ -14,7 +14,7 @@ import pandas as pd
 
 from tricksim.analysis import engine
 from tricksim.analysis.bourre.bins import (BIN_MID, SEAT_QUANTILES, _seat_net_stats, fmt_chips_bin, pot_quantile)
-from tricksim.analysis.bourre.config import MAX_FAN, BourreRules, _dynamic
+from tricksim.analysis.bourre.config import _dynamic, BourreRules, MAX_FAN, no_pimc
 from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
@@ -225,7 +225,6 @@ def pot_run(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: i
     """The run of ``pot_study``: what names its folder and what it executes."""
     players = SPEC.check_players(players)
     check_sessions(sessions, deals)
-    from tricksim.analysis.bourre.config import no_pimc
     params = make_params(seed, rules or BourreRules(), no_pimc(SPEC.parse_seats(heuristics, players), "pot"),
                          players=players, deals=deals)
     return engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")

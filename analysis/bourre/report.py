@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis.bourre.config import MAX_FAN
-from tricksim.analysis.bourre.pot import agg_layout, fan_stride, pot_block_size, pot_study
+from tricksim.analysis.bourre.config import BourreRules, MAX_FAN
+from tricksim.analysis.bourre.pot import agg_layout, fan_stride, pot_block_size, pot_study, pot_study as _pot
 from tricksim.analysis.bourre.plots import plot_sweep
 from tricksim.analysis.bourre.sweep import pot_sweep
 from tricksim.analysis.bourre.tail import tail_study
@@ -13,8 +13,11 @@ from tricksim.analysis.bourre.tail_views import (k_table, overall_cell, rare_not
                                                  write_tail)
 from tricksim.analysis.bourre.views import compounds, mean_status, pot_tables, write_pot
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import pm
+from tricksim.analysis.output import markdown_table, pm, write_table
 from tricksim.kernels import bourre as K
+from tricksim.analysis.bourre.spec import SPEC
+from tricksim.analysis.bourre.ev import prepare_lines
+import pandas as pd
 
 
 SWEEP_NOTES = {
@@ -46,12 +49,6 @@ def _cell(p, lo, hi) -> str:
 def tail_section(d, runs, seed, deals, quick, progress):
     """Does the pot settle under basic, loose, ev, how heavy is its tail; k; P(pot > 1000x) by splitting
     (markdown lines)."""
-    from tricksim.analysis.bourre.config import BourreRules
-    from tricksim.analysis.bourre.spec import SPEC
-    from tricksim.analysis.bourre.ev import prepare_lines
-    from tricksim.analysis.bourre.pot import pot_study as _pot
-    from tricksim.analysis.output import markdown_table, write_table
-    import pandas as pd
     n_law = 300 if quick else 8_000
     roots = 40 if quick else 1000
     targets = (100, 1000) if quick else (100, 1000, 10_000)
@@ -106,7 +103,6 @@ def tail_section(d, runs, seed, deals, quick, progress):
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """The pot-growth study (fan chart, tables) and sweeps of the player count and the pot
     limit, into ``out/bourre/``; returns the markdown section."""
-    from tricksim.analysis.output import markdown_table, write_table
     out = Path(out)
     d = out / "bourre"
     d.mkdir(parents=True, exist_ok=True)

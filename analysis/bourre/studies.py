@@ -3,15 +3,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, BourreRules, _dynamic, rules_array
+from tricksim.analysis.bourre.config import _dynamic, BourreRules, DEFAULT_PLAYERS, PIMC_WORLDS, rules_array
 from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.pot import agg_layout, block_pot, fan_stride
 from tricksim.analysis.common import make_params
 from tricksim.kernels import bourre as K
+from tricksim.analysis.seating import seating
+from tricksim.kernels.bourre import pimc as PB, solver as S
+from tricksim.kernels.cards import popcount
+import time
+import pandas as pd
 
 
 def block_duplicate(params, first, n):
-    from tricksim.analysis.seating import seating
     players = SPEC.check_players(params.get("players", DEFAULT_PLAYERS))
     codes, prm = SPEC.heuristic_arrays(SPEC.specs_from_json(params["entrants"]), SPEC.rules_of(params), players)
     k = len(codes)
@@ -49,7 +53,6 @@ def solver_bench_cases(seed=0):
     the draw, one random seat per deal, its guaranteed tricks, "surely not bourre" and "surely wins"
     (kernels/bourre/solver.py solve_batch), default rules, at 5 and 7 players (deals per round capped per table
     size: the search grows steeply with the players)."""
-    from tricksim.kernels.bourre import solver as S
     rules = S.default_rules()
     kd, _ = SPEC.keys(seed)
     cases = []
@@ -91,8 +94,6 @@ def pimc_decisions(seed=0, players=5, sessions=4, deals=30, spec="pimc"):
     """The card decisions with a choice (two or more legal cards) of every seat in sessions played by ``spec``
     at every seat (``trace_sessions``): per decision the arguments ``pimc_card`` takes, rebuilt from the deal
     record (the record holds the deal so far at that point: ``pimc_card`` reads no later trick)."""
-    from tricksim.kernels.bourre import solver as S
-    from tricksim.kernels.cards import popcount
     rules = BourreRules()
     ra = rules_array(rules)
     specs = SPEC.parse_seats(spec, players)
@@ -140,12 +141,8 @@ def pimc_agreement(worlds=(4, 8, 16, 32, 64, 128, 256), ref=1024, races=(0.05, 0
     the time per decision, over the decisions of ``pimc_decisions``; then for ``race_worlds`` worlds (default
     the registry's) each race margin: the decisions it changes (same stream, race off) and the time. Returns
     a DataFrame (one row per setting)."""
-    import time
 
-    import pandas as pd
 
-    from tricksim.analysis.bourre.config import PIMC_WORLDS
-    from tricksim.kernels.bourre import pimc as PB
     dec = pimc_decisions(seed, players, sessions, deals)
     prm = SPEC.heuristic_arrays(SPEC.parse_seats("pimc", players), BourreRules(), players)[1]
     uw = np.zeros(K.UW_LEN, np.uint64)

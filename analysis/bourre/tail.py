@@ -21,12 +21,12 @@ import numpy as np
 import pandas as pd
 
 from tricksim.analysis import engine
-from tricksim.analysis.bourre.bins import bin_hi, bin_lo
+from tricksim.analysis.bourre.bins import bin_hi
 from tricksim.analysis.bourre.config import _dynamic
 from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import Z95, clopper_pearson, t_crit, wilson
+from tricksim.analysis.stats import clopper_pearson, t_crit, wilson
 from tricksim.kernels import bourre as K
 
 DEFAULT_TARGETS = (100, 1000, 10_000, 100_000, 1_000_000)   # X / ante reported by --tail

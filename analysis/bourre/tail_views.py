@@ -9,6 +9,8 @@ import pandas as pd
 
 from tricksim.analysis.bourre.bins import _pct
 from tricksim.analysis.bourre.tail import FEW_ROOTS, MIN_BAND_DEALS
+from tricksim.analysis.output import write_table
+from tricksim.analysis.bourre.plots import plot_tail
 
 
 def _p(p, lo, hi) -> str:
@@ -236,8 +238,6 @@ def render_tail(res) -> str:
 
 
 def write_tail(res, out: Path, pot=None):
-    from tricksim.analysis.output import write_table
-    from tricksim.analysis.bourre.plots import plot_tail
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_table(res["ab"], out, "tail_ab")

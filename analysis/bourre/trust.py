@@ -3,8 +3,7 @@ decisions under the heuristics, the sampling player's card play and paranoid ope
 tournament ``basic`` / ``pimc:decide=0`` / ``pimc`` at 5 players."""
 from __future__ import annotations
 
-from tricksim.analysis.bourre.play import odds_play as bourre_play
-from tricksim.analysis.bourre.play import render_play as bourre_render
+from tricksim.analysis.bourre.play import odds_play as bourre_play, render_play as bourre_render
 from tricksim.analysis.output import write_table
 
 SEED = 2026

@@ -16,16 +16,18 @@ from tricksim.analysis.bourre.spec import SPEC
 from tricksim.analysis.bourre.ev import prepare_lines
 from tricksim.analysis.bourre.law import expected_a, mean_status
 from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
-from tricksim.analysis.common import TricksimError
+from tricksim.analysis.common import parse_card, rules_dict, TricksimError
 from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
 from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
 from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
 from tricksim.analysis.bourre.tail import check_tail, tail_study
-from tricksim.analysis.bourre.tail_views import fmt_k, render_tail, write_tail
-from tricksim.analysis.common import parse_card, rules_dict
+from tricksim.analysis.bourre.tail_views import render_tail, write_tail
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import wilson
 from tricksim.kernels import bourre as K
+from tricksim.analysis.output import show, with_folder, write_table
+from tricksim.analysis.bourre.play import PLAY_HANDS, odds_play, odds_play_run, parse_play, render_play
+import hashlib
 
 
 def pot_tables(res) -> dict:
@@ -161,7 +163,6 @@ def compounds(res):
 
 
 def render_pot(res) -> str:
-    from tricksim.analysis.output import show
     t = pot_tables(res)
     m, half, nd = res["bourre_mean"]
     am, ahalf, _ = res["active_mean"]
@@ -211,7 +212,6 @@ def _speed_line(res) -> str:
 
 
 def write_pot(res, out: Path):
-    from tricksim.analysis.output import write_table
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for k in ("fan", "max_quantiles", "pass", "bourre", "outcomes"):
@@ -233,7 +233,6 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
     study per value of a setting.  ``heuristic``: names (with ``user_defs``), resolved per setting.
     With ``tail`` also the tail law and the rare tails (``tail_levels``: X / ante, ``tail_roots``:
     root sessions of the splitting).  Writes the run folder and yields the text to print."""
-    from tricksim.analysis.output import show, with_folder, write_table
     rules = rules or BourreRules()
     players = SPEC.check_players(players)
     check_sessions(sessions, deals)
@@ -242,7 +241,6 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
         name, values = parse_sweep(sweep)
         for v in values:             # validate every setting before running any
             _setting(name, v, players, rules, heuristic, user_defs)
-        import hashlib
         key = hashlib.sha256(repr((name, values, players, deals, sessions, seed, rules_dict(rules),
                                    heuristic)).encode()).hexdigest()
         opts = with_folder(opts, KEY, "pot-sweep", key)
@@ -280,7 +278,6 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
     """``tricksim odds bourre``: the chances of one hand before the draw, every choice played on the same
     deals (``play``: under each kind of play, e.g. "heuristic,open"); writes the run folder and yields the
     text to print."""
-    from tricksim.analysis.output import with_folder, write_table
     rules = rules or BourreRules()
     players = SPEC.check_players(players)
     cards = parse_hand(hand)
@@ -288,7 +285,6 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
     specs = SPEC.parse_seats(heuristics, players)
     yield from prepare_lines(specs, rules, players)
     if play is not None:
-        from tricksim.analysis.bourre.play import PLAY_HANDS, odds_play, odds_play_run, parse_play, render_play
         kinds = parse_play(play)
         if until_precision is not None:
             raise TricksimError("--until-precision is not available with --play: give --hands")

@@ -17,10 +17,11 @@ from typing import Iterator
 import numpy as np
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError
-from tricksim.analysis.compare.design import (_game, appearances, duplicate_params, entrant_specs, n_seats,
+from tricksim.analysis.compare.design import (_game, appearances, design, duplicate_params, entrant_specs, n_seats,
                                               seating)
 from tricksim.analysis.compare.tables import full_verdict, in_order, tables_from_counts
 from tricksim.analysis.compare.views import metric_text
+from tricksim.analysis.output import with_folder, write_table
 
 METRICS = ("wins", "stakes")
 UNIT = "games won per seat"
@@ -107,7 +108,6 @@ def render_games(res) -> str:
 def games_command(game, names, games: int | None = None, seed: int = 0, rules=None, user_defs=None,
                   opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
     """``tricksim compare boulmous NAMES --games N``: writes the run folder and yields the text to print."""
-    from tricksim.analysis.output import with_folder, write_table
     game = _check_game(game)
     rules = rules or game.rules()
     specs = entrant_specs(game, names, user_defs)

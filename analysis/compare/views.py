@@ -7,12 +7,12 @@ from typing import Iterator
 
 import pandas as pd
 
-from tricksim.analysis import engine
+from tricksim.analysis import __version__, engine
 from tricksim.analysis.compare.design import _game, default_extra, entrant_specs
 from tricksim.analysis.compare.tables import _pfmt
-from tricksim.analysis.output import pm
-from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sign_changes, sweep, sweep_values,
-                                                  zero_crossings)
+from tricksim.analysis.output import pm, with_folder, write_table
+from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sign_changes, sweep, sweep_values)
+import hashlib
 
 
 def render_best(best: dict, param: str, unit: str) -> str:
@@ -126,12 +126,10 @@ def render_compare(res) -> str:
 
 
 def write_compare(res, out: Path, command: str):
-    from tricksim.analysis.output import write_table
     from tricksim.analysis.plots import leaderboard_plot
     write_table(res["leaderboard"], out, "leaderboard")
     write_table(res["pairs"], out, "pairs")
     leaderboard_plot(res["leaderboard"], res["metrics"][0], res["unit"], out / "leaderboard.png", res["n"])
-    from tricksim.analysis import __version__
     run = res["run"]
     p = run.params
     md = [f"# Heuristic comparison\n", f"Regenerate: `{command}`\n",
@@ -150,7 +148,6 @@ def compare_command(game, names, hands: int | None = None, seed: int = 0, rules=
                     opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
     """``tricksim compare GAME NAMES...``: writes the run folder (tables, plot, report.md) and yields
     the text to print."""
-    from tricksim.analysis.output import with_folder
     game = _game(game)
     rules = rules or game.rules()
     extra = default_extra(game, {"players": players} if game.variable_table else None)
@@ -169,7 +166,6 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
                   opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
     """``tricksim sweep GAME NAME --param P=a:b:s``: writes the run folder (table, plot) and yields the
     text to print."""
-    from tricksim.analysis.output import with_folder, write_table
     from tricksim.analysis.plots import sweep_edge_note, sweep_plot
     game = _game(game)
     rules = rules or game.rules()
@@ -182,7 +178,6 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
         game.parse_heuristic(name + ("," if ":" in name else ":") + f"{param_name}={v:g}", user_defs)
     slow = game.duplicate.slow([base, game.parse_heuristic(against, user_defs)]) if game.duplicate.slow else None
     hands = hands or (slow[0] if slow else game.duplicate.hands) // 4
-    import hashlib
     key = hashlib.sha256(repr((game.name, base.label, param, against, seed, hands)).encode()).hexdigest()
     opts = with_folder(opts, game.key, "sweep", key)
     df = sweep(game, name, param_name, values, against=against, hands=hands, seed=seed, rules=rules,

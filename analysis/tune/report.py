@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import pm
+from tricksim.analysis.output import markdown_table, pm, write_table
+from tricksim.analysis.compare import compare
+from tricksim.analysis.tune.search import tune, tuned_name
+from tricksim.analysis.registry import get
+from tricksim.analysis.tune.views import _p, toml_text
+import pandas as pd
 
 # (game, base, params, extra, budget, confirm): sized so the three searches take about 30 s
 CASES = [
@@ -20,8 +25,6 @@ PIMC_DEALS, QUICK_PIMC_DEALS = 2_000, 120    # the tuned Boulmous heuristic agai
 def pimc_match(g, res, out: Path, quick: bool, progress: bool) -> dict:
     """The tuned Boulmous heuristic (``res``: its tune) against the sampling player ``pimc`` (its default
     worlds) in a duplicate match (``compare``) on fresh deals of the section's seed."""
-    from tricksim.analysis.compare import compare
-    from tricksim.analysis.tune.search import tuned_name
     pl = res["plan"]
     tuned = pl.candidate(res["best"], tuned_name(pl))
     pimc = g.parse_heuristic("pimc")
@@ -39,10 +42,6 @@ def pimc_match(g, res, out: Path, quick: bool, progress: bool) -> dict:
 
 def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
     """Run the tunes into ``out/runs`` and ``out/tune``; the markdown section."""
-    from tricksim.analysis.output import markdown_table, write_table
-    from tricksim.analysis.registry import get
-    from tricksim.analysis.tune.search import tune
-    from tricksim.analysis.tune.views import _p, toml_text
 
     d = out / "tune"
     d.mkdir(parents=True, exist_ok=True)
@@ -69,7 +68,6 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
                     f"--confirm {confirm} --seed {SEED}" + "".join(f" --{k} {v}" for k, v in extra.items()))
         if g.key == "boulmous":
             vs_pimc = pimc_match(g, res, out, quick, progress)
-    import pandas as pd
     md = ["## Tuned heuristics (tricksim tune)\n",
           "Each game's default heuristic tuned against itself (its own default values): an optuna TPE search over "
           "the parameters' declared ranges, every trial a duplicate match on the same deals; the best set then "
@@ -81,7 +79,6 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
           markdown_table(pd.DataFrame(rows)), ""]
     if vs_pimc is not None:
         v = vs_pimc
-        from tricksim.analysis.tune.views import _p
         if v["ci"] != v["ci"]:
             word = "too few deals for an interval"
         elif v["diff"] - v["ci"] > 0:

@@ -31,7 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tricksim.analysis import engine
-from tricksim.analysis.common import HeuristicSpec, TricksimError, check_seed
+from tricksim.analysis.common import check_seed, HeuristicSpec, rules_dict, TricksimError
+from tricksim.analysis.compare import compare, default_extra
+from tricksim.analysis.registry import get
+from tricksim.analysis.output import with_folder
+import logging
+import pandas as pd
 
 MAX_TRIALS = 200
 MIN_AUTO_DEALS = 10_000      # the automatic split gives no trial fewer deals than this (when the budget allows)
@@ -86,7 +91,6 @@ class Plan:
     extra: dict
 
     def config(self) -> dict:
-        from tricksim.analysis.common import rules_dict
         return {"game": self.game.name, "base": [self.base.name, dict(self.base.values), self.base.label],
                 "params": [p.name for p in self.params], "against": [self.against.name, dict(self.against.values),
                                                                       self.against.label],
@@ -120,8 +124,6 @@ def plan(game, base: str, params, against: str | None = None, budget: int = 20_0
     200, fewer when a trial would get under 10,000 deals) of floor(budget / trials) deals each, rounded
     down to a multiple of 8; the confirmation plays ``confirm`` deals (default a quarter of the budget,
     at least 1,000) of another seed."""
-    from tricksim.analysis.compare import default_extra
-    from tricksim.analysis.registry import get
     game = get(game) if isinstance(game, str) else game
     seed = check_seed(seed)
     rules = rules or game.rules()
@@ -178,7 +180,6 @@ def _advantage(res, a: str, b: str) -> dict:
 
 def score(pl: Plan, values: dict, opts: engine.RunOptions = engine.RunOptions()) -> dict:
     """One trial: the candidate's advantage over ``against`` on the search's deals."""
-    from tricksim.analysis.compare import compare
     res = compare(pl.game, [pl.candidate(values), pl.against], hands=pl.deals, seed=pl.seed, rules=pl.rules,
                   extra=pl.extra, opts=opts)
     return _advantage(res, "candidate", pl.against.label)
@@ -200,7 +201,6 @@ def _distributions(pl: Plan):
 def _open_study(pl: Plan, folder: Path, force: bool, resume: bool):
     """The optuna study of the run folder: created (trial 0 = the base's values), or resumed when
     the folder holds this tune; a folder holding another tune is refused unless ``force``."""
-    import logging
 
     import optuna
     from optuna.storages import JournalStorage
@@ -269,7 +269,6 @@ def tune_steps(pl: Plan, opts: engine.RunOptions = engine.RunOptions(), confirm:
         study.tell(trial, s["diff"])
         rows.append(_row(pl, i + 1, trial.params, s, s["diff"]))
         yield "trial", rows[-1]
-    import pandas as pd
     table = pd.DataFrame(rows)
     best = table.sort_values(["advantage", "trial"], ascending=[False, True]).iloc[0]
     result = {"plan": pl, "trials": table, "best": {p.name: float(best[p.name]) for p in pl.params},
@@ -293,7 +292,6 @@ def tuned_name(pl: Plan) -> str:
 def confirmation(pl: Plan, best: dict, inner: engine.RunOptions, folder: Path | None) -> list:
     """The best set against ``against`` (and against the base's own values if ``against`` differs) on
     ``confirm_deals`` deals of the confirmation seed: a list of {opponent, diff, ci, p, n, verdict}."""
-    from tricksim.analysis.compare import compare
     tuned = pl.candidate(best, tuned_name(pl))
     opponents = [("confirm", pl.against)]
     if (pl.against.name, pl.against.values) != (pl.base.name, pl.base.values):
@@ -323,7 +321,6 @@ def tune(game, base: str, params, against: str | None = None, budget: int = 20_0
     """Tune ``base``'s ``params`` against ``against`` (default: the base itself, with its own values):
     {'plan', 'trials' (DataFrame), 'best', 'best_trial', 'best_search', 'confirm', 'folder'}."""
     pl = plan(game, base, params, against, budget, seed, trials, confirm, players, rules, user_defs)
-    from tricksim.analysis.output import with_folder
     opts = with_folder(opts, pl.game.key, "tune", pl.key)
     result = None
     for kind, x in tune_steps(pl, opts):

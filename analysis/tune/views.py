@@ -10,7 +10,7 @@ from typing import Iterator
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, check_out_path
 from tricksim.analysis.compare.tables import _pfmt
-from tricksim.analysis.output import pm
+from tricksim.analysis.output import pm, with_folder, write_table
 from tricksim.analysis.tune.search import plan, tune_steps, tuned_name
 
 
@@ -65,7 +65,6 @@ def tune_command(game, base: str, params, against: str | None = None, budget: in
                  opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
     """``tricksim tune GAME BASE --params ...``: the search (one line per trial), the confirmation, the
     run folder (trials.csv, tune.json, the optuna journal) and the TOML heuristic."""
-    from tricksim.analysis.output import with_folder, write_table
     pl = plan(game, base, params, against, budget, seed, trials, confirm, players, rules, user_defs)
     if toml_out is not None:
         toml_out = Path(toml_out)

@@ -19,25 +19,22 @@ from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.stats import unseen_bounds
-from tricksim.analysis.boulmous.equity import table as E
-from tricksim.analysis.boulmous.equity import outcomes as O
-from tricksim.analysis.boulmous.equity import studies as S
+from tricksim.analysis.boulmous.equity import outcomes as O, studies as S, table as E
 from tricksim.kernels.boulmous import equity as KE
 from tricksim.kernels.cards import mask_of
+from tricksim.analysis.boulmous.config import check_hands, DEALER, ODDS_BLOCK
+from tricksim.analysis.boulmous.spec import SPEC
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 
 
 def block_odds(params, first, n):
-    from tricksim.analysis.boulmous.config import DEALER
-    from tricksim.analysis.boulmous.spec import SPEC
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     return KE.boulmous_odds_joint(kd, kc, first, n, np.uint64(params["hand_mask"]), params["seat"], DEALER, ra,
                                   codes, prm)
 
 
 def odds_run(cards, seat: int, seed: int, hands: int, rules, specs) -> engine.Run:
-    from tricksim.analysis.boulmous.config import ODDS_BLOCK
     return engine.Run("boulmous.equity_odds", make_params(seed, rules, specs, hand_mask=mask_of(cards), seat=seat),
                       hands, ODDS_BLOCK)
 
@@ -83,8 +80,6 @@ def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, r
     """Every call of the hand (and passing) by P(win the game) and expected money from ``scores`` (the
     odds' seats).  Returns {'calls': DataFrame ranked by P(win), 'before': the state's equity before the
     deal (hand unknown), 'table': the equity table, 'n', 'seconds'}."""
-    from tricksim.analysis.boulmous.config import check_hands
-    from tricksim.analysis.boulmous.spec import SPEC
     rules = rules or SPEC.rules()
     E.check_rules(rules)
     specs = SPEC.parse_seats(heuristics)

@@ -11,9 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.cache import code_hash, kernel_files, key_of
-from tricksim.analysis.cache import load as _load
-from tricksim.analysis.cache import save as _save
+from tricksim.analysis.cache import code_hash, kernel_files, key_of, load as _load, save as _save
 from tricksim.analysis.common import TricksimError, rules_dict, spec_json
 from tricksim.kernels.boulmous import equity as KE
 

@@ -33,10 +33,13 @@ import numpy as np
 
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.equity import table as E
-from tricksim.analysis.boulmous.equity import outcomes as O
+from tricksim.analysis.boulmous.equity import outcomes as O, studies as S, table as E
 from tricksim.kernels import boulmous as KB
 from tricksim.kernels.boulmous import equity as KE
+from tricksim.analysis.boulmous.spec import SPEC
+from tricksim.analysis import engine
+from tricksim.analysis.boulmous.config import score_aware
+from dataclasses import replace
 
 CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
 CAL_SEED = 0
@@ -48,13 +51,11 @@ _LOCK = threading.Lock()
 
 
 def _game():
-    from tricksim.analysis.boulmous.spec import SPEC
     return SPEC
 
 
 def base_spec(spec):
     """The heuristic ``spec`` with ``score_aware=0`` (label: its name)."""
-    from dataclasses import replace
     vals = tuple((k, 0.0 if k == "score_aware" else v) for k, v in spec.values)
     return replace(spec, values=vals, label=spec.name)
 
@@ -158,7 +159,6 @@ def pava(y: np.ndarray, w: np.ndarray) -> np.ndarray:
 def calibration(spec, rules, opts: RunOptions = RunOptions()) -> np.ndarray:
     """The fitted calibration (``fit_calibration``) of the heuristic ``spec`` (its estimate's parameters, its
     play at all four seats), measured once and cached under $TRICKSIM_CACHE/equity."""
-    from tricksim.analysis import engine
     g = _game()
     specs = [base_spec(spec)] * 4
     key = O.cache_key("boulmous-bid-calibration", rules, specs, seed=CAL_SEED, deals=CAL_DEALS)
@@ -197,7 +197,6 @@ def check_money(rules) -> None:
 
 def table_for(specs, rules, opts: RunOptions = RunOptions()) -> E.Table:
     """The equity table the score-aware seats of ``specs`` bid by (their base heuristic at all seats)."""
-    from tricksim.analysis.boulmous.equity import studies as S
     E.check_rules(rules)
     aware = [s for s in specs if criterion(s)]
     if any(criterion(s) == 2 for s in aware):
@@ -214,7 +213,6 @@ def seating_arrays(rows, rules, opts: RunOptions = RunOptions()):
     float32[2, L^4, 4, 4], cal float64[len(rows), 4, SA_NBINS, 4]); pstar[c - 1] is p* of criterion c
     (``pstar``), filled for the criteria the seats use (the other stays zero, never read), and
     ``KB.no_score_aware()``'s when no seat is score-aware."""
-    from tricksim.analysis.boulmous.config import score_aware
     flat = [s for r in rows for s in r]
     cal = np.zeros((len(rows), 4, KB.SA_NBINS, 4))
     if not score_aware(flat):

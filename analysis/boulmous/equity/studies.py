@@ -10,22 +10,21 @@ import pandas as pd
 from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.equity import table as E
-from tricksim.analysis.boulmous.equity import outcomes as O
+from tricksim.analysis.boulmous.equity import outcomes as O, table as E
 from tricksim.analysis.stats import wilson
-from tricksim.kernels.boulmous import equity as KE
+from tricksim.kernels.boulmous import equity as KE, no_score_aware
+from tricksim.analysis.boulmous.spec import SPEC
+from tricksim.analysis.boulmous.config import no_pimc
 
 _MEMORY: dict = {}
 _LOCK = threading.Lock()
 
 
 def _game():
-    from tricksim.analysis.boulmous.spec import SPEC
     return SPEC
 
 
 def same_heuristic(specs) -> None:
-    from tricksim.analysis.boulmous.config import no_pimc
     no_pimc(specs, "equity")
     if len({(s.name, tuple(s.values)) for s in specs}) != 1:
         raise TricksimError("equity tables need one heuristic for every seat (the table pools the four dealers): "
@@ -37,7 +36,6 @@ def outcomes_run(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=Non
     g = _game()
     if deals < 1:
         raise TricksimError(f"--deals must be at least 1, got {deals}")
-    from tricksim.analysis.boulmous.config import no_pimc
     specs = no_pimc(g.parse_seats(heuristics), "equity")
     return engine.Run("boulmous.equity_outcomes", make_params(seed, rules or g.rules(), specs),
                       deals, E.BLOCK)
@@ -120,7 +118,6 @@ def check_boulmous(table: E.Table, states: int = 20, games: int = 20_000, seed: 
     specs = g.parse_seats(heuristics)
     kd, kc = g.keys((seed + 1) % 2 ** 64)
     codes, prm = g.heuristic_arrays(specs, table.rules)
-    from tricksim.kernels.boulmous import no_score_aware
     sa = no_score_aware()
     ra = g.rules_array(table.rules)
     rows = []

@@ -33,7 +33,6 @@ import time
 import numpy as np
 
 from tricksim.analysis.common import TricksimError
-from tricksim.analysis.boulmous.equity import outcomes as O
 from tricksim.kernels.boulmous import equity as KE
 
 FLOOR = -6

@@ -8,8 +8,11 @@ import pandas as pd
 
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.equity import table as E
-from tricksim.analysis.boulmous.equity import studies as S
+from tricksim.analysis.boulmous.equity import decide as D, studies as S, table as E
+from tricksim.analysis.boulmous.config import check_seat, KEY, parse_hand
+from tricksim.analysis.boulmous.spec import SPEC
+from tricksim.analysis.output import mean_interval, pct, pct_pm, pm, with_folder, write_table
+from tricksim.analysis.stats import wilson
 
 
 def _heat_png(grid: pd.DataFrame, seats, scores, dealer, target, path: Path, title: str):
@@ -59,9 +62,6 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
                      check_games: int = 20_000, opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim equity boulmous``: each seat's chance to win the game (and money) from one score state,
     the heatmap over two seats' scores, optionally the check against simulated whole games."""
-    from tricksim.analysis.boulmous.config import KEY
-    from tricksim.analysis.boulmous.spec import SPEC
-    from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
     rules = rules or SPEC.rules()
     E.check_rules(rules)
     sc = E.parse_scores(scores, 4, rules.target, E.FLOOR)
@@ -116,10 +116,6 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
 def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: int | None = None, seed: int = 0,
                         heuristics=None, rules=None, trumps=None, opts: RunOptions = RunOptions()) -> Iterator[str]:
     """``tricksim odds boulmous --hand ... --scores ...``: the hand's calls ranked by the chance to win the game."""
-    from tricksim.analysis.boulmous.config import KEY, check_seat, parse_hand
-    from tricksim.analysis.boulmous.spec import SPEC
-    from tricksim.analysis.boulmous.equity import decide as D
-    from tricksim.analysis.output import mean_interval, pct, with_folder, write_table
     if hand is None:
         raise TricksimError("--scores needs --hand: it ranks one hand's calls by the chance to win the game")
     rules = rules or SPEC.rules()
@@ -140,7 +136,6 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     yield (f"before the deal (hand unknown) seat {seat} wins the game with {pct(res['before'], digits=2)}, "
            f"expected money {res['money_before']:+.3f}")
     top = df.head(12)
-    from tricksim.analysis.stats import wilson
     yield pd.DataFrame({"call": top.call, "P(make) [95% CI]": [pct(*wilson(round(p * n), n)) if p == p else ""
                                                                for p, n in zip(top.p_make, top.n)],
                         "P(win the game) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
