@@ -141,7 +141,8 @@ def test_killed_run_resumes_bit_for_bit(tmp_path):
             time.sleep(0.4)
             return real(params, first, n)
         engine.BLOCK_FUNCS["boulmous.deals"] = slow
-        engine.CODE_HASH = {engine.CODE_HASH!r}   # this process's code, even if a file changes meanwhile
+        from tricksim.analysis import runfolder
+        engine.CODE_HASH = runfolder.CODE_HASH = {engine.CODE_HASH!r}   # this process's code, even if a file changes
         p = B.make_params(9, B.BoulmousRules(), B.parse_seats("cautious"))
         engine.execute(engine.Run("boulmous.deals", p, 200_000, 10_000), {str(out)!r}, progress=False)
     """)

@@ -392,7 +392,8 @@ def test_score_aware_0_and_1_unchanged():
     assert K.sim_games(kd, kc, 0, 1000, ra, codes, prm, p, cal).tolist() == gold["sa1_sim_games"]
     run = G.games_run(GAME, entrant_specs(GAME, ["cautious", "cautious:score_aware=1", "aggressive"], None), 300, 4,
                       rules)
-    assert G.block_games_duplicate(run.params, 0, 300).tolist() == gold["sa1_games_duplicate"]
+    from tricksim.analysis.boulmous.whole_games import block_games_duplicate
+    assert block_games_duplicate(run.params, 0, 300).tolist() == gold["sa1_games_duplicate"]
 
 
 def test_games_rotation_is_balanced():

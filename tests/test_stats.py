@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from tricksim.analysis import quantiles as Q
 from tricksim.analysis import stats as S
 
 COVER = (0.93, 0.97)        # the bar: a 95% interval covers in 93-97% of the repetitions
@@ -36,16 +37,16 @@ def test_student_t_and_binomial_against_known_values():
 
 
 def test_order_statistic_ranks():
-    assert S.quantile_ranks(100, 0.5) == (40, 61)          # the classic table for the median of 100
-    assert S.quantile_ranks(4000, 0.999) == (3992, 4000)
+    assert Q.quantile_ranks(100, 0.5) == (40, 61)          # the classic table for the median of 100
+    assert Q.quantile_ranks(4000, 0.999) == (3992, 4000)
     # too small a sample for the 99.9% quantile: no upper bound (u = n + 1)
-    assert S.quantile_ranks(3000, 0.999)[1] == 3001
-    n = S.min_sample_for_quantile(0.999)
-    assert S.quantile_ranks(n, 0.999)[1] == n and S.quantile_ranks(n - 1, 0.999)[1] == n
+    assert Q.quantile_ranks(3000, 0.999)[1] == 3001
+    n = Q.min_sample_for_quantile(0.999)
+    assert Q.quantile_ranks(n, 0.999)[1] == n and Q.quantile_ranks(n - 1, 0.999)[1] == n
     # the ranks give at least 95% for every n (exact binomial coverage), and not much more
     for n in (20, 99, 500, 4000):
         for q in (0.05, 0.5, 0.9, 0.99):
-            lo, hi = S.quantile_ranks(n, q)
+            lo, hi = Q.quantile_ranks(n, q)
             if lo >= 1 and hi <= n:
                 cov = S.binom_cdf(hi - 1, n, q) - S.binom_cdf(lo - 1, n, q)
                 assert 0.95 <= cov < 0.985, (n, q, cov)
@@ -182,7 +183,7 @@ def test_quantile_intervals_hold_in_heavy_tails():
         lo = np.empty(reps)
         hi = np.empty(reps)
         for i in range(reps):
-            _, lo[i], hi[i] = S.quantile_ci(x[i], q)
+            _, lo[i], hi[i] = Q.quantile_ci(x[i], q)
         # the interval holds the q-quantile iff F(lo) <= q <= F(hi) (continuous F)
         cov = float(np.mean((session_net_cdf(lo) <= q) & (q <= session_net_cdf(hi))))
         assert COVER[0] <= cov <= COVER[1], (q, cov)
@@ -222,9 +223,9 @@ def test_extreme_quantile_interval_and_unsupported_quantiles():
     reps, n, q = 500, 4000, 0.999
     x = 20 * (rng.pareto(1.0, size=(reps, n)) + 1)              # P(X > x) = 20/x above 20
     truth = 20 / (1 - q)
-    ci = np.array([S.quantile_ci(row, q)[1:] for row in x])
+    ci = np.array([Q.quantile_ci(row, q)[1:] for row in x])
     assert COVER[0] <= covered(ci[:, 0], ci[:, 1], truth) <= COVER[1]
-    est, lo, hi = S.quantile_ci(x[0, :3000], q)
+    est, lo, hi = Q.quantile_ci(x[0, :3000], q)
     assert math.isnan(hi) and est == est
     from tricksim.analysis import bourre as B
     h = np.zeros(B.K.NB, np.int64)

@@ -106,7 +106,7 @@ def outcomes_run(seed, deals, rules, specs) -> engine.Run:
                       deals, BLOCK)
 
 
-def counts(seed: int = 0, deals: int = DEALS, rules=None, heuristics=None, opts: RunOptions = RunOptions()):
+def counts(seed: int = 0, deals: int = DEALS, rules=None, heuristics=None, opts: RunOptions = RunOptions(), run=None):
     """The per-deal counts (cached in $TRICKSIM_CACHE/equity, analysis/cache.py) and where they came from."""
     g = SPEC
     rules = rules or g.rules()
@@ -119,7 +119,7 @@ def counts(seed: int = 0, deals: int = DEALS, rules=None, heuristics=None, opts:
     z = load("equity", key)
     if z is not None:
         return z["counts"], "cache"
-    c = opts.execute(outcomes_run(seed, deals, rules, specs)).counts
+    c = opts.execute(run or outcomes_run(seed, deals, rules, specs)).counts
     save("equity", key, counts=c)
     return c, "measured"
 

@@ -76,8 +76,9 @@ def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed
     if not 0 <= d <= 3:
         raise TricksimError(f"--dealer must be a seat 0..3, got {d}")
     specs = SPEC.parse_seats(heuristics)
-    opts = with_folder(opts, KEY, "equity", B.outcomes_run(seed, deals, rules, specs))
-    c, src = B.counts(seed, deals, rules, specs, opts)
+    run = B.outcomes_run(seed, deals, rules, specs)
+    opts = with_folder(opts, KEY, "equity", run)
+    c, src = B.counts(seed, deals, rules, specs, opts, run=run)
     df = B.equity(c, (a, b), deals_left, d, rules, seed=seed)
     write_table(df, opts.out, "equity_state")
     yield (f"Boomke Wies at {a}-{b} with {deals_left} deal{'s' if deals_left != 1 else ''} left of "

@@ -151,7 +151,7 @@ def best_calls(calls: pd.DataFrame) -> pd.DataFrame:
 
 
 def odds_play(hand, seed: int = 0, hands: int = PLAY_HANDS, rules: BoomkeRules | None = None, heuristics=None,
-              play=PLAY_KINDS, trumps=None, opts: RunOptions = RunOptions(), block_size: int = PLAY_BLOCK):
+              play=PLAY_KINDS, trumps=None, opts: RunOptions = RunOptions(), block_size: int = PLAY_BLOCK, run=None):
     """Odds of one Boomke Wies hand declaring each suit it holds, under each kind of play in ``play``, on the same
     deals. Returns ``calls``, ``gaps`` (open-hand minus heuristics, paired), ``best``, ``n``, ``seconds``."""
     rules = rules or BoomkeRules()
@@ -161,7 +161,7 @@ def odds_play(hand, seed: int = 0, hands: int = PLAY_HANDS, rules: BoomkeRules |
     kinds = parse_play(play)
     if hands < 1:
         raise TricksimError(f"the number of deals must be at least 1, got {hands}")
-    run = odds_play_run(cards, seed, hands, rules, heuristics, kinds, block_size, trumps)
+    run = run or odds_play_run(cards, seed, hands, rules, heuristics, kinds, block_size, trumps)
     if "open" in kinds:
         check_open_extra()
         r, _ = _dd_run(run.study, run.params, run.total, run.block_size, opts)

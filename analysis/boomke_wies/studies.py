@@ -148,7 +148,7 @@ def odds_run(cards, seat=None, seed: int = 0, hands: int = 200_000, rules=None, 
 
 def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: BoomkeRules | None = None, heuristics=None,
               trumps=None, calls=None, opts: RunOptions = RunOptions(), until_precision: float | None = None,
-              block_size: int = ODDS_BLOCK):
+              block_size: int = ODDS_BLOCK, run=None):
     """Bid odds of one Boomke Wies hand over ``hands`` random deals of the other 39 cards.
 
     ``seat``: position from the dealer (0 = dealer's left .. 3 = dealer) or None for all
@@ -166,7 +166,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
     specs = SPEC.parse_seats(heuristics)
     tsel = [_trump(t) for t in trumps] if trumps else None
     csel = [call_name(parse_call(c)) for c in calls] if calls else None
-    run = odds_run(cards, seat, seed, hands, rules, specs, block_size)
+    run = run or odds_run(cards, seat, seed, hands, rules, specs, block_size)
     if until_precision is not None and until_precision <= 0:
         raise TricksimError(f"the precision must be a positive half-width, got {until_precision}")
 
@@ -195,12 +195,12 @@ def deals_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None
 
 
 def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
-                  opts: RunOptions = RunOptions(), block_size: int = DEALS_BLOCK):
+                  opts: RunOptions = RunOptions(), block_size: int = DEALS_BLOCK, run=None):
     """How auctions end over random deals (dealer = deal index mod 4): each contract, Meetje
     and Boom with their frequency and success rate, by the declarer's position and hand
     class; mean points per seat position. No-auction variant: team tricks."""
     rules = rules or BoomkeRules()
-    r = opts.execute(deals_run(seed, hands, rules, heuristics, block_size))
+    r = opts.execute(run or deals_run(seed, hands, rules, heuristics, block_size))
     return decode_deals(r.counts, r.n, rules) | {"seconds": r.seconds}
 
 
@@ -299,11 +299,11 @@ def matches_run(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
 
 
 def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
-                block_size: int = MATCHES_BLOCK):
+                block_size: int = MATCHES_BLOCK, run=None):
     """Whole matches (``match_deals`` deals, or to ``target_score``): team points per match,
     wins, draws, deals per match."""
     specs = SPEC.parse_seats(heuristics)
-    r = opts.execute(matches_run(seed, matches, rules, specs, block_size))
+    r = opts.execute(run or matches_run(seed, matches, rules, specs, block_size))
     a = r.counts
     n = r.n
     m, half = mean_ci(a[0:2], a[2:4], n)

@@ -248,9 +248,10 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
         if double_dummy:
             _endplay()
         hands = hands or 200_000
-        opts = with_folder(opts, KEY, "odds", odds_run(cards, seat, seed, hands, rules, specs))
+        run = odds_run(cards, seat, seed, hands, rules, specs)
+        opts = with_folder(opts, KEY, "odds", run)
         res = odds_hand(cards, seat, seed, hands, rules, specs, trumps=trumps, calls=calls or None, opts=opts,
-                        until_precision=until_precision)
+                        until_precision=until_precision, run=run)
         for k in ("tricks", "calls", "positions", "best"):
             write_table(res[k], opts.out, k)
         plot_tricks(res, opts.out / "tricks.png")
@@ -267,12 +268,13 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
         yield f"\nresults in {opts.out}"
         return
     hands = hands or 2_000_000
-    opts = with_folder(opts, KEY, "deals", deals_run(seed, hands, rules, specs))
+    run = deals_run(seed, hands, rules, specs)
+    opts = with_folder(opts, KEY, "deals", run)
     if double_dummy and rules.variant == "no_auction":
         raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
     if double_dummy:
         _endplay()
-    res = auction_stats(seed, hands, rules, specs, opts.sub("auction"))
+    res = auction_stats(seed, hands, rules, specs, opts.sub("auction"), run=run)
     for k in ("contracts", "declarer_positions", "points", "by_class"):
         write_table(res[k], opts.out, k)
     if rules.variant == "no_auction":
@@ -308,8 +310,9 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     and yields the text to print."""
     rules = rules or BoomkeRules()
     specs = SPEC.parse_seats(heuristics)
-    opts = with_folder(opts, KEY, "matches", matches_run(seed, games, rules, specs))
-    res = match_stats(seed, games, rules, specs, opts)
+    run = matches_run(seed, games, rules, specs)
+    opts = with_folder(opts, KEY, "matches", run)
+    res = match_stats(seed, games, rules, specs, opts, run=run)
     write_table(res["teams"], opts.out, "matches")
     length = (f"to {rules.target_score} points" if rules.target_score else f"of {rules.match_deals} deals")
     yield (f"Boomke Wies matches {length}, {res['matches']:,} matches ({res['mean_deals']:.2f} deals per match, "
@@ -335,9 +338,9 @@ def _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, r
     if "open" in kinds:
         check_open_extra()
     hands = hands or PLAY_HANDS
-    opts = with_folder(opts, KEY, "odds_play", odds_play_run(cards, seed, hands, rules, specs, kinds,
-                                                                 trumps=trumps))
-    res = odds_play(cards, seed, hands, rules, specs, kinds, trumps, opts)
+    run = odds_play_run(cards, seed, hands, rules, specs, kinds, trumps=trumps)
+    opts = with_folder(opts, KEY, "odds_play", run)
+    res = odds_play(cards, seed, hands, rules, specs, kinds, trumps, opts, run=run)
     for k in ("calls", "gaps", "best"):
         write_table(res[k], opts.out, f"play_{k}")
     yield render_play(res)

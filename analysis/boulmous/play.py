@@ -189,7 +189,7 @@ def best_calls(calls: pd.DataFrame) -> pd.DataFrame:
 
 def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules: BoulmousRules | None = None,
               heuristics=None, play=DEFAULT_PLAY, trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
-              until_precision: float | None = None, block_size: int | None = None):
+              until_precision: float | None = None, block_size: int | None = None, run=None):
     """Bid odds of one Boulmous hand under each kind of play in ``play``, from the same deals.  Returns a dict:
     ``calls`` (trump x bid x kind: p_make with its interval, expected points, stakes and tricks), ``gaps``
     (trump x bid, each kind against the heuristics: the paired difference of P(make) and of mean tricks with
@@ -199,7 +199,7 @@ def odds_play(hand, seat: int = 0, seed: int = 0, hands: int = PLAY_HANDS, rules
     check_seat(seat)
     kinds = parse_play(play)
     tlist = [TRUMP_NAMES.index(_trump(t)) for t in (trumps or TRUMP_NAMES)]
-    run = odds_play_run(cards, seat, seed, check_hands(hands), rules, heuristics, play, block_size, trumps)
+    run = run or odds_play_run(cards, seat, seed, check_hands(hands), rules, heuristics, play, block_size, trumps)
     stop = None
     if until_precision:
         def stop(acc, n):
@@ -253,14 +253,14 @@ def classes_play_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristi
 
 
 def odds_classes_play(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, play=DEFAULT_PLAY,
-                      opts: RunOptions = RunOptions(), block_size: int | None = None):
+                      opts: RunOptions = RunOptions(), block_size: int | None = None, run=None):
     """``odds_classes`` under each kind of play on the same deals: the first to speak takes each bid in the trump
     its heuristic prefers (no-trump choices left out).  Returns ``by_trumps_bowers`` (one row per trumps held,
     bowers held and kind: n, p3..p6 with intervals, mean tricks), ``gaps`` (per trumps, bowers and bid, each kind
     against the heuristics: the paired difference with its interval), ``n``, ``seconds``, ``play``."""
     rules = rules or BoulmousRules()
     kinds = parse_play(play)
-    run = classes_play_run(seed, check_hands(hands), rules, heuristics, play, block_size)
+    run = run or classes_play_run(seed, check_hands(hands), rules, heuristics, play, block_size)
     r = opts.execute(run)
     k = len(kinds)
     joint = r.counts.reshape((8, 3, 5) + (7,) * k).sum(axis=2)

@@ -151,7 +151,7 @@ def odds_run(cards, seat: int = 0, seed: int = 0, hands: int = 200_000, rules=No
 def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 200_000,
               rules: BoulmousRules | None = None, heuristics=None, exact: bool = False,
               trumps: list[str] | None = None, opts: RunOptions = RunOptions(),
-              until_precision: float | None = None, block_size: int = ODDS_BLOCK, with_pass: bool = True):
+              until_precision: float | None = None, block_size: int = ODDS_BLOCK, with_pass: bool = True, run=None):
     """Bid odds of one Boulmous hand: ``seat`` is the position from the dealer's left
     (0 = first to bid, 3 = dealer). Returns a dict of DataFrames:
     ``calls`` (trump x bid), ``pass`` (expected points/stakes of passing) and
@@ -175,7 +175,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
     else:
         check_hands(hands)
-        run = odds_run(cards, seat, seed, hands, rules, specs, block_size)
+        run = run or odds_run(cards, seat, seed, hands, rules, specs, block_size)
         stop = None
         if until_precision:
             def stop(acc, n):
@@ -221,11 +221,11 @@ def classes_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=No
 
 
 def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
-                 block_size: int = BLOCK_DEALS):
+                 block_size: int = BLOCK_DEALS, run=None):
     """Success rate of each bid by hand class when the first to speak takes the
     contract in its preferred trump suit (no-trump choices are left out).
     Returns {'classes': long table, 'by_trumps_bowers': summary table}."""
-    r = opts.execute(classes_run(seed, check_hands(hands), rules, heuristics, block_size))
+    r = opts.execute(run or classes_run(seed, check_hands(hands), rules, heuristics, block_size))
     agg = r.counts.reshape(8, 3, 5, 7)
     rows = []
     for ntr in range(8):
@@ -304,11 +304,11 @@ def stakes_run(seed: int = 0, games: int = 100_000, rules=None, heuristics=None,
 
 
 def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
-                block_size: int = GAMES_BLOCK):
+                block_size: int = GAMES_BLOCK, run=None):
     """Whole games to the target with the money settlement: stakes per seat."""
     specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
     game_arrays(specs, rules or BoulmousRules(), opts)     # score-aware seats: their table and calibration, once
-    r = opts.execute(stakes_run(seed, games, rules, specs, block_size))
+    r = opts.execute(run or stakes_run(seed, games, rules, specs, block_size))
     a = r.counts
     done = r.n - int(a[13])
     m, half = mean_ci(a[0:4], a[8:12], done)

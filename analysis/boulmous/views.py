@@ -6,7 +6,6 @@ from typing import Iterator
 
 import pandas as pd
 
-from tricksim.analysis import engine
 from tricksim.analysis.boulmous.config import KEY, BoulmousRules, check_seat, no_pimc, parse_hand
 from tricksim.analysis.boulmous.spec import SPEC
 from tricksim.analysis.boulmous.play import (PIMC_CLASS_HANDS, PIMC_HANDS, PLAY_HANDS, PLAY_LABELS, classes_play_run,
@@ -18,6 +17,7 @@ from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, comp
 from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exact_vs_mc_table, positions_table,
                                                stakes_table)
 from tricksim.analysis.common import TricksimError
+from tricksim.analysis.runfolder import check_folder
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.output import mean_interval, pct, pm, show, with_folder, write_table
 from tricksim.analysis.boulmous.equity.views import odds_scores_command
@@ -169,8 +169,9 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
         if hand is None:
             note = _pimc_note(hands, PIMC_CLASS_HANDS, CLASSES_PLAY_HANDS) if pimc else ""
             hands = hands or (PIMC_CLASS_HANDS if pimc else CLASSES_PLAY_HANDS)
-            opts = with_folder(opts, KEY, "classes_play", classes_play_run(seed, hands, rules, specs, play))
-            res = odds_classes_play(seed, hands, rules, specs, play, opts)
+            run = classes_play_run(seed, hands, rules, specs, play)
+            opts = with_folder(opts, KEY, "classes_play", run)
+            res = odds_classes_play(seed, hands, rules, specs, play, opts, run=run)
             write_table(res["by_trumps_bowers"], opts.out, "play_by_trumps_bowers")
             write_table(res["gaps"], opts.out, "play_class_gaps")
             yield render_classes_play(res) + note
@@ -183,7 +184,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
             hands = hands or (PIMC_HANDS if pimc else PLAY_HANDS)
             run = odds_play_run(cards, seat, seed, hands, rules, specs, play, trumps=trumps)
             opts = with_folder(opts, KEY, "odds_play", run)
-            res = odds_play(cards, seat, seed, hands, rules, specs, play, trumps, opts, until_precision)
+            res = odds_play(cards, seat, seed, hands, rules, specs, play, trumps, opts, until_precision, run=run)
             write_table(res["calls"], opts.out, "play_calls")
             write_table(res["gaps"], opts.out, "play_gaps")
             write_table(res["best"], opts.out, "play_best")
@@ -196,13 +197,13 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
         hands = hands or 200_000
         run = odds_run(cards, seat, seed, hands, rules, specs)
         opts = with_folder(opts, KEY, "odds", run)
-        engine.check_folder(run, opts.out, opts.force)   # before the enumeration, not after it
+        check_folder(run, opts.out, opts.force)   # before the enumeration, not after it
         if exact:
             if opts.scheduler:
                 raise TricksimError("the exact enumeration runs locally: drop the Dask scheduler")
             ex = odds_hand(cards, seat, seed, rules=rules, heuristics=specs, exact=True, trumps=trumps)
         mc = odds_hand(cards, seat, seed, hands, rules, specs, trumps=trumps, opts=opts,
-                       until_precision=until_precision)
+                       until_precision=until_precision, run=run)
         write_table(mc["calls"], opts.out, "odds_calls")
         write_table(mc["pass"], opts.out, "odds_pass")
         if exact:
@@ -218,8 +219,9 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
         yield f"\nresults in {opts.out}"
         return
     hands = hands or 2_000_000
-    opts = with_folder(opts, KEY, "classes", classes_run(seed, hands, rules, specs))
-    res = odds_classes(seed, hands, rules, specs, opts)
+    run = classes_run(seed, hands, rules, specs)
+    opts = with_folder(opts, KEY, "classes", run)
+    res = odds_classes(seed, hands, rules, specs, opts, run=run)
     write_table(res["classes"], opts.out, "classes")
     write_table(res["by_trumps_bowers"], opts.out, "by_trumps_bowers")
     heatmap_classes(res["by_trumps_bowers"], opts.out / "classes_heatmap.png", res["n"])
@@ -249,8 +251,9 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     and yields the text to print."""
     rules = rules or BoulmousRules()
     specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
-    opts = with_folder(opts, KEY, "stakes", stakes_run(seed, games, rules, specs))
-    res = game_stakes(seed, games, rules, specs, opts)
+    run = stakes_run(seed, games, rules, specs)
+    opts = with_folder(opts, KEY, "stakes", run)
+    res = game_stakes(seed, games, rules, specs, opts, run=run)
     write_table(res["seats"], opts.out, "stakes")
     yield (f"Boulmous games to {rules.target} with the money settlement, {res['games']:,} games "
            f"({res['mean_deals']:.1f} deals per game on average, {res['abandoned']} abandoned); seat 0 deals first")

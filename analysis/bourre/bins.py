@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from tricksim.analysis.stats import hist_quantile_ci, min_sample_for_quantile
+from tricksim.analysis.quantiles import hist_quantile_ci, min_sample_for_quantile
 from tricksim.kernels import bourre as K
 from tricksim.analysis.output import pct, pm
 

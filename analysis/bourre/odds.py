@@ -154,7 +154,7 @@ def odds_run(cards, up, players: int = 7, seat: int = 0, pot: int = 0, seed: int
 
 def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = 100_000,
               rules=None, heuristics=None, opts: RunOptions = RunOptions(), until_precision: float | None = None,
-              block_size: int = ODDS_BLOCK):
+              block_size: int = ODDS_BLOCK, prepared=None):
     """Chances of one hand before the draw. ``seat`` = position from the dealer's left
     (0 = first to speak, players-1 = the dealer); ``pot`` = chips carried over before
     this deal's antes (everyone antes).  Every choice (pass, play with 0..limit discards,
@@ -165,7 +165,7 @@ def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     up = parse_card(upcard) if isinstance(upcard, str) else int(upcard)
     specs = SPEC.parse_seats(heuristics, players)
-    run, choices = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs, block_size)
+    run, choices = prepared or odds_run(cards, up, players, seat, pot, seed, hands, rules, specs, block_size)
     stop = None
     if until_precision:
         if until_precision <= 0:

@@ -190,7 +190,7 @@ def best_choices(df: pd.DataFrame) -> pd.DataFrame:
 
 def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = PLAY_HANDS,
               rules=None, heuristics=None, play=DEFAULT_PLAY, opts: RunOptions = RunOptions(),
-              block_size: int = PLAY_BLOCK):
+              block_size: int = PLAY_BLOCK, prepared=None):
     """Chances of one Bourre hand before the draw under each kind of play in ``play``, every choice on the same
     deals. Returns a dict: ``choices`` (choice x kind: win / tie / bourre rates with intervals, expected chips),
     ``gaps`` (per choice, open-hand minus heuristics: paired differences of P(win), P(bourre) and the chips,
@@ -201,7 +201,7 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     up = parse_card(upcard) if isinstance(upcard, str) else int(upcard)
     kinds = parse_play(play)
     specs = SPEC.parse_seats(heuristics, players)
-    run, choices = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, kinds, block_size)
+    run, choices = prepared or odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, kinds, block_size)
     r = opts.execute(run)
     df, gaps = play_tables(r.counts, choices, kinds, rules, players, pot)
     return {"choices": df, "gaps": gaps, "best": best_choices(df), "n": r.n, "seconds": r.seconds, "play": kinds,

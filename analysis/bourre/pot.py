@@ -231,17 +231,18 @@ def pot_run(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: i
 
 
 def pot_study(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, rules=None,
-              heuristics=None, opts: RunOptions = RunOptions(), block_size: int | None = None):
+              heuristics=None, opts: RunOptions = RunOptions(), block_size: int | None = None, run=None):
     """Sessions of ``deals`` consecutive deals at a table of ``players``; returns a dict of
-    DataFrames (fan, max_quantiles, pass, bourre, outcomes, seats) and counts."""
-    players = SPEC.check_players(players)
-    rules = rules or BourreRules()
-    specs = SPEC.parse_seats(heuristics, players)
-    run = pot_run(players, deals, sessions, seed, rules, specs, block_size)
+    DataFrames (fan, max_quantiles, pass, bourre, outcomes, seats) and counts.  ``run``: the study's run when
+    the caller built it already (``pot_run``, which checks the arguments once); its parameters are the study's."""
+    run = run or pot_run(players, deals, sessions, seed, rules, heuristics, block_size)
+    p = run.params
+    players, deals, seed = p["players"], p["deals"], p["seed"]
+    rules, specs = SPEC.rules_of(p), SPEC.specs_from_json(p["heuristics"])
     r = opts.execute(run)
     res = decode_pot(r.counts, players, deals, rules.ante, specs, rules)
     # a resumed run reuses finished blocks: count only the sessions computed now in the speed
-    bs = block_size or pot_block_size(deals)
+    bs = run.block_size
     reused = min(r.n, r.reused * bs) if r.reused < r.blocks else r.n
     computed = r.n - reused
     res.update({"seconds": r.seconds, "seed": seed, "rules": rules, "specs": specs, "run": run,

@@ -256,8 +256,9 @@ def pot_command(players: int = 7, deals: int = 200, sessions: int = 100_000, see
         return
     specs = SPEC.parse_seats(heuristic, players, user_defs)
     yield from prepare_lines(specs, rules, players)
-    opts = with_folder(opts, KEY, "pot", pot_run(players, deals, sessions, seed, rules, specs))
-    res = pot_study(players, deals, sessions, seed, rules, specs, opts)
+    run = pot_run(players, deals, sessions, seed, rules, specs)
+    opts = with_folder(opts, KEY, "pot", run)
+    res = pot_study(opts=opts, run=run)
     tr = None
     if tail:                 # the tail law first: its k decides whether the seats' means exist
         tr = tail_study(players, deals, sessions, seed, rules, specs, opts, targets,
@@ -289,9 +290,9 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
         if until_precision is not None:
             raise TricksimError("--until-precision is not available with --play: give --hands")
         hands = hands or PLAY_HANDS
-        run, _ = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, play)
-        opts = with_folder(opts, KEY, "odds_play", run)
-        res = odds_play(cards, up, players, seat, pot, seed, hands, rules, specs, play, opts)
+        prepared = odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, play)
+        opts = with_folder(opts, KEY, "odds_play", prepared[0])
+        res = odds_play(cards, up, players, seat, pot, seed, hands, rules, specs, play, opts, prepared=prepared)
         write_table(res["choices"], opts.out, "play_choices")
         write_table(res["gaps"], opts.out, "play_gaps")
         write_table(res["best"], opts.out, "play_best")
@@ -299,10 +300,10 @@ def odds_command(hand: str, up_card: str, players: int = DEFAULT_PLAYERS, seat: 
         yield f"({res['seconds']:.1f} s)\nresults in {opts.out}"
         return
     hands = hands or 100_000
-    run, _ = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs)
-    opts = with_folder(opts, KEY, "odds", run)
+    prepared = odds_run(cards, up, players, seat, pot, seed, hands, rules, specs)
+    opts = with_folder(opts, KEY, "odds", prepared[0])
     res = odds_hand(cards, up, players, seat, pot, seed, hands, rules, specs, opts=opts,
-                    until_precision=until_precision)
+                    until_precision=until_precision, prepared=prepared)
     write_table(res["choices"], opts.out, "odds_choices")
     yield render_odds(res)
     yield f"\nresults in {opts.out}"

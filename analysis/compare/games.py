@@ -21,6 +21,7 @@ from tricksim.analysis.compare.design import (_game, appearances, design, duplic
                                               seating)
 from tricksim.analysis.compare.tables import full_verdict, in_order, tables_from_counts
 from tricksim.analysis.compare.views import metric_text
+from tricksim.analysis.registry import GAMES
 from tricksim.analysis.output import with_folder, write_table
 
 METRICS = ("wins", "stakes")
@@ -31,7 +32,8 @@ MONEY_UNIT = "stakes per game per seat"
 def _check_game(game):
     game = _game(game)
     if game.whole_games is None:
-        raise TricksimError(f"compare --games plays whole games; {game.title} has no whole-game compare")
+        which = " or ".join(g.title for g in GAMES if g.whole_games is not None)
+        raise TricksimError(f"compare --games plays whole {which} games; {game.title} has no whole-game compare")
     return game
 
 

@@ -41,7 +41,7 @@ def compare_run(game, names, hands: int | None = None, seed: int = 0, rules=None
 
 def compare(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,
             opts: engine.RunOptions = engine.RunOptions(), until_precision: float | None = None,
-            block_size: int | None = None):
+            block_size: int | None = None, run=None):
     """Duplicate tournament of the heuristics ``names`` (or HeuristicSpecs).
     Returns {'leaderboard', 'pairs', 'verdict', 'n', 'seconds', 'design', ...}; the
     tables list the entrants in the order given (the run itself does not depend on it)."""
@@ -51,7 +51,7 @@ def compare(game, names, hands: int | None = None, seed: int = 0, rules=None, us
     k = len(specs)
     rules = rules or game.rules()
     extra = default_extra(game, extra)
-    run = compare_run(game, specs, hands, seed, rules, extra=extra, until_precision=until_precision,
+    run = run or compare_run(game, specs, hands, seed, rules, extra=extra, until_precision=until_precision,
                       block_size=block_size)
     params = run.params
     run_labels = [lab for _, _, lab in params["entrants"]]

@@ -152,10 +152,10 @@ def compare_command(game, names, hands: int | None = None, seed: int = 0, rules=
     rules = rules or game.rules()
     extra = default_extra(game, {"players": players} if game.variable_table else None)
     specs = entrant_specs(game, names, user_defs)
-    opts = with_folder(opts, game.key, "compare", compare_run(game, specs, hands, seed, rules, extra=extra,
-                                                              until_precision=until_precision))
+    run = compare_run(game, specs, hands, seed, rules, extra=extra, until_precision=until_precision)
+    opts = with_folder(opts, game.key, "compare", run)
     res = compare(game, specs, hands=hands, seed=seed, rules=rules, extra=extra, opts=opts,
-                  until_precision=until_precision)
+                  until_precision=until_precision, run=run)
     yield render_compare(res)
     write_compare(res, opts.out, res["run"].command)
     yield f"\ntables, plot and report in {opts.out}"

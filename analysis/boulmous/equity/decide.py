@@ -76,7 +76,7 @@ def _value(table: E.Table, y, dist, seat: int):
 
 
 def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
-                trumps=None, opts: RunOptions = RunOptions(), table_seed: int = 0, table_deals: int = E.DEALS):
+                trumps=None, opts: RunOptions = RunOptions(), table_seed: int = 0, table_deals: int = E.DEALS, run=None):
     """Every call of the hand (and passing) by P(win the game) and expected money from ``scores`` (the
     odds' seats).  Returns {'calls': DataFrame ranked by P(win), 'before': the state's equity before the
     deal (hand unknown), 'table': the equity table, 'n', 'seconds'}."""
@@ -90,7 +90,7 @@ def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, r
         if t not in TRUMPS:
             raise TricksimError(f"unknown trump {t!r}: one of {' '.join(TRUMPS)}")
     table = S.boulmous_table(table_seed, table_deals, rules, specs, opts.sub("equity_table"))
-    r = opts.execute(odds_run(cards, seat, seed, check_hands(hands), rules, specs))
+    r = opts.execute(run or odds_run(cards, seat, seed, check_hands(hands), rules, specs))
     c = r.counts
     y = sc                                   # the odds' dealer is seat 3: canonical seats are the odds' seats
     rows = []

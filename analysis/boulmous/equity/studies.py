@@ -42,7 +42,7 @@ def outcomes_run(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=Non
 
 
 def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
-                   floor: int = E.FLOOR) -> E.Table:
+                   floor: int = E.FLOOR, run=None) -> E.Table:
     """The equity table: from memory, the disk cache, or measured (the outcome counts, cached on their
     own) and built now.  ``source``: "memory", "disk", "built" (from cached counts) or "computed"."""
     g = _game()
@@ -69,7 +69,7 @@ def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=N
         if zc is not None:
             counts, source = zc["counts"], "built"
         else:
-            counts, source = opts.execute(outcomes_run(seed, deals, rules, specs)).counts, "computed"
+            counts, source = opts.execute(run or outcomes_run(seed, deals, rules, specs)).counts, "computed"
             O.save(kc, counts=counts)
         t = E.build(O.decode_boulmous(counts, rules), rules, floor)
         t.source = source

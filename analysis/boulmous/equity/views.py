@@ -75,7 +75,7 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
     S.same_heuristic(specs)
     run = S.outcomes_run(seed, deals, rules, specs)
     opts = with_folder(opts, KEY, "equity", run)
-    t = S.boulmous_table(seed, deals, rules, specs, opts)
+    t = S.boulmous_table(seed, deals, rules, specs, opts, run=run)
     df = S.state_frame(t, sc, dealer, bx)
     write_table(df, opts.out, "equity_state")
     how = {"computed": "measured and built now", "built": "built now from the cached outcome counts",
@@ -126,8 +126,9 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     specs = SPEC.parse_seats(heuristics)
     S.same_heuristic(specs)
     hands = hands or 200_000
-    opts = with_folder(opts, KEY, "odds_scores", D.odds_run(cards, seat, seed, hands, rules, specs))
-    res = D.odds_scores(cards, seat, sc, seed, hands, rules, specs, trumps, opts)
+    run = D.odds_run(cards, seat, seed, hands, rules, specs)
+    opts = with_folder(opts, KEY, "odds_scores", run)
+    res = D.odds_scores(cards, seat, sc, seed, hands, rules, specs, trumps, opts, run=run)
     df = res["calls"]
     write_table(df, opts.out, "odds_scores")
     yield (f"Boulmous hand {hand.upper()} in seat {seat} (0 = dealer's left, 3 = dealer) at scores "

@@ -1,0 +1,50 @@
+"""Progress of a run on stderr (analysis/engine.py): a rich bar on a terminal, one plain line elsewhere."""
+from __future__ import annotations
+
+import sys
+import time
+
+class Progress:
+    """Progress of a run on stderr: a rich bar (units done, units per second, time left) on a terminal;
+    elsewhere (a log file, CI) no bar, and one plain line when the run ends."""
+
+    def __init__(self, enabled, run, done, total):
+        self.p = None
+        self.plain = None
+        self.t0 = time.perf_counter()
+        self.new = 0
+        if not enabled:
+            return
+        if not sys.stderr.isatty():
+            self.plain = (f"{run.study} {run.unit}", done, total)
+            return
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+        self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True,
+                          console=stderr_console())
+        self.p.start()
+        self.task = self.p.add_task(f"{run.study} {run.unit}", total=total, completed=done, rate="")
+
+    def update(self, n):
+        if self.p is None:
+            self.new += n
+            return
+        self.new += n
+        dt = time.perf_counter() - self.t0
+        rate = f"{self.new / dt:,.0f} {'/s'}" if dt > 0 else ""
+        self.p.update(self.task, advance=n, rate=rate)
+
+    def close(self):
+        if self.p is not None:
+            self.p.stop()
+        elif self.plain is not None:
+            what, done, total = self.plain
+            dt = time.perf_counter() - self.t0
+            reused = f", {done:,} reused" if done else ""
+            sys.stderr.write(f"  {what}: {done + self.new:,} of {total:,} in {dt:.1f} s{reused}\n")
+            self.plain = None
+
+
+def stderr_console():
+    from rich.console import Console
+    return Console(stderr=True)
