@@ -7,14 +7,16 @@
 - no kernel file over its line budget: 750 lines, the two open-hand solvers 950;
 - every kernel module imports on its own in a fresh interpreter.
 """
-import ast
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from importgraph import MODULES as ALL_MODULES
+from importgraph import ROOT
+from importgraph import cycles as _cycles
+from importgraph import imports as all_imports
+
 KERNELS = ROOT / "kernels"
 PKG = "tricksim.kernels"
 FILES = sorted(KERNELS.rglob("*.py"))
@@ -23,14 +25,7 @@ SOLVER_BUDGET = 950
 SOLVERS = {"bourre/solver.py", "boulmous/solver.py"}
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(KERNELS).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join([PKG, *parts])
-
-
-MODULES = {_module_name(p): p for p in FILES}
+MODULES = {m: p for m, p in ALL_MODULES.items() if m == PKG or m.startswith(PKG + ".")}
 
 
 def _is_package(mod: str) -> bool:
@@ -38,62 +33,12 @@ def _is_package(mod: str) -> bool:
 
 
 def _imports(mod: str):
-    """(imported module name, line) for every import statement of ``mod``, at any depth: ``import a.b`` gives
-    a.b; ``from a import b`` gives a.b when that is a module, else a; relative imports are resolved."""
-    tree = ast.parse(MODULES[mod].read_text())
-    here = mod if _is_package(mod) else mod.rpartition(".")[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                yield a.name, node.lineno
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = here.split(".")
-                base = base[:len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module
-            for a in node.names:
-                sub = f"{target}.{a.name}"
-                yield (sub if sub in MODULES else target), node.lineno
+    """(imported module, line) for every import statement of ``mod`` (tests/importgraph.py)."""
+    return ((t, line) for t, line, _ in all_imports(mod))
 
 
 def _graph():
     return {m: sorted({t for t, _ in _imports(m) if t in MODULES and t != m}) for m in MODULES}
-
-
-def _cycles(graph):
-    """The strongly connected components with more than one module (or a module importing itself): Tarjan."""
-    index, low, stack, on, out = {}, {}, [], set(), []
-    counter = [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1 or v in graph[v]:
-                out.append(sorted(comp))
-
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(graph) + 100))
-    for v in graph:
-        if v not in index:
-            visit(v)
-    return out
 
 
 def test_the_reader_sees_every_kernel_module_and_their_imports():
