@@ -62,8 +62,8 @@ from tricksim.kernels.bourre.draw import (
     declare_call as declare, draw_declared_call as draw_declared, must_play, seat_decision_call as seat_decision,
 )
 from tricksim.kernels.bourre.solver import (
-    N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, P_AKQ, P_KNOWN, P_LEAD, P_LEADER, P_LONO, P_ME, P_N, P_NTRICK, P_PLAYED,
-    P_TRICK, P_TRUMP, P_WON, POS_LEN, QKA, W_BITS, W_TT, analyse,
+    N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LONO, POS_ME, POS_N, POS_NTRICK, POS_PLAYED,
+    POS_TRICK, POS_TRUMP, POS_WON, POS_LEN, QKA, W_BITS, W_TT, analyse,
 )
 
 
@@ -449,20 +449,20 @@ def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, 
             return -1, 0
     else:
         for q in range(kpos):
-            pos[P_TRICK + q] = tcards[q]
-        pos[P_TRICK + kpos] = cand
-        pos[P_NTRICK] = kpos + 1
-    pos[P_N] = na
-    pos[P_ME] = me
-    pos[P_LEADER] = lead
-    pos[P_TRUMP] = trump
-    pos[P_LONO] = 1 if lono else 0
-    pos[P_LEAD] = -1
-    pos[P_AKQ] = akq
-    pos[P_PLAYED] = np.int64(done)
-    pos[P_KNOWN] = np.int64(known_out)
+            pos[POS_TRICK + q] = tcards[q]
+        pos[POS_TRICK + kpos] = cand
+        pos[POS_NTRICK] = kpos + 1
+    pos[POS_N] = na
+    pos[POS_ME] = me
+    pos[POS_LEADER] = lead
+    pos[POS_TRUMP] = trump
+    pos[POS_LONO] = 1 if lono else 0
+    pos[POS_LEAD] = -1
+    pos[POS_AKQ] = akq
+    pos[POS_PLAYED] = np.int64(done)
+    pos[POS_KNOWN] = np.int64(known_out)
     for q in range(na):
-        pos[P_WON + q] = won[q]
+        pos[POS_WON + q] = won[q]
     ws[W_BITS] = np.uint64(PIMC_TT_BITS)
     analyse(hh, pos, rules, ws, o)
     if o[OUT_WIN] != 0:
