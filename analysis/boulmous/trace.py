@@ -48,9 +48,8 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     check_hands(hands)
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = GAME.kernel_args(params)
-    if has_pimc(specs):     # kernels/boulmous/pimc_batch.py: the sampling player beside the heuristics
-        from tricksim.kernels.boulmous import pimc_batch as P
-        recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
+    if has_pimc(specs):     # the sampling player beside the heuristics (kernels/boulmous/play.py ``pimc``)
+        recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, pimc_key(seed))
     else:
         recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from tricksim.kernels.cards import lowest
+from tricksim.kernels.layout import Layout
 from tricksim.kernels.rng import seed_state
 from tricksim.kernels.tally import add_outer, add_sum_outer
 
@@ -89,7 +90,11 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calib
 
 
 # games_from aggregate: wins per seat (4), stakes per seat (4), stakes^2 per seat (4), deals, abandoned
-AGG_FROM = 14
+# boulmous_games_from counts: per seat its games won, the sum of its stakes and of its squared stakes; the deals
+# played; the games abandoned
+GAMES_FROM = Layout(("wins", 4), ("stakes", 4), ("stakes_sq", 4), ("deals", 1), ("abandoned", 1))
+F_WINS, F_STAKES, F_STAKES_SQ, F_DEALS, F_ABANDONED = GAMES_FROM.offsets()
+AGG_FROM = GAMES_FROM.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -104,23 +109,23 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
     for ch in prange(nch):
         st, sd, deck, hands, work, rec = _scratch()
         scores, boxes, stakes, bx_out, nolog = _game_scratch()
-        hpw = np.zeros(hparams.shape)
+        sab = np.zeros((4, 4), np.int64)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             winners, nd = KB.play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work, stakes, bx_out,
-                                       scores, boxes, nolog, False, start, dealer0, pstar, cal, hpw)
-            acc[12] += nd
+                                       scores, boxes, nolog, False, start, dealer0, pstar, cal, sab)
+            acc[F_DEALS] += nd
             if winners == 0:
-                acc[13] += 1
+                acc[F_ABANDONED] += 1
                 continue
             for s in range(4):
                 if (winners >> s) & 1:
-                    acc[s] += 1
-                acc[4 + s] += stakes[s]
-                acc[8 + s] += stakes[s] * stakes[s]
+                    acc[F_WINS + s] += 1
+                acc[F_STAKES + s] += stakes[s]
+                acc[F_STAKES_SQ + s] += stakes[s] * stakes[s]
     return part.sum(axis=0)
 
 
@@ -145,7 +150,7 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
         st, sd, deck, hands, work, rec = _scratch()
         scores, boxes, stakes, bx_out, nolog = _game_scratch()
         start = np.zeros(4, np.int64)
-        hpw = np.zeros((4, seat_params.shape[2]))
+        sab = np.zeros((4, 4), np.int64)
         xw = np.zeros(k, np.int64)
         xs = np.zeros(k, np.int64)
         yw = np.zeros(k, np.int64)
@@ -168,7 +173,7 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
                 seed_state(st, st[0], j)
                 winners, nd = KB.play_game(sd, st, rules, seat_codes[r], seat_params[r], lb, rec, deck, hands, work,
                                            stakes, bx_out, scores, boxes, nolog, False, start, i64(0), pstar, cal[r],
-                                           hpw)
+                                           sab)
                 acc[width - 2] += nd
                 if winners == 0:
                     acc[width - 1] += 1
