@@ -190,6 +190,21 @@ class Param:
     help: str
 
 
+def declared(table, names, **defaults) -> dict:
+    """{name: Param} of ``names`` from a kernel's declaration of its heuristics' parameters (kernels/<game>/
+    players.py ``PARAMS``: ``(name, default, lowest, highest, help)`` rows, a parameter's kernel column its
+    row), in the order of ``names``; ``defaults`` give a heuristic's own defaults."""
+    rows = {row[0]: row for row in table}
+    unknown = set(defaults) - set(names)
+    if unknown:
+        raise ValueError(f"defaults for parameters not asked: {sorted(unknown)}")
+    out = {}
+    for name in names:
+        _, default, lo, hi, text = rows[name]
+        out[name] = Param(name, defaults.get(name, default), lo, hi, text)
+    return out
+
+
 @dataclass(frozen=True)
 class HeuristicDef:
     name: str

@@ -122,7 +122,8 @@ def table_from_counts(counts, min_samples) -> np.ndarray:
 def _param_row(spec) -> np.ndarray:
     row = np.zeros(K.N_PARAMS, np.float64)
     for name, v in spec.values:
-        row[getattr(K, "P_" + name.upper())] = v
+        if name in K.COLUMN:        # (the training settings have no kernel column)
+            row[K.COLUMN[name]] = v
     return row
 
 

@@ -162,7 +162,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     lay = agg_layout(-(-deals // fan_stride(deals)), deals)
     bs = pot_block_size(deals)
     md.append(f"Memory is bounded by the block size, not by the number of deals: the kernel aggregates each block of "
-              f"{bs:,} sessions into one int64 vector of {lay['len']:,} counts ({lay['len'] * 8 / 2 ** 20:.1f} MB: "
+              f"{bs:,} sessions into one int64 vector of {lay.size:,} counts ({lay.size * 8 / 2 ** 20:.1f} MB: "
               "log-binned histograms of the pot at each deal, first-passage counts, per-seat sums and histograms), "
               f"using {bs * (K.S_LEN + min(deals, MAX_FAN)) * 8 / 2 ** 20:.0f} MB of per-session scratch while it runs; "
               "no row per deal is ever stored. A 100,000 x 200 run peaks at about 300 MB of resident memory "

@@ -35,7 +35,7 @@ def bench_cases(seed=0):
             ns = max(1, n // 200)
             v = block_pot(params, first // 200, ns)
             lay = agg_layout(-(-200 // fan_stride(200)), 200)
-            return int(v[lay["misc"][0] + 3])
+            return int(v[lay.offset("misc") + K.MI_DEALS])
         cases.append((label, fn))
     return cases
 

@@ -157,7 +157,7 @@ def check(c, rules, states: int = 20, games: int = 20_000, seed: int = 0, heuris
         e = equity(c, (a, b), left, d, rules, boot, seed)
         pt = float(e.p_win[0])
         ht = float(e.win_hi[0] - e.win_lo[0]) / 2
-        p, lo, hi = wilson(int(r[0]), games)
+        p, lo, hi = wilson(int(KE.MATCH_FROM.unpack(r)["wins"][0]), games)
         se = np.sqrt(max(float(p) * (1 - float(p)), 1.0 / games) / games + (ht / 1.96) ** 2)
         rows.append({"scores": f"{a},{b}", "deals_left": left, "dealer": d, "p_table": pt, "table_ci": ht,
                      "p_sim": float(p), "sim_lo": float(lo), "sim_hi": float(hi), "games": games,

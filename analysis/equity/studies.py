@@ -127,14 +127,15 @@ def check_boulmous(table: E.Table, states: int = 20, games: int = 20_000, seed: 
     for i, (sc, d) in enumerate(sample_states(states, table.target, seed)):
         a = KE.boulmous_games_from(kd, kc, np.int64(i * games), np.int64(games), ra, codes, prm,
                                    np.array(sc, np.int64), np.int64(d), *sa)
-        n = games - int(a[13])
+        a = KE.GAMES_FROM.unpack(a)
+        n = games - int(a["abandoned"][0])
         s = i % 4
-        p, lo, hi = wilson(int(a[s]), n)
+        p, lo, hi = wilson(int(a["wins"][s]), n)
         v = table.state(sc, d)
         ht = table.interval(sc, d)[s] if table_ci else 0.0
         se = np.sqrt(max(float(p) * (1 - float(p)), 1.0 / n) / n + (ht / E.Z) ** 2)
         rows.append({"scores": ",".join(map(str, sc)), "dealer": d, "seat": s, "p_table": v[s], "table_ci": ht,
                      "p_sim": float(p), "sim_lo": float(lo), "sim_hi": float(hi), "games": n,
                      "inside": abs(v[s] - float(p)) <= E.Z * se,
-                     "money_table": v[4 + s], "money_sim": a[4 + s] / n})
+                     "money_table": v[4 + s], "money_sim": a["stakes"][s] / n})
     return pd.DataFrame(rows)

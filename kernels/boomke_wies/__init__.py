@@ -28,7 +28,7 @@ from tricksim.kernels.boomke_wies.rules import (
     SM, SUITSET, VARIANT_AUCTION, VARIANT_NO_AUCTION, beats, bitc, high, i64, legal_mask, low, pop, score_contract,
 )
 from tricksim.kernels.boomke_wies.players import (
-    FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_RANDOM, N_PARAMS, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT,
+    COLUMN, FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_RANDOM, N_PARAMS, PARAMS, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT,
     P_DRAW_TRUMPS, P_KING, P_MARGIN, P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF,
     P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, best_suit, choose_card, discard, field_nonzero, fold_ranks, honour_count,
     lead_card, lowest_per_field, opening_lead, own_tricks, partner_call, partner_credit, play_flags, pop_fields4,
@@ -39,11 +39,11 @@ from tricksim.kernels.boomke_wies.play import (
     play_dealt, play_no_auction, play_tricks,
 )
 from tricksim.kernels.boomke_wies.deals import (
-    AGG_A, AGG_B, AGG_CLASSES, AGG_DEALS, CHUNK, N_CC, OFF_B, OFF_C, OFF_D, contract_class, hand_class, sim_classes,
+    AGG_A, AGG_B, AGG_CLASSES, AGG_DEALS, CHUNK, DEALS, N_CC, OFF_A, OFF_B, OFF_C, OFF_C_SQ, OFF_D, contract_class, hand_class, sim_classes,
     sim_deals, trace_deals,
 )
 from tricksim.kernels.boomke_wies.odds import (
-    AGG_ODDS, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, odds_one, odds_tricks, sim_odds,
+    AGG_ODDS, ODDS, ODDS_DECLARER, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, ODDS_POSITION, odds_one, odds_tricks, sim_odds,
 )
 from tricksim.kernels.boomke_wies.duplicate import sim_duplicate
-from tricksim.kernels.boomke_wies.matches import AGG_MATCHES, MAX_MATCH_DEALS, play_match, sim_matches, trace_match
+from tricksim.kernels.boomke_wies.matches import AGG_MATCHES, MATCHES, MAX_MATCH_DEALS, play_match, sim_matches, trace_match

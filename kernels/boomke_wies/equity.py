@@ -3,6 +3,7 @@
 import numpy as np
 from numba import njit, prange
 
+from tricksim.kernels.layout import Layout
 from tricksim.kernels.rng import seed_state
 
 import tricksim.kernels.boomke_wies as KW
@@ -44,8 +45,11 @@ def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     return part.sum(axis=0)
 
 
-# matches_from aggregate: team 0 wins, team 1 wins, draws, sum of (points 0 - points 1), its square, deals
-AGG_MATCH_FROM = 6
+# boomke_matches_from counts: per team its matches won; the draws; the sum of (points 0 - points 1) and of its
+# square; the deals played
+MATCH_FROM = Layout(("wins", 2), ("draws", 1), ("margin", 1), ("margin_sq", 1), ("deals", 1))
+MF_WINS, MF_DRAWS, MF_MARGIN, MF_MARGIN_SQ, MF_DEALS = MATCH_FROM.offsets()
+AGG_MATCH_FROM = MATCH_FROM.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -76,12 +80,12 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
             a = pts[0]
             b = pts[1]
             if a > b:
-                acc[0] += 1
+                acc[MF_WINS] += 1
             elif b > a:
-                acc[1] += 1
+                acc[MF_WINS + 1] += 1
             else:
-                acc[2] += 1
-            acc[3] += a - b
-            acc[4] += (a - b) * (a - b)
-            acc[5] += nd
+                acc[MF_DRAWS] += 1
+            acc[MF_MARGIN] += a - b
+            acc[MF_MARGIN_SQ] += (a - b) * (a - b)
+            acc[MF_DEALS] += nd
     return part.sum(axis=0)

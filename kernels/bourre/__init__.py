@@ -1,8 +1,8 @@
 """Bourre kernels (RULES.md section 3), one module per phase, read in the order of a deal:
 
 - ``rules``: the rule flags ``R_*``, the deal record ``REC_*``, card masks, the cinch, the legal plays;
-- ``players``: the heuristic codes ``H_*`` and parameter columns ``P_*``, every heuristic decision and the
-  expected-value player's table;
+- ``players``: the heuristic codes ``H_*``, the declaration of their parameters (``PARAMS``, columns ``P_*``),
+  every heuristic decision and the expected-value player's table;
 - ``draw``: dealing, the play/pass and discard declarations, the draw;
 - ``solver``: the open-hand solver (what one seat can guarantee against all the others);
 - ``pimc``: the sampling player (card play and, optionally, play/pass and discards);
@@ -37,11 +37,10 @@ from tricksim.kernels.bourre.rules import (
 )
 from tricksim.kernels.bourre.players import (
     EV_BASE, EV_BOU, EV_CELLS, EV_DEC, EV_LEN, EV_NA, EV_NK, EV_NKC, EV_NNP, EV_NO, EV_NPOS, EV_NPOT, EV_NT, EV_NTT,
-    EV_PLAYED, EV_SAMP, EV_STATS, EV_TIE, EV_W, EV_WIN, H_BASIC, H_CINCH, H_EV, H_PIMC, H_RANDOM, N_PARAMS,
+    COLUMN, EV_PLAYED, EV_SAMP, EV_STATS, EV_TIE, EV_W, EV_WIN, H_BASIC, H_CINCH, H_EV, H_PIMC, H_RANDOM, N_PARAMS,
     P_ACE_WEIGHT, P_ANTE_MULT, P_BOURRE_GUARD, P_DECIDE, P_DECLARED_WEIGHT, P_DRAW, P_DRAW_WEIGHT, P_DRAW_Z, P_EVAL,
-    P_KEEP_KINGS, P_KING_WEIGHT, P_LONO_PROB, P_LONO_RANK, P_MAX_ITER, P_MIN_SAMPLES, P_PLAY_PROB, P_POSITION_WEIGHT,
-    P_POT_WEIGHT, P_RACE, P_SURE_WEIGHT, P_THRESHOLD, P_TRAIN_DEALS, P_TRAIN_SEED, P_TRAIN_SESSIONS,
-    P_TRUMP_RANK_WEIGHT, P_TRUMP_WEIGHT, P_WORLDS, choose_ante, choose_card, choose_discard, choose_lono, choose_play,
+    P_KEEP_KINGS, P_KING_WEIGHT, P_LONO_PROB, P_LONO_RANK, P_PLAY_PROB, P_POSITION_WEIGHT, P_POT_WEIGHT, P_RACE,
+    P_SURE_WEIGHT, P_THRESHOLD, PARAMS, P_TRUMP_RANK_WEIGHT, P_TRUMP_WEIGHT, P_WORLDS, choose_ante, choose_card, choose_discard, choose_lono, choose_play,
     decide, estimate, ev_best, ev_cell, ev_discard, ev_gain, ev_gain_var, ev_kept_class, strongest_card,
 )
 from tricksim.kernels.bourre.draw import (
@@ -50,7 +49,8 @@ from tricksim.kernels.bourre.draw import (
 )
 from tricksim.kernels.bourre.play import add_net, next_deal, play_dealt, post_antes, settle
 from tricksim.kernels.bourre.sessions import (
-    BIN_OVF, DOWN_MULT, NB, PASS_MULT, S_ACTIVE, S_BOURRE, S_CONS, S_DEALS, S_ENDPOT, S_LEN, S_MAXPOT, S_NET, S_OUT,
+    BIN_OVF, DOWN_MULT, MI_DEALS, MI_OK, MI_OVERFLOWED, MI_OVF_DEAL, MI_SESSIONS, MI_VIOLATIONS, MISC, NB, PASS_MULT,
+    POT_FIELDS, SE_BOURRES, SE_DOWN, SE_NET_HI, SE_NET_LO, SE_PLAYED, SE_WINS, SEAT, SEAT_LEN, pot_layout, S_ACTIVE, S_BOURRE, S_CONS, S_DEALS, S_ENDPOT, S_LEN, S_MAXPOT, S_NET, S_OUT,
     S_OVF, S_OVF_DEAL, S_PASS10, S_PASS100, S_PASS1000, S_SBOU, S_SPLAY, S_SWIN, play_session, pot_bin, reduce_sessions,
     session_deal, session_scratch, session_start, sim_sessions, trace_sessions,
 )
