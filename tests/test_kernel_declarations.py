@@ -284,3 +284,25 @@ def test_both_solvers_share_one_transposition_table_workspace():
     for S, words in ((SB, 2), (SM, 1)):
         ws = S.new_workspace(4)
         assert ws.shape == (S.W_TT + words * 16,) and ws[tt.W_BITS] == 4 and S.W_GEN == tt.W_GEN
+
+
+def test_kernels_that_never_seat_the_sampling_player_do_not_compile_it():
+    """Boulmous' ``pimc`` argument omitted: numba prunes the sampling player's branches, so playing deals
+    compiles (or loads) no sampling-player function, as Bourre's pot does not (a fresh interpreter)."""
+    import subprocess
+    import sys
+    code = """
+import numpy as np
+from tricksim.analysis import boulmous
+from tricksim.kernels import boulmous as K
+from tricksim.kernels.boulmous import pimc as PM
+g = boulmous.GAME
+kd, kc = g.keys(1)
+codes, prm = g.heuristic_arrays(g.parse_seats("cautious"))
+K.sim_deals(kd, kc, 0, 64, g.rules_array(g.rules()), codes, prm)
+K.trace_deals(kd, kc, 0, 4, g.rules_array(g.rules()), codes, prm)
+print(len(PM.pimc_choose.signatures), len(PM.pimc_calls.signatures), len(K.pimc_scratch.signatures))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["0", "0", "0"]

@@ -125,7 +125,9 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass, sab
     return taker, high
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+# play_tricks and play_deal keep numba's reference counting (no ``_nrt=False``, which a callee inherits): with the
+# ``pimc`` argument they call the sampling player, which allocates its worlds
+@njit(cache=True, nogil=True)
 def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
                 base_scores, pimc=None):
     """Rules 10-14: six tricks, the taker leading. Fills tricks, legal masks and
@@ -222,7 +224,7 @@ def score_deal(taker, contract, ntricks, rules, rec):
                 rec[REC_STAKES + s] = -3 if s == taker else 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, forced_pass, rules,
               hcodes, hparams, st, lb, rec, base_scores, sab=None, pimc=None):
     """One whole deal. With ``forced_taker >= 0`` the auction is skipped and that
