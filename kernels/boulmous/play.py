@@ -39,7 +39,9 @@ def pimc_scratch(key):
             np.zeros((4, 8), np.int64), np.zeros(4, np.int64))
 
 
-@njit(cache=True, nogil=True)
+# The sampling player allocates its worlds: its calls go through functions compiled with numba's reference counting
+# (``_nrt=True``, stated, since a callee inherits ``_nrt=False`` from the deal's functions, which keep it off)
+@njit(cache=True, nogil=True, _nrt=True)
 def pimc_before_auction(hands, rules, hcodes, hparams, pimc):
     """Before the auction: a sampling seat that bids by sampling (``P_BID`` = 1) computes its calls
     (``pimc_calls``: its bid for each lowest legal bid, its trump for each bid); one with ``P_BID`` = 0
@@ -54,6 +56,15 @@ def pimc_before_auction(hands, rules, hcodes, hparams, pimc):
                                  pimc[PS_DEAL][0], pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8])
             else:
                 bcodes[s] = H_CAUTIOUS
+
+
+@njit(cache=True, nogil=True, _nrt=True)
+def pimc_card(s, hand, taker, t, contract, rules, hparams, nplay, pimc):
+    """The card a sampling seat ``s`` plays (``pimc_choose``: ``P_WORLDS`` worlds, race margin ``P_RACE``, goal:
+    the contract first, then the taker's tricks), from the cards played so far in its scratch."""
+    return _pimc.pimc_choose(s, hand, pimc[PS_PLAYED], nplay, taker, t, contract, rules,
+                             np.int64(hparams[s, P_WORLDS]), _pimc.GOAL_CONTRACT, pimc[PS_KEY], pimc[PS_DEAL][0],
+                             pimc[PS_WS], hparams[s, P_RACE])
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -125,9 +136,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass, sab
     return taker, high
 
 
-# play_tricks and play_deal keep numba's reference counting (no ``_nrt=False``, which a callee inherits): with the
-# ``pimc`` argument they call the sampling player, which allocates its worlds
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
                 base_scores, pimc=None):
     """Rules 10-14: six tricks, the taker leading. Fills tricks, legal masks and
@@ -160,9 +169,7 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
             else:
                 lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
                 if pimc is not None and hcodes[s] == H_PIMC:
-                    c = _pimc.pimc_choose(s, h[s], pimc[PS_PLAYED], nplay, taker, t, contract, rules,
-                                          np.int64(hparams[s, P_WORLDS]), _pimc.GOAL_CONTRACT, pimc[PS_KEY],
-                                          pimc[PS_DEAL][0], pimc[PS_WS], hparams[s, P_RACE])
+                    c = pimc_card(s, h[s], taker, t, contract, rules, hparams, nplay, pimc)
                 else:
                     c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
                                     taker_played, taker, t, played, st, lb)
@@ -224,7 +231,7 @@ def score_deal(taker, contract, ntricks, rules, rec):
                 rec[REC_STAKES + s] = -3 if s == taker else 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, forced_pass, rules,
               hcodes, hparams, st, lb, rec, base_scores, sab=None, pimc=None):
     """One whole deal. With ``forced_taker >= 0`` the auction is skipped and that
