@@ -10,6 +10,7 @@ and is printed as one line on stderr with exit code 2, never a traceback.
 """
 from __future__ import annotations
 
+import json
 import math
 import sys
 from enum import Enum
@@ -18,19 +19,23 @@ from typing import Annotated, Iterable, List, Optional
 
 import typer
 
-from tricksim.analysis import (__version__, bench as bench_mod, boomke_wies, boulmous, bourre, compare as cmp, engine,
-                               studies)
-from tricksim.analysis.common import (check_out_path, check_seed, heuristics_table, load_heuristic_file, rules_text,
-                                      TricksimError)
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.registry import GAMES, get as get_game
-from tricksim.analysis.studies import STUDIES
-from tricksim.analysis.output import fit_text, show
-from tricksim.analysis.boulmous.equity.views import boulmous_command
-from tricksim.analysis.boomke_wies.equity_views import boomke_command
-from tricksim.analysis.compare.games import games_command
-from tricksim.analysis.tune import tune_command
-import json
+from .analysis import __version__
+from .analysis import bench as bench_mod
+from .analysis import boomke_wies, boulmous, bourre
+from .analysis import compare as cmp
+from .analysis import engine, studies
+from .analysis.boomke_wies.equity_views import boomke_command
+from .analysis.boulmous.equity.views import boulmous_command
+from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
+                              rules_text)
+from .analysis.compare.games import games_command
+from .analysis.engine import RunOptions
+from .analysis.output import fit_text, show
+from .analysis.registry import GAMES
+from .analysis.registry import get as get_game
+from .analysis.studies import STUDIES
+from .analysis.tune import tune_command
+
 
 def _plain_flags():
     """A flag takes no value, so its help shows no type.  typer's rich help (0.2x) prints the type of every option,

@@ -6,20 +6,20 @@ the studies use and returns the number of hands played.
 """
 from __future__ import annotations
 
-import time
-
-import numba
-import pandas as pd
-
-from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.registry import GAMES, get, names
-import tempfile
-from pathlib import Path
 import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import pandas as pd
+
+from . import engine
+from .common import TricksimError, make_params
+from .registry import GAMES, get, names
 
 
 def available_games():

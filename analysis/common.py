@@ -4,15 +4,16 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Any
-
-from tricksim.kernels.cards import RANKS, SUITS
-from pathlib import Path
 import tempfile
 import textwrap
 import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
 import pandas as pd
+
+from ..kernels.cards import RANKS, SUITS
 
 
 class TricksimError(ValueError):
@@ -190,6 +191,21 @@ class Param:
     lo: float
     hi: float
     help: str
+
+
+def declared(table, names, **defaults) -> dict:
+    """{name: Param} of ``names`` from a kernel's declaration of its heuristics' parameters (kernels/<game>/
+    players.py ``PARAMS``: ``(name, default, lowest, highest, help)`` rows, a parameter's kernel column its
+    row), in the order of ``names``; ``defaults`` give a heuristic's own defaults."""
+    rows = {row[0]: row for row in table}
+    unknown = set(defaults) - set(names)
+    if unknown:
+        raise ValueError(f"defaults for parameters not asked: {sorted(unknown)}")
+    out = {}
+    for name in names:
+        _, default, lo, hi, text = rows[name]
+        out[name] = Param(name, defaults.get(name, default), lo, hi, text)
+    return out
 
 
 @dataclass(frozen=True)

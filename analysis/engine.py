@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shlex
 import sys
 import time
 from dataclasses import dataclass, field
@@ -24,15 +25,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+import numba
 import numpy as np
 
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.progress import Progress
-from tricksim.analysis.runfolder import (CODE_HASH, FORMAT, _keep_other_length, _old_manifest, _prepare_out,
-                                        _tables_units, _write_manifest, block_file, read_block,
-                                        write_block)
-import shlex
-import numba
+from .common import TricksimError
+from .progress import Progress
+from .runfolder import (CODE_HASH, FORMAT, _keep_other_length, _old_manifest, _prepare_out, _tables_units,
+                        _write_manifest, block_file, read_block, write_block)
 
 CURRENT_COMMAND = ""
 

@@ -18,9 +18,9 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from tricksim.analysis.common import HeuristicSpec, TricksimError, apply_rule_overrides, parse_heuristic
-from tricksim.analysis.engine import register
-from tricksim.kernels.rng import STREAM_DEAL, STREAM_DECIDE, derive_key
+from ..kernels.rng import STREAM_DEAL, STREAM_DECIDE, derive_key
+from .common import HeuristicSpec, TricksimError, apply_rule_overrides, parse_heuristic
+from .engine import register
 
 
 @dataclass(frozen=True)
@@ -93,8 +93,8 @@ class GameSpec:
     rules_array: Callable
     """``rules_array(rules) -> int64[kernel.N_RULES]``: the rules as the kernel reads them."""
     kernel: ModuleType
-    """The game's kernel module (kernels/<game>.py): ``N_PARAMS`` and the ``P_<NAME>`` columns of
-    the heuristic parameter matrix are read from it."""
+    """The game's kernel package (kernels/<game>/): ``N_PARAMS`` and the columns of the heuristic parameter
+    matrix (``PARAMS``, ``COLUMN``: the one declaration of the heuristics' parameters) are read from it."""
     rng_id: int
     """The game's id in the random keys (kernels/rng.py ``GAME_*``)."""
     heuristics: Mapping
@@ -142,14 +142,16 @@ class GameSpec:
 
     def heuristic_arrays(self, specs, rules=None, players: int | None = None) -> tuple:
         """Per-seat heuristic codes int64[seats] and parameters float64[seats, kernel.N_PARAMS],
-        each named parameter at the kernel's column ``P_<NAME>``; with ``param_columns``, the
+        each named parameter at its column in the kernel's declaration (``kernel.COLUMN``); with ``param_columns``, the
         extra columns some heuristics read follow (for ``rules``, default the default rules, at a
         table of ``players``, default ``len(specs)``)."""
         codes = np.array([s.code for s in specs], np.int64)
         prm = np.zeros((len(specs), self.kernel.N_PARAMS), np.float64)
+        column = self.kernel.COLUMN     # the kernel's declaration: name -> column (kernels/<game>/players.py)
         for i, s in enumerate(specs):
             for name, v in s.values:
-                prm[i, getattr(self.kernel, "P_" + name.upper())] = v
+                if name in column:      # (a setting the kernels never read, e.g. ev's training, has no column)
+                    prm[i, column[name]] = v
         if self.param_columns is not None:
             extra = self.param_columns(specs, self.rules() if rules is None else rules,
                                        len(specs) if players is None else int(players))

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import math
+import re
+import textwrap
 from pathlib import Path
 
 import pandas as pd
-from tricksim.analysis.common import check_out_path
-import textwrap
-import re
+
+from .common import check_out_path
 
 RUNS_DIR = Path("reports") / "runs"
 

@@ -1,7 +1,7 @@
 """``--play``: the kinds of play an odds study puts side by side on the same deals (issue 12 item 4)."""
 from __future__ import annotations
 
-from tricksim.analysis.common import TricksimError
+from .common import TricksimError
 
 
 def parse_play(text, kinds, game: str) -> list[str]:

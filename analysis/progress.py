@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 import time
 
+
 class Progress:
     """Progress of a run on stderr: a rich bar (units done, units per second, time left) on a terminal;
     elsewhere (a log file, CI) no bar, and one plain line when the run ends."""
@@ -18,7 +19,7 @@ class Progress:
         if not sys.stderr.isatty():
             self.plain = (f"{run.study} {run.unit}", done, total)
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True,
                           console=stderr_console())

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from tricksim.analysis.stats import binom_cdf
+from .stats import binom_cdf
 
 
 def _binom_quantile(n: int, q: float, target: float) -> int:

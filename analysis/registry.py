@@ -3,9 +3,9 @@ analysis/game.py).  The CLI and the cross-game features (``compare``, ``tune``, 
 report) and the tests iterate ``GAMES``; no game imports this module."""
 from __future__ import annotations
 
-from tricksim.analysis import boomke_wies, boulmous, bourre
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.game import Game
+from . import boomke_wies, boulmous, bourre
+from .common import TricksimError
+from .game import Game
 
 GAMES: tuple[Game, ...] = (
     boulmous.GAME,

@@ -16,8 +16,8 @@ import numba
 import numpy as np
 import pandas
 
-from tricksim.analysis import __version__
-from tricksim.analysis.common import TricksimError, check_out_path
+from . import __version__
+from .common import TricksimError, check_out_path
 
 FORMAT = 1
 

@@ -8,7 +8,7 @@ import itertools
 
 import numpy as np
 
-from tricksim.analysis.common import TricksimError
+from .common import TricksimError
 
 
 @functools.lru_cache(maxsize=64)

@@ -7,15 +7,17 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tricksim.analysis import __version__, compare as cmp
-from tricksim.analysis.common import TricksimError, check_out_path
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.registry import GAMES, get
-from tricksim.analysis.compare import render_best, render_crossings
-from tricksim.analysis.output import pm, write_table
-from tricksim.analysis.trust import trust_section
-from tricksim.analysis.equity.report import equity_section
-from tricksim.analysis.tune.report import tune_section
+from . import __version__
+from . import compare as cmp
+from .common import TricksimError, check_out_path
+from .compare import render_best, render_crossings
+from .engine import RunOptions
+from .equity.report import equity_section
+from .output import pm, write_table
+from .registry import GAMES, get
+from .trust import trust_section
+from .tune.report import tune_section
+
 
 def sweep_sentence(best: dict, changes: list[dict], param: str, unit: str) -> str:
     """What a sweep shows, in the words ``tricksim sweep`` prints: the best value named only when the
@@ -44,7 +46,7 @@ def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points
 
 
 def _compare_section(out: Path, quick: bool, progress: bool) -> str:
-    from tricksim.analysis.plots import leaderboard_plot, sweep_edge_note, sweep_plot
+    from .plots import leaderboard_plot, sweep_edge_note, sweep_plot
 
     d = out / "compare"
     d.mkdir(parents=True, exist_ok=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis import compare as cmp
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.registry import GAMES
+from . import compare as cmp
+from .engine import RunOptions
+from .registry import GAMES
 
 
 def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str:

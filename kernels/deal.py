@@ -2,8 +2,8 @@
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, U1
-from tricksim.kernels.rng import shuffle
+from .cards import U0, U1
+from .rng import shuffle
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -20,7 +20,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 GAME_BOULMOUS, GAME_BOOMKE_WIES, GAME_BOURRE = 1, 2, 3
 STREAM_DEAL, STREAM_DECIDE, STREAM_GAME = 0, 1, 2
-STREAM_PIMC = 3   # the sampling player's own stream (kernels/boulmous/pimc_batch.py)
+STREAM_PIMC = 3   # the sampling player's own stream (kernels/boulmous/pimc.py, kernels/bourre/pimc.py)
 
 
 def mix64_py(z: int) -> int:

@@ -86,7 +86,8 @@ def _table_row(cells, draw=1.0, z=0.0):
     spec = _spec(7, "ev:draw=%g,draw_z=%g" % (draw, z))
     row = np.zeros((1, K.N_PARAMS + K.EV_LEN))
     for name, v in spec.values:
-        row[0, getattr(K, "P_" + name.upper())] = v
+        if name in K.COLUMN:        # (the training settings have no kernel column)
+            row[0, K.COLUMN[name]] = v
     t = row[0, K.EV_BASE:].reshape(K.EV_CELLS, K.EV_W)
     t[:, 0] = -1.0
     for c, v in cells.items():

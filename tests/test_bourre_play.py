@@ -192,17 +192,17 @@ def test_open_position_fields():
     pos = np.zeros(S.POS_LEN, np.int64)
     assert O.open_position(rec, 5, 4, up, False, 2, h, pos) == -1
     assert [int(x) for x in h[:3]] == [int(rec[K.REC_HANDS + s]) for s in (1, 2, 4)] and not h[3:].any()
-    assert (pos[S.P_N], pos[S.P_ME], pos[S.P_LEADER], pos[S.P_TRUMP], pos[S.P_LONO], pos[S.P_LEAD]) == (3, 1, 0, 1, 0, -1)
-    assert pos[S.P_KNOWN] == 1 << up and pos[S.P_AKQ] == 0b001
+    assert (pos[S.POS_N], pos[S.POS_ME], pos[S.POS_LEADER], pos[S.POS_TRUMP], pos[S.POS_LONO], pos[S.POS_LEAD]) == (3, 1, 0, 1, 0, -1)
+    assert pos[S.POS_KNOWN] == 1 << up and pos[S.POS_AKQ] == 0b001
     rec[K.REC_UP_OUT] = 0
     O.open_position(rec, 5, 4, up, False, 4, h, pos)
-    assert pos[S.P_KNOWN] == 0 and pos[S.P_ME] == 2
+    assert pos[S.POS_KNOWN] == 0 and pos[S.POS_ME] == 2
     O.open_position(rec, 5, 4, up, True, 4, h, pos)                        # a separate turn-up: seen by all
-    assert pos[S.P_KNOWN] == 1 << up
+    assert pos[S.POS_KNOWN] == 1 << up
     rec[K.REC_LONO], rec[K.REC_TRUMP] = 1, -1
     rec[K.REC_HANDS + 4] = sum(1 << c for c in [up, 33, 34, 35, 36])
     O.open_position(rec, 5, 4, up, False, 1, h, pos)
-    assert (pos[S.P_LEADER], pos[S.P_TRUMP], pos[S.P_LONO], pos[S.P_LEAD], pos[S.P_AKQ]) == (2, -1, 1, up, 0)
+    assert (pos[S.POS_LEADER], pos[S.POS_TRUMP], pos[S.POS_LONO], pos[S.POS_LEAD], pos[S.POS_AKQ]) == (2, -1, 1, up, 0)
 
 
 def test_resume_and_block_size_do_not_change_the_counts(tmp_path):

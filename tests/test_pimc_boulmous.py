@@ -1,8 +1,10 @@
-"""The Boulmous sampling player wired in (kernels/boulmous/pimc_batch.py, issue 12): the ``pimc`` column of
-``odds boulmous --play``, ``pimc`` as an entrant of ``compare`` and a seat of ``trace``.
+"""The Boulmous sampling player wired in (issue 12): the ``pimc`` column of ``odds boulmous --play``
+(kernels/boulmous/pimc_batch.py), ``pimc`` as an entrant of ``compare`` and a seat of ``trace`` (the kernels'
+optional ``pimc`` argument, kernels/boulmous/play.py).
 
-- the mixed kernels with no PIMC seat play exactly as kernels/boulmous/play.py (same records, same duplicate
-  counts), so a PIMC seat is the only thing that changes a deal;
+- given the ``pimc`` argument with no PIMC seat, the kernels play exactly as without it (same records, same
+  duplicate counts), so a PIMC seat is the only thing that changes a deal; one deal is played by one function
+  (no second copy of the deal for mixed tables);
 - the referee (tests/ref_boulmous.py) accepts every deal a PIMC seat plays, beside heuristics and alone;
 - the pimc column and a tournament with a pimc entrant are identical for 1 and 2 threads and any block
   size, and leave the other columns (common random numbers) unchanged.
@@ -27,7 +29,7 @@ from tricksim.kernels.boulmous import pimc_batch as P
 HAND = "JH JD AH KH 9S TC"
 
 
-def test_mixed_kernels_without_pimc_play_as_the_plain_kernels():
+def test_the_pimc_argument_without_a_pimc_seat_plays_as_without_it():
     specs = [GAME.parse_heuristic(h) for h in ("cautious", "aggressive", "random")]
     codes, prm = GAME.heuristic_arrays(specs)
     ids, nround = seating(GAME, 3, {})
@@ -35,10 +37,23 @@ def test_mixed_kernels_without_pimc_play_as_the_plain_kernels():
     ra = GAME.rules_array(BoulmousRules())
     args = (np.ascontiguousarray(codes[ids]), np.ascontiguousarray(prm[ids]), ids, 3, nround)
     plain = K.sim_duplicate(kd, kc, 0, 96, ra, *args)
-    mixed = P.sim_duplicate_mixed(kd, kc, pimc_key(5), 0, 96, ra, *args)
+    mixed = K.sim_duplicate(kd, kc, 0, 96, ra, *args, pimc_key(5))
     assert plain.sum() != 0 and np.array_equal(plain, mixed)
     c4, p4 = GAME.heuristic_arrays(GAME.parse_seats(["cautious", "random", "aggressive", "random"]))
-    assert np.array_equal(K.trace_deals(kd, kc, 0, 40, ra, c4, p4), P.trace_mixed(kd, kc, pimc_key(5), 0, 40, ra, c4, p4))
+    assert np.array_equal(K.trace_deals(kd, kc, 0, 40, ra, c4, p4), K.trace_deals(kd, kc, 0, 40, ra, c4, p4, pimc_key(5)))
+
+
+def test_one_deal_function_for_every_table():
+    """The mixed-table copies of the deal are gone: the sampling player is the optional ``pimc`` argument of
+    the one ``play_deal`` (as Bourre's ``play_dealt`` takes it), and its bids travel in its own scratch, not in
+    the parameter matrix."""
+    import inspect
+    for gone in ("play_deal_mixed", "trace_mixed", "sim_duplicate_mixed", "_scratch"):
+        assert not hasattr(P, gone)
+    for fn in (K.play_deal, K.play_tricks, K.auction, K.trace_deals, K.sim_duplicate):
+        sig = inspect.signature(fn.py_func)
+        assert sig.parameters["pimc"].default is None
+    assert not hasattr(K, "P_SAMPLED_BID") and not hasattr(K, "P_SA_BIN") and K.N_PARAMS == len(K.PARAMS)
 
 
 @pytest.mark.parametrize("flags", [{}, dict(left_bower_is_trump=False, must_head=True, trump_obligation="must_trump"),
@@ -187,8 +202,8 @@ def test_sampled_bidding_deterministic_across_threads_and_blocks():
     ra = GAME.rules_array(BoulmousRules())
     c4, p4 = GAME.heuristic_arrays(GAME.parse_seats(["pimc:bid=1,worlds=4", "random", "pimc:bid=1,worlds=4",
                                                      "cautious"]))
-    whole = P.trace_mixed(kd, kc, pimc_key(4), 0, 12, ra, c4, p4)
-    parts = np.vstack([P.trace_mixed(kd, kc, pimc_key(4), f, 4, ra, c4, p4) for f in (0, 4, 8)])
+    whole = K.trace_deals(kd, kc, 0, 12, ra, c4, p4, pimc_key(4))
+    parts = np.vstack([K.trace_deals(kd, kc, f, 4, ra, c4, p4, pimc_key(4)) for f in (0, 4, 8)])
     assert np.array_equal(whole, parts)
 
 

@@ -98,7 +98,7 @@ def _game_log(pstar, cal, prm, ra, codes, g):
     z4 = lambda: np.zeros(4, np.int64)          # noqa: E731
     w, nd = K.play_game(sd, st, ra, codes, prm, np.int64(ra[K.R_LEFT_BOWER_TRUMP]), np.zeros(K.REC_LEN, np.int64),
                         np.zeros(24, np.int64), np.zeros(4, np.uint64), np.zeros(4, np.uint64), z4(), z4(), z4(), z4(),
-                        log, True, z4(), np.int64(0), pstar, cal, np.zeros(prm.shape))
+                        log, True, z4(), np.int64(0), pstar, cal, np.zeros((4, 4), np.int64))
     return log[:nd]
 
 
@@ -140,10 +140,10 @@ def test_sa_thresholds_binary_search():
     rel = (seat - dealer - 1) % 4
     pstar[idx, rel] = [0.3, -1.0, 2.0, 0.95]
     cal = np.tile(np.linspace(0, 1, K.SA_NBINS)[:, None], (1, 4))
-    hpw = np.zeros((4, K.N_PARAMS))
-    K.sa_thresholds(pstar, cal, scores, np.int64(dealer), np.int64(seat), np.int64(SMALL), hpw)
+    sab = np.zeros((4, 4), np.int64)
+    K.sa_thresholds(pstar, cal, scores, np.int64(dealer), np.int64(seat), np.int64(SMALL), sab)
     want = [int(np.argmax(cal[:, 0] >= np.float32(0.3))), 0, K.SA_NBINS, int(np.argmax(cal[:, 3] >= np.float32(0.95)))]
-    assert list(hpw[seat, K.P_SA_BIN:K.P_SA_BIN + 4]) == want
+    assert list(sab[seat]) == want
 
 
 def test_pstar_against_a_direct_computation():

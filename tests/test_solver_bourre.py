@@ -82,20 +82,20 @@ def kernel_args(p: rs.Position):
     for s, cards in enumerate(p.hands):
         h[s] = np.uint64(sum(1 << c for c in cards))
     pos = np.zeros(S.POS_LEN, np.int64)
-    pos[S.P_N] = p.n
-    pos[S.P_ME] = p.me
-    pos[S.P_LEADER] = p.leader
-    pos[S.P_NTRICK] = len(p.trick)
+    pos[S.POS_N] = p.n
+    pos[S.POS_ME] = p.me
+    pos[S.POS_LEADER] = p.leader
+    pos[S.POS_NTRICK] = len(p.trick)
     for k, c in enumerate(p.trick):
-        pos[S.P_TRICK + k] = c
-    pos[S.P_TRUMP] = -1 if p.trump is None else p.trump
-    pos[S.P_LONO] = int(p.trump is None)
-    pos[S.P_LEAD] = -1 if p.lead_card is None else p.lead_card
-    pos[S.P_AKQ] = sum(1 << s for s in p.akq_holders)
-    pos[S.P_PLAYED] = sum(1 << c for c in p.played)
-    pos[S.P_KNOWN] = sum(1 << c for c in p.known_out)
+        pos[S.POS_TRICK + k] = c
+    pos[S.POS_TRUMP] = -1 if p.trump is None else p.trump
+    pos[S.POS_LONO] = int(p.trump is None)
+    pos[S.POS_LEAD] = -1 if p.lead_card is None else p.lead_card
+    pos[S.POS_AKQ] = sum(1 << s for s in p.akq_holders)
+    pos[S.POS_PLAYED] = sum(1 << c for c in p.played)
+    pos[S.POS_KNOWN] = sum(1 << c for c in p.known_out)
     for s, w in enumerate(p.won):
-        pos[S.P_WON + s] = w
+        pos[S.POS_WON + s] = w
     return h, pos
 
 

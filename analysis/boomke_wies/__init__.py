@@ -8,24 +8,23 @@
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
-from tricksim.analysis.boomke_wies.config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY,
-                                                  BoomkeRules, call_name, parse_call, parse_hand, rules_array, score)
-from tricksim.analysis.boomke_wies.dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
-from tricksim.analysis.boomke_wies.play import block_odds_play, odds_play, odds_play_run, render_play
-from tricksim.analysis.boomke_wies.equity import block_boomke
-from tricksim.analysis.boomke_wies.report import EXAMPLE_HAND, equity_report, headline, trust
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.boomke_wies.studies import (_odds_tables, auction_stats, bench_cases, block_classes,
-                                                   block_deals, block_duplicate, block_matches, block_odds,
-                                                   decode_classes, decode_deals, deals_run, heuristic_open_suit,
-                                                   match_stats, matches_run, odds_classes, odds_hand, odds_run)
-from tricksim.analysis.boomke_wies.trace import record_to_dict, trace
-from tricksim.analysis.boomke_wies.views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks,
-                                                 render_classes, render_dd, render_deals, render_odds, stakes_command)
-from tricksim.analysis.common import make_params, parse_cards, parse_heuristic, rules_dict
-from tricksim.analysis.game import Game
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.cards import mask_of
+from ...kernels import boomke_wies as K
+from ...kernels.cards import mask_of
+from ..common import make_params, parse_cards, parse_heuristic, rules_dict
+from ..game import Game
+from .config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY, BoomkeRules, call_name,
+                     parse_call, parse_hand, rules_array, score)
+from .dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
+from .equity import block_boomke
+from .play import block_odds_play, odds_play, odds_play_run, render_play
+from .report import EXAMPLE_HAND, equity_report, headline, trust
+from .spec import SPEC
+from .studies import (_odds_tables, auction_stats, bench_cases, block_classes, block_deals, block_duplicate,
+                      block_matches, block_odds, deals_run, decode_classes, decode_deals, heuristic_open_suit,
+                      match_stats, matches_run, odds_classes, odds_hand, odds_run)
+from .trace import record_to_dict, trace
+from .views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks, render_classes, render_dd,
+                    render_deals, render_odds, stakes_command)
 
 GAME = Game.of(
     SPEC,

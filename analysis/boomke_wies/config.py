@@ -7,11 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.cards import RANKS, SUITS
-
-
+from ...kernels import boomke_wies as K
+from ...kernels.cards import RANKS, SUITS
+from ..common import HeuristicDef, TricksimError, declared, flag, parse_cards
 
 KEY = "boomke_wies"
 N_SEATS = 4
@@ -61,28 +59,18 @@ def rules_array(r: BoomkeRules) -> np.ndarray:
 
 def _family(margin=0.0, ace=1.0, king=0.75, queen=0.4, trump_len=0.75, short=0.2, partner=4.0, partner_passed=3.4,
             partner_bid=0.9, seven_margin=0.5, boom_margin=1.5, overcall_partner=0, draw_trumps=1, count=1, ruff=1):
-    return {p.name: p for p in [
-        Param("margin", margin, -3, 5, "bid a level only when the team's estimated tricks minus margin reach it"),
-        Param("ace", ace, 0, 2, "tricks counted per ace"),
-        Param("king", king, 0, 2, "tricks counted per king with at least one more card of its suit"),
-        Param("queen", queen, 0, 2, "tricks counted per queen with at least two more cards of its suit"),
-        Param("trump_len", trump_len, 0, 2, "tricks counted per card of the longest suit (the intended trumps) beyond three"),
-        Param("short", short, 0, 2, "ruffing value per singleton (twice per void) beside four or more trumps"),
-        Param("partner", partner, 0, 7, "tricks credited to a partner who has not spoken"),
-        Param("partner_passed", partner_passed, 0, 7, "tricks credited to a partner who has passed"),
-        Param("partner_bid", partner_bid, 0, 2, "share credited of what a partner's bid b implies (b + margin - partner)"),
-        Param("seven_margin", seven_margin, -3, 6, "forced dealer: bid 7 when the team estimate reaches 7 + this, else Meetje"),
-        Param("boom_margin", boom_margin, -3, 6, "bid Boom when the team estimate reaches 13 + this (always on a certain thirteen, see sure_thirteen)"),
-        Param("overcall_partner", overcall_partner, 0, 1, "1: may overbid its own partner"),
-        Param("draw_trumps", draw_trumps, 0, 1, "1: the declaring side leads trumps while an opponent may hold one"),
-        Param("count", count, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),
-        Param("ruff", ruff, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
-    ]}
+    return declared(K.PARAMS, ["margin", "ace", "king", "queen", "trump_len", "short", "partner", "partner_passed",
+                               "partner_bid", "seven_margin", "boom_margin", "overcall_partner", "draw_trumps",
+                               "count", "ruff"],
+                    margin=margin, ace=ace, king=king, queen=queen, trump_len=trump_len, short=short, partner=partner,
+                    partner_passed=partner_passed, partner_bid=partner_bid, seven_margin=seven_margin,
+                    boom_margin=boom_margin, overcall_partner=overcall_partner, draw_trumps=draw_trumps, count=count,
+                    ruff=ruff)
 
 
 REGISTRY = {
     "random": HeuristicDef("random", K.H_RANDOM,
-                           {"bid_prob": Param("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may")},
+                           declared(K.PARAMS, ["bid_prob"]),
                            "random-legal baseline: random calls, a uniformly random legal card (the opening lead too)",
                            deterministic=False),
     "partner": HeuristicDef("partner", K.H_PARTNER, _family(),

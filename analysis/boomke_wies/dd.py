@@ -9,15 +9,14 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, parse_hand
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import Z95, hist_mean_ci, wilson
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.cards import RANKS, SUITS, card_str, mask_of
-
+from ...kernels import boomke_wies as K
+from ...kernels.cards import RANKS, SUITS, card_str, mask_of
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..stats import Z95, hist_mean_ci, wilson
+from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, parse_hand
+from .spec import SPEC
 
 DD_BATCH = 100
 _DD_THREADS = {"n": 0}
@@ -25,9 +24,9 @@ _DD_THREADS = {"n": 0}
 
 def _endplay():
     try:
+        import endplay._dds as dds
         import endplay.dds.solve as solve
         from endplay.types import Deal, Denom, Player
-        import endplay._dds as dds
     except ImportError:
         raise TricksimError("--double-dummy needs the optional 'dd' extra (endplay, the DDS solver): "
                             "pip install 'tricksim[dd]'") from None

@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.cache import code_hash, kernel_files, key_of, load, save
-from tricksim.analysis.common import TricksimError, make_params, rules_dict, spec_json
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import wilson
-from tricksim.kernels.boomke_wies import equity as KE
+from ...kernels.boomke_wies import equity as KE
+from .. import engine
+from ..cache import code_hash, kernel_files, key_of, load, save
+from ..common import TricksimError, make_params, rules_dict, spec_json
+from ..engine import RunOptions
+from ..stats import wilson
+from .spec import SPEC
 
 DEALS = 4_000_000
 BLOCK = 1 << 21
@@ -180,7 +180,7 @@ def check(c, rules, states: int = 20, games: int = 20_000, seed: int = 0, heuris
         e = equity(c, (a, b), left, d, rules, boot, seed)
         pt = float(e.p_win[0])
         ht = float(e.win_hi[0] - e.win_lo[0]) / 2
-        p, lo, hi = wilson(int(r[0]), games)
+        p, lo, hi = wilson(int(KE.MATCH_FROM.unpack(r)["wins"][0]), games)
         se = np.sqrt(max(float(p) * (1 - float(p)), 1.0 / games) / games + (ht / 1.96) ** 2)
         rows.append({"scores": f"{a},{b}", "deals_left": left, "dealer": d, "p_table": pt, "table_ci": ht,
                      "p_sim": float(p), "sim_lo": float(lo), "sim_hi": float(hi), "games": games,

@@ -7,12 +7,12 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boomke_wies import equity as B
-from tricksim.analysis.boomke_wies.config import KEY
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.output import pct, pct_pm, pm, with_folder, write_table
+from ..common import TricksimError
+from ..engine import RunOptions
+from ..output import pct, pct_pm, pm, with_folder, write_table
+from . import equity as B
+from .config import KEY
+from .spec import SPEC
 
 
 def _heat_png(p, rules, dealer_of, path: Path, here):
@@ -21,7 +21,7 @@ def _heat_png(p, rules, dealer_of, path: Path, here):
     written, as (x, y, text)."""
     from matplotlib import ticker
 
-    from tricksim.analysis.plots import plt
+    from ..plots import plt
     diffs = np.arange(-12, 13)
     lefts = np.arange(1, rules.match_deals + 1)
     m = np.array([[B.recursion(p, int(d), int(n), dealer_of(int(n)), bool(rules.tiebreak_extra_deal))[0]

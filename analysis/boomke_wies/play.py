@@ -18,17 +18,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.config import BIDS, BoomkeRules, call_name, parse_hand, score
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.boomke_wies.dd import _DD_THREADS, _dd_run, dd_solve, paired_gap
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.play_kinds import parse_play as parse_kinds
-from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.cards import SUITS, card_str, mask_of
-from tricksim.analysis.output import pct, pm
+from ...kernels import boomke_wies as K
+from ...kernels.cards import SUITS, card_str, mask_of
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..output import pct, pm
+from ..play_kinds import parse_play as parse_kinds
+from ..stats import hist_mean_ci, mean_ci, wilson
+from .config import BIDS, BoomkeRules, call_name, parse_hand, score
+from .dd import _DD_THREADS, _dd_run, dd_solve, paired_gap
+from .spec import SPEC
 
 PLAY_KINDS = ("heuristic", "open")
 PLAY_LABELS = {"heuristic": "heuristics", "open": "open-hand"}

@@ -3,17 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis.boomke_wies import equity as EQ
-from tricksim.analysis.boomke_wies.dd import _endplay, dd_deals
-from tricksim.analysis.boomke_wies.equity_views import boomke_command
-from tricksim.analysis.boomke_wies.studies import auction_stats, odds_classes, odds_hand
-from tricksim.analysis.boomke_wies.tables import (calls_table, class_tables, contracts_table, dd_bid_table,
-                                                  dd_contract_table, points_text)
-from tricksim.analysis.boomke_wies.views import plot_classes, plot_contracts, plot_dd, plot_tricks
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import markdown_table, no_interval, pm, write_table
-
+from ..common import TricksimError
+from ..engine import RunOptions
+from ..output import markdown_table, no_interval, pm, write_table
+from . import equity as EQ
+from .dd import _endplay, dd_deals
+from .equity_views import boomke_command
+from .studies import auction_stats, odds_classes, odds_hand
+from .tables import calls_table, class_tables, contracts_table, dd_bid_table, dd_contract_table, points_text
+from .views import plot_classes, plot_contracts, plot_dd, plot_tricks
 
 EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 

@@ -1,9 +1,9 @@
 """Boomke Wies's ``GameSpec`` (analysis/game.py): its rules, heuristics and kernel, and the helpers every game
 shares.  The game's own modules use ``SPEC``; the package builds its whole ``Game`` record from it."""
-from tricksim.analysis.boomke_wies.config import ALIASES, KEY, N_SEATS, REGISTRY, BoomkeRules, rules_array
-from tricksim.analysis.game import Duplicate, GameSpec
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.rng import GAME_BOOMKE_WIES
+from ...kernels import boomke_wies as K
+from ...kernels.rng import GAME_BOOMKE_WIES
+from ..game import Duplicate, GameSpec
+from .config import ALIASES, KEY, N_SEATS, REGISTRY, BoomkeRules, rules_array
 
 SPEC = GameSpec(name="boomke-wies", key=KEY, title="Boomke Wies", rules=BoomkeRules, rules_array=rules_array,
                 kernel=K, rng_id=GAME_BOOMKE_WIES, heuristics=REGISTRY, aliases=ALIASES, seats=N_SEATS,

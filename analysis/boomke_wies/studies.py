@@ -16,17 +16,16 @@ import json
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.boomke_wies.config import (BIDS, CONTRACT_NAMES, DEALS_BLOCK, HCP_BUCKETS, MATCHES_BLOCK,
-                                                  ODDS_BLOCK, POSITIONS, BoomkeRules, _bucket_name, _positions,
-                                                  _trump, call_name, check_hands, parse_call, parse_hand,
-                                                  rules_array, score)
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.cards import SUITS, card_str, mask_of
+from ...kernels import boomke_wies as K
+from ...kernels.cards import SUITS, card_str, mask_of
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..stats import hist_mean_ci, mean_ci, wilson
+from .config import (BIDS, CONTRACT_NAMES, DEALS_BLOCK, HCP_BUCKETS, MATCHES_BLOCK, ODDS_BLOCK, POSITIONS,
+                     BoomkeRules, _bucket_name, _positions, _trump, call_name, check_hands, parse_call, parse_hand,
+                     rules_array, score)
+from .spec import SPEC
 
 
 def block_deals(params, first, n):
@@ -74,8 +73,9 @@ def _odds_tables(agg, cards, positions, rules, n):
     """Trick distributions, the calls table and the per-position table from ``sim_odds`` counts."""
     held = [s for s in range(4) if any(c // 16 == s for c in cards)]
     trick_rows, call_rows = [], []
+    odds = K.ODDS.unpack(agg)
     for s in held:
-        h = agg[s * 14:(s + 1) * 14]
+        h = odds["declarer"][s]
         m, half, _ = hist_mean_ci(np.arange(14), h)
         row = {"trump": SUITS[s], "n": int(h.sum()), "mean_tricks": m, "mean_ci": half}
         for T in range(14):
@@ -84,7 +84,7 @@ def _odds_tables(agg, cards, positions, rules, n):
         for contract in BIDS + [K.MEETJE]:
             hh = h
             if contract == K.MEETJE and rules.meetje_trump == "dealer_names_then_eldest_leads":
-                hh = agg[K.ODDS_MEETJE + s * 14:K.ODDS_MEETJE + (s + 1) * 14]
+                hh = odds["meetje"][s]
                 if hh.sum() == 0:
                     continue
             nn = int(hh.sum())
@@ -100,18 +100,18 @@ def _odds_tables(agg, cards, positions, rules, n):
     pos_rows = []
     ours_v = np.arange(-7, 6)
     net_v = np.arange(-10, 6)
+    by_position = odds["positions"].reshape(4, K.ODDS_POS_LEN)
     for p in positions:
-        base = K.ODDS_POS + p * K.ODDS_POS_LEN
-        seg = agg[base:base + K.ODDS_POS_LEN]
-        pass_o, pass_n = seg[0:13], seg[13:29]
-        heur_o, heur_n = seg[29:42], seg[42:58]
+        seg = K.ODDS_POSITION.unpack(by_position[p])
+        pass_o, pass_n = seg["pass_points"], seg["pass_net"]
+        heur_o, heur_n = seg["heur_points"], seg["heur_net"]
         npos = int(pass_o.sum())
         po, poh, _ = hist_mean_ci(ours_v, pass_o)
         pn, pnh, _ = hist_mean_ci(net_v, pass_n)
         ho, hoh, _ = hist_mean_ci(ours_v, heur_o)
         hn, hnh, _ = hist_mean_ci(net_v, heur_n)
-        pd_, pdl, pdh = wilson(int(seg[58]), npos)
-        pp_, ppl, pph = wilson(int(seg[59]), npos)
+        pd_, pdl, pdh = wilson(int(seg["declares"][0]), npos)
+        pp_, ppl, pph = wilson(int(seg["partner_declares"][0]), npos)
         pos_rows.append({"position": p, "position_name": POSITIONS[p], "n": npos,
                          "pass_points": po, "pass_points_ci": poh, "pass_net": pn, "pass_net_ci": pnh,
                          "heuristic_points": ho, "heuristic_points_ci": hoh, "heuristic_net": hn,
@@ -205,10 +205,8 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
 
 
 def decode_deals(agg, n, rules):
-    A = agg[:K.AGG_A].reshape(K.N_CC, 4, 14)
-    B = agg[K.OFF_B:K.OFF_B + K.AGG_B].reshape(K.N_CC, 10, 38, 2)
-    C = agg[K.OFF_C:K.OFF_C + 8]
-    D = agg[K.OFF_D:K.OFF_D + 14]
+    g = K.DEALS.unpack(agg)
+    A, B, D = g["by_contract"], g["by_class"], g["no_auction"]
     rows = []
     for cc in range(K.N_CC):
         h = A[cc].sum(axis=0)
@@ -228,7 +226,7 @@ def decode_deals(agg, n, rules):
         pf, flo, fhi = wilson(k, n)
         prow.append({"declarer_position": POSITIONS[p], "freq": float(pf), "freq_lo": float(flo),
                      "freq_hi": float(fhi), "n_deals": n})
-    m, half = mean_ci(C[:4], C[4:8], n)
+    m, half = mean_ci(g["score_sum"], g["score_sq"], n)
     points = pd.DataFrame({"position": POSITIONS, "mean_points": m, "ci": half, "n_deals": n})
     # success by contract and the declarer's hand class (longest suit, HCP bucket)
     crow = []
@@ -304,16 +302,18 @@ def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
     wins, draws, deals per match."""
     specs = SPEC.parse_seats(heuristics)
     r = opts.execute(run or matches_run(seed, matches, rules, specs, block_size))
-    a = r.counts
+    a = K.MATCHES.unpack(r.counts)
     n = r.n
-    m, half = mean_ci(a[0:2], a[2:4], n)
-    pw, lo, hi = wilson(a[4:7], n)
+    m, half = mean_ci(a["points"], a["points_sq"], n)
+    pw, lo, hi = wilson(np.concatenate([a["wins"], a["draws"]]), n)
     teams = pd.DataFrame({"team": ["seats 0+2", "seats 1+3", "draw"],
                           "heuristics": [f"{specs[0].label} + {specs[2].label}", f"{specs[1].label} + {specs[3].label}", ""],
                           "mean_points": [m[0], m[1], np.nan], "points_ci": [half[0], half[1], np.nan],
                           "p": pw, "p_lo": lo, "p_hi": hi, "matches": n})
-    return {"teams": teams, "matches": n, "mean_deals": a[7] / max(n, 1), "extra_deals": int(a[8]),
-            "booms_per_match": a[9] / max(n, 1), "meetjes_per_match": a[10] / max(n, 1), "seconds": r.seconds}
+    return {"teams": teams, "matches": n, "mean_deals": a["deals"][0] / max(n, 1),
+            "extra_deals": int(a["extra_deals"][0]),
+            "booms_per_match": a["booms"][0] / max(n, 1), "meetjes_per_match": a["meetjes"][0] / max(n, 1),
+            "seconds": r.seconds}
 
 
 def block_duplicate(params, first, n):

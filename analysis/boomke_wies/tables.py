@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tricksim.analysis.output import no_interval, pct, pm
+from ..output import no_interval, pct, pm
 
 
 def contracts_table(res) -> pd.DataFrame:

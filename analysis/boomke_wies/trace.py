@@ -1,11 +1,11 @@
 """Boomke Wies traces (docs/trace.md): deals exactly as the kernels played them."""
 from __future__ import annotations
 
-from tricksim.analysis.boomke_wies.config import KEY, BoomkeRules, check_hands
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params, rules_dict
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.cards import SUITS, card_str, cards_of
+from ...kernels import boomke_wies as K
+from ...kernels.cards import SUITS, card_str, cards_of
+from ..common import TricksimError, make_params, rules_dict
+from .config import KEY, BoomkeRules, check_hands
+from .spec import SPEC
 
 
 def _cards(mask):

@@ -8,17 +8,15 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.boomke_wies.config import (HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump,
-                                                  parse_hand)
-from tricksim.analysis.boomke_wies.spec import SPEC
-from tricksim.analysis.boomke_wies.dd import _endplay, dd_deals, dd_hand
-from tricksim.analysis.boomke_wies.studies import (auction_stats, deals_run, match_stats, matches_run, odds_classes,
-                                                   odds_hand, odds_run)
-from tricksim.analysis.boomke_wies.tables import class_tables, contracts_table, matches_table, points_text
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import no_interval, pct, pm, show, with_folder, write_table
-from tricksim.analysis.boomke_wies.play import PLAY_HANDS, check_open_extra, odds_play, odds_play_run, parse_play, render_play
+from ..common import TricksimError
+from ..engine import RunOptions
+from ..output import no_interval, pct, pm, show, with_folder, write_table
+from .config import HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump, parse_hand
+from .dd import _endplay, dd_deals, dd_hand
+from .play import PLAY_HANDS, check_open_extra, odds_play, odds_play_run, parse_play, render_play
+from .spec import SPEC
+from .studies import auction_stats, deals_run, match_stats, matches_run, odds_classes, odds_hand, odds_run
+from .tables import class_tables, contracts_table, matches_table, points_text
 
 
 def render_odds(res) -> str:
@@ -113,7 +111,7 @@ def _yerr(p, lo, hi):
 
 
 def plot_tricks(res, path: Path):
-    from tricksim.analysis.plots import plt
+    from ..plots import plt
     fig, ax = plt.subplots(figsize=(8, 4.2))
     T = np.arange(14)
     tr = res["tricks"]
@@ -131,7 +129,7 @@ def plot_tricks(res, path: Path):
 
 
 def plot_classes(grid: pd.DataFrame, path: Path, n: int, bids=(7, 9, 10)):
-    from tricksim.analysis.plots import plt
+    from ..plots import plt
     fig, axes = plt.subplots(1, len(bids), figsize=(5 * len(bids), 4.2), sharey=True)
     hcps = [_bucket_name(i) for i in range(len(HCP_BUCKETS))]
     # only the suit lengths with a cell to show (no row that is always blank)
@@ -163,7 +161,7 @@ def plot_classes(grid: pd.DataFrame, path: Path, n: int, bids=(7, 9, 10)):
 
 
 def plot_contracts(contracts: pd.DataFrame, path: Path, n: int):
-    from tricksim.analysis.plots import plt
+    from ..plots import plt
     fig, ax = plt.subplots(1, 2, figsize=(11, 3.8))
     x = np.arange(len(contracts))
     f = contracts.freq.to_numpy()
@@ -185,7 +183,7 @@ def plot_contracts(contracts: pd.DataFrame, path: Path, n: int):
 
 
 def plot_dd(by_bid: pd.DataFrame, path: Path, n: int, title: str):
-    from tricksim.analysis.plots import plt
+    from ..plots import plt
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(by_bid))
     for off, col, lab, lo, hi in ((-0.2, "p_heuristic", "heuristic play", "heur_lo", "heur_hi"),

@@ -10,28 +10,26 @@ tricks, euchre-like bowers.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
-from tricksim.analysis.boulmous.config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
-                                               TRUMP_NAMES, BoulmousRules, check_seat, parse_entrants, parse_hand,
-                                               rules_array)
-from tricksim.analysis.boulmous.play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run,
-                                             odds_classes_play, odds_play, odds_play_run, parse_play)
-from tricksim.analysis.boulmous.report import HEADLINE_HAND, headline
-from tricksim.analysis.boulmous.studies import (_odds_tables, auction_stats, bench_cases, best_call, block_classes,
-                                                block_deals, block_duplicate, block_games, block_odds, classes_run,
-                                                compare_exact, game_stakes, hand_rows, inside_text, odds_classes,
-                                                odds_hand, odds_run, solver_bench, solver_bench_cases, stakes_run)
-from tricksim.analysis.boulmous.trace import record_to_dict, trace, trace_games
-from tricksim.analysis.boulmous.views import (odds_command, render_auction, render_classes, render_odds,
-                                              stakes_command)
-from tricksim.analysis.common import make_params
-from tricksim.analysis.boulmous.equity import (decide as equity_decide, outcomes as equity_outcomes,
-                                               saware as equity_saware)
-from tricksim.analysis.boulmous.equity.report import equity_report
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.boulmous.trust import trust
-from tricksim.analysis.boulmous.whole_games import WHOLE_GAMES, block_games_duplicate
-from tricksim.analysis.game import Game
-from tricksim.kernels import boulmous as K
+from ...kernels import boulmous as K
+from ..common import make_params
+from ..game import Game
+from .config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, TRUMP_NAMES, BoulmousRules,
+                     check_seat, parse_entrants, parse_hand, rules_array)
+from .equity import decide as equity_decide
+from .equity import outcomes as equity_outcomes
+from .equity import saware as equity_saware
+from .equity.report import equity_report
+from .play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run, odds_classes_play, odds_play,
+                   odds_play_run, parse_play)
+from .report import HEADLINE_HAND, headline
+from .spec import SPEC
+from .studies import (_odds_tables, auction_stats, bench_cases, best_call, block_classes, block_deals,
+                      block_duplicate, block_games, block_odds, classes_run, compare_exact, game_stakes, hand_rows,
+                      inside_text, odds_classes, odds_hand, odds_run, solver_bench, solver_bench_cases, stakes_run)
+from .trace import record_to_dict, trace, trace_games
+from .trust import trust
+from .views import odds_command, render_auction, render_classes, render_odds, stakes_command
+from .whole_games import WHOLE_GAMES, block_games_duplicate
 
 GAME = Game.of(
     SPEC,

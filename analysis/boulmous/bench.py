@@ -9,16 +9,17 @@ import numba
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.boulmous.config import PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.kernels.boulmous import pimc as P, solver as S
+from ...kernels.boulmous import pimc as P
+from ...kernels.boulmous import solver as S
+from .config import PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
+from .spec import SPEC
 
 
 def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,
               repeats: int = 2, ref_worlds: int = 512) -> pd.DataFrame:
     """The Boulmous sampling player's ``race`` measured (README "The sampling player"): ``deals`` random deals
     played by four pimc seats with ``race`` = 0 (taker deal i mod 4 on lead, trumps S H D C in turn, bid 3, goal the
-    contract, default rules: kernels/boulmous/pimc_batch.py pimc_play_batch); every decision with a choice is made again
+    contract, default rules: kernels/boulmous/pimc.py pimc_play_batch); every decision with a choice is made again
     from the same view and stream with each margin of ``races`` (pimc_replay). One row per margin (0 first): the
     decisions, the share that play another card than race = 0, and the milliseconds per decision on one thread
     and, as in the worlds table, the share that play the card pimc plays with ``ref_worlds`` worlds (another

@@ -7,12 +7,10 @@ from math import comb
 
 import numpy as np
 
-from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards, parse_heuristic
-from tricksim.analysis.stats import two_valued_mean_ci
-from tricksim.kernels import boulmous as K
-from tricksim.kernels.rng import GAME_BOULMOUS, STREAM_PIMC, derive_key
-
-
+from ...kernels import boulmous as K
+from ...kernels.rng import GAME_BOULMOUS, STREAM_PIMC, derive_key
+from ..common import HeuristicDef, TricksimError, declared, flag, parse_cards, parse_heuristic
+from ..stats import two_valued_mean_ci
 
 KEY = "boulmous"
 DECK_RANKS = "9TJQKA"
@@ -62,32 +60,22 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
     return a
 
 
-PIMC_WORLDS = 32   # default worlds per decision, chosen by measurement (README "The sampling player")
-PIMC_BID = 1       # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (chosen by measurement: README)
-PIMC_RACE = 1.0    # default race margin (0 = off), chosen by measurement (README)
+_DEFAULT = {row[0]: row[1] for row in K.PARAMS}   # the kernel's declaration (kernels/boulmous/players.py)
+PIMC_WORLDS = _DEFAULT["worlds"]   # default worlds per decision, chosen by measurement (README "The sampling player")
+PIMC_BID = _DEFAULT["bid"]         # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (measured: README)
+PIMC_RACE = _DEFAULT["race"]       # default race margin (0 = off), chosen by measurement (README)
 
 
 def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
-    return {p.name: p for p in [
-        Param("margin", margin, -3, 3, "bid only when estimated tricks - margin reach the bid"),
-        Param("bower_weight", bower, 0, 2, "tricks counted per bower (J of trumps, J of same colour)"),
-        Param("trump_weight", trump, 0, 2, "tricks counted per other trump"),
-        Param("ace_weight", ace, 0, 2, "tricks counted per side ace"),
-        Param("king_weight", king, 0, 2, "tricks counted per side king"),
-        Param("length_bonus", length, 0, 2, "extra tricks per trump beyond two"),
-        Param("nt_bias", nt, -3, 3, "added to the no-trump estimate when choosing trumps"),
-        Param("boulmous_margin", bmargin, -3, 3, "extra margin before jumping to 6 (boulmous)"),
-        Param("gang_up", gang, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
-        Param("draw_trumps", draw, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
-        Param("lead_high", lead_high, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
-        Param("score_aware", 0, 0, 2, "in whole games (stakes, compare --games) bid by the equity table at the "
-                                      "scores: 1 by the chance to win the game, 2 by money (README: score-aware "
-                                      "bidding)"),
-    ]}
+    return declared(K.PARAMS, ["margin", "bower_weight", "trump_weight", "ace_weight", "king_weight", "length_bonus",
+                               "nt_bias", "boulmous_margin", "gang_up", "draw_trumps", "lead_high", "score_aware"],
+                    margin=margin, bower_weight=bower, trump_weight=trump, ace_weight=ace, king_weight=king,
+                    length_bonus=length, nt_bias=nt, boulmous_margin=bmargin, gang_up=gang, draw_trumps=draw,
+                    lead_high=lead_high, score_aware=0)
 
 
 REGISTRY = {
-    "random": HeuristicDef("random", K.H_RANDOM, {"bid_prob": Param("bid_prob", 0.3, 0, 1, "chance of bidding (the lowest legal level or above, uniformly) when it may")},
+    "random": HeuristicDef("random", K.H_RANDOM, declared(K.PARAMS, ["bid_prob"]),
                            "random-legal baseline: random bids, random trump, a uniformly random legal card", deterministic=False),
     "cautious": HeuristicDef("cautious", K.H_CAUTIOUS, _family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
                              "card-counting player: draws trumps as taker, leads sure winners, wins only with cards no unseen card beats"),
@@ -96,17 +84,12 @@ REGISTRY = {
 }
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC, {**_family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
-                       "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card "
-                                       "played or per auction (an integer)"),
-                       "bid": Param("bid", PIMC_BID, 0, 1, "1: bid and name trumps by sampling (expected points plus "
-                                    "stakes of each call on the same worlds); 0: as cautious, with its own parameters"),
-                       "race": Param("race", PIMC_RACE, 0, 10, "stop sampling a card decision (from 8 worlds on) once "
-                                     "the leading card leads every other by more than race standard errors (0: off)")},
+                       **declared(K.PARAMS, ["worlds", "bid", "race"])},
     "sampling player: plays each card by sampling worlds consistent with what it has seen and solving each "
     "open-handed (make or defeat the contract first, then tricks); bids and names trumps by sampling (bid=1) or as "
     "cautious with its own parameters (bid=0)")
 ALIASES = {"default": "cautious"}
-PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc seat (kernels/boulmous/pimc_batch.py)
+PIMC_ONLY = "compare, sweep and trace"   # the studies whose kernels play a pimc seat (their ``pimc`` argument)
 
 
 def pimc_key(seed: int):

@@ -23,16 +23,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import (DEALER, TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat,
-                                               no_pimc, parse_hand, PIMC_WORLDS, pimc_key)
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.studies import bid_stakes_ci
-from tricksim.analysis.stats import hist_mean_ci, mean_ci, wilson
-from tricksim.kernels.cards import card_str, mask_of
-from tricksim.kernels.boulmous import odds_play as S, pimc_batch as P
+from ...kernels.boulmous import odds_play as S
+from ...kernels.boulmous import pimc_batch as P
+from ...kernels.cards import card_str, mask_of
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..stats import hist_mean_ci, mean_ci, wilson
+from .config import (DEALER, PIMC_WORLDS, TRUMP_NAMES, BoulmousRules, _trump, check_hands, check_seat, no_pimc,
+                     parse_hand, pimc_key)
+from .spec import SPEC
+from .studies import bid_stakes_ci
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
 DEFAULT_PLAY = ("heuristic", "open")   # the kinds when none are given (pimc is slow: asked for by name)

@@ -1,15 +1,14 @@
 """Boulmous headline studies of the main job (``tricksim report``)."""
 from __future__ import annotations
 
-from tricksim.analysis.boulmous.config import N_LAYOUTS
-from tricksim.analysis.boulmous.studies import auction_stats, compare_exact, game_stakes, inside_text, odds_classes, odds_hand
-from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exact_vs_mc_table, positions_table,
-                                               stakes_table)
-from tricksim.analysis.boulmous.views import render_odds
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import markdown_table, write_table
 from pathlib import Path
 
+from ..engine import RunOptions
+from ..output import markdown_table, write_table
+from .config import N_LAYOUTS
+from .studies import auction_stats, compare_exact, game_stakes, inside_text, odds_classes, odds_hand
+from .tables import auction_table, classes_table, exact_vs_mc_table, positions_table, stakes_table
+from .views import render_odds
 
 HEADLINE_HAND = "JH JD AH KH 9S TC"
 
@@ -17,7 +16,7 @@ HEADLINE_HAND = "JH JD AH KH 9S TC"
 def headline(out, quick: bool = False, progress: bool = False) -> str:
     """Boulmous headline studies into ``out/boulmous/``; returns the markdown section."""
 
-    from tricksim.analysis.plots import heatmap_classes
+    from ..plots import heatmap_classes
 
     out = Path(out)
     d = out / "boulmous"

@@ -3,25 +3,25 @@ whole games, the duplicate tournament) and the studies that run and decode them 
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import (_trump, bid_stakes_ci, BLOCK_DEALS, BoulmousRules, check_hands,
-                                               check_seat, DEALER, GAMES_BLOCK, has_pimc, N_LAYOUTS, no_pimc,
-                                               ODDS_BLOCK, parse_hand, pimc_key, PIMC_WORLDS, rules_array,
-                                               TRUMP_NAMES)
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import batch_ratio, hist_mean_ci, hist_mean_interval, mean_ci, MIN_SAMPLE, t_crit, wilson
-from tricksim.kernels import boulmous as K
-from tricksim.kernels.cards import card_str, mask_of
-from tricksim.analysis.boulmous.equity.saware import game_arrays
-from tricksim.kernels.boulmous import pimc as P, solver as S
-from tricksim.analysis.seating import seating
-import time
+from ...kernels import boulmous as K
+from ...kernels.boulmous import pimc as P
+from ...kernels.boulmous import solver as S
+from ...kernels.cards import card_str, mask_of
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..seating import seating
+from ..stats import MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, mean_ci, t_crit, wilson
+from .config import (BLOCK_DEALS, DEALER, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK, PIMC_WORLDS, TRUMP_NAMES, BoulmousRules,
+                     _trump, bid_stakes_ci, check_hands, check_seat, has_pimc, no_pimc, parse_hand, pimc_key,
+                     rules_array)
+from .equity.saware import game_arrays
+from .spec import SPEC
 
 
 def block_deals(params, first, n):
@@ -65,8 +65,9 @@ def block_games(params, first, n):
         j = min(first + n, (i // B + 1) * B)
         a = K.sim_games(kd, kc, i, j - i, ra, codes, prm, *extra)
         total = a if total is None else total + a
-        x = a[14:18]
-        d = (j - i) - int(a[13])
+        g = K.GAMES.unpack(a)
+        x = g["boxes"]
+        d = (j - i) - int(g["abandoned"][0])
         bx[0:4] += x * x
         bx[4:8] += x * d
         bx[8] += d * d
@@ -97,8 +98,9 @@ def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
     (rule 16); the pass line's points come from the kernel's own scoring."""
     rows = []
     tricks = np.arange(7)
+    odds = K.ODDS.unpack(agg)
     for t in range(5):
-        h = agg[t * 7:(t + 1) * 7]
+        h = odds["by_trump"][t]
         n = int(h.sum())
         if n == 0:
             continue
@@ -116,8 +118,8 @@ def _odds_tables(agg, seat_label, exact, rules: BoulmousRules):
                          "exp_stakes": ms, "stakes_ci": 0.0 if exact else (shi - slo) / 2,
                          "stakes_lo": ms if exact else slo, "stakes_hi": ms if exact else shi, "p_box": pbox})
     df = pd.DataFrame(rows)
-    ph = agg[35:48]
-    sh = agg[48:53]
+    ph = odds["pass_points"]
+    sh = odds["pass_stakes"]
     n = int(ph.sum())
     pm, phalf, _ = hist_mean_ci(np.arange(-6, 7), ph)
     sm, slo, shi, _ = hist_mean_interval(np.arange(-1, 4), sh)
@@ -273,8 +275,8 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
     if keep_hands and opts.out is None:
         raise TricksimError("keeping one row per hand needs a run folder")
     r = opts.execute(run)
-    agg = r.counts
-    h = agg[:560].reshape(4, 4, 5, 7)
+    agg = K.DEALS.unpack(r.counts)
+    h = agg["cells"]
     n = r.n
     rows = []
     for ci, bid in enumerate(range(3, 7)):
@@ -285,10 +287,10 @@ def auction_stats(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=
         pm, mlo, mhi = wilson(made, k)
         rows.append({"contract": bid, "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
                      "n_deals": n, "taken": k, "p_made": float(pm), "made_lo": float(mlo), "made_hi": float(mhi)})
-    pf, flo, fhi = wilson(int(agg[560]), n)
+    pf, flo, fhi = wilson(int(agg["all_pass"][0]), n)
     rows.append({"contract": "all pass", "freq": float(pf), "freq_lo": float(flo), "freq_hi": float(fhi),
                  "n_deals": n, "taken": 0, "p_made": np.nan, "made_lo": np.nan, "made_hi": np.nan})
-    m, half = mean_ci(agg[561:565], agg[565:569], n)
+    m, half = mean_ci(agg["score_sum"], agg["score_sq"], n)
     pos = pd.DataFrame({"position": ["1st (dealer's left)", "2nd", "3rd", "dealer"], "mean_points": m,
                         "ci": half, "n": n})
     return {"contracts": pd.DataFrame(rows), "positions": pos, "n": n, "seconds": r.seconds}
@@ -309,18 +311,19 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
     specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
     game_arrays(specs, rules or BoulmousRules(), opts)     # score-aware seats: their table and calibration, once
     r = opts.execute(run or stakes_run(seed, games, rules, specs, block_size))
-    a = r.counts
-    done = r.n - int(a[13])
-    m, half = mean_ci(a[0:4], a[8:12], done)
-    pw, lo, hi = wilson(a[4:8], done)
-    bx = a[len(a) - 10:]
-    bm, bvar, bdf = batch_ratio(a[14:18], bx[0:4], bx[4:8], done, bx[8], bx[9])
+    a = K.GAMES.unpack(r.counts)
+    abandoned = int(a["abandoned"][0])
+    done = r.n - abandoned
+    m, half = mean_ci(a["stakes"], a["stakes_sq"], done)
+    pw, lo, hi = wilson(a["wins"], done)
+    bx = K.GAMES.rest(r.counts)     # block_games' batch sums after the kernel's: x^2 (4), x d (4), d^2, batches
+    bm, bvar, bdf = batch_ratio(a["boxes"], bx[0:4], bx[4:8], done, bx[8], bx[9])
     bhalf = np.asarray(t_crit(bdf) * np.sqrt(bvar)) if bdf == bdf and bdf >= MIN_SAMPLE - 1 else np.full(4, np.nan)
     df = pd.DataFrame({"seat": [0, 1, 2, 3], "heuristic": [s.label for s in specs], "mean_stakes": m,
                        "stakes_ci": half, "p_win": pw, "win_lo": lo, "win_hi": hi,
-                       "boxes_per_game": a[14:18] / max(done, 1), "boxes_ci": bhalf, "games": done,
+                       "boxes_per_game": a["boxes"] / max(done, 1), "boxes_ci": bhalf, "games": done,
                        "box_batches": int(bx[9])})
-    return {"seats": df, "games": r.n, "abandoned": int(a[13]), "mean_deals": a[12] / max(r.n, 1),
+    return {"seats": df, "games": r.n, "abandoned": abandoned, "mean_deals": a["deals"][0] / max(r.n, 1),
             "seconds": r.seconds}
 
 
@@ -359,7 +362,7 @@ PIMC_BENCH_DEALS = 100   # at most this many deals per round of the PIMC case (a
 
 def pimc_bench_cases(seed=0):
     """The sampling player's case of ``tricksim bench --solver``: whole random deals played by four PIMC seats at
-    the default worlds (kernels/boulmous/pimc_batch.py pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
+    the default worlds (kernels/boulmous/pimc.py pimc_play_batch: deal i with taker i mod 4 on lead, trump i mod 5,
     bid 3, goal: the contract), default rules; at most PIMC_BENCH_DEALS deals a round."""
     ra = rules_array(BoulmousRules())
     kd, _ = SPEC.keys(seed)
@@ -379,12 +382,11 @@ def block_duplicate(params, first, n):
     k = len(codes)
     ids, nround = seating(SPEC, k, params)
     kd, kc = SPEC.keys(params["seed"])
-    if has_pimc(SPEC.specs_from_json(params["entrants"])):   # the sampling player: kernels/boulmous/pimc_batch.py
-        from tricksim.kernels.boulmous import pimc_batch as P
-        return P.sim_duplicate_mixed(kd, kc, pimc_key(params["seed"]), first, n, rules_array(SPEC.rules_of(params)),
-                                     np.ascontiguousarray(codes[ids]), np.ascontiguousarray(prm[ids]), ids, k, nround)
-    return K.sim_duplicate(kd, kc, first, n, rules_array(SPEC.rules_of(params)), np.ascontiguousarray(codes[ids]),
-                           np.ascontiguousarray(prm[ids]), ids, k, nround)
+    args = (kd, kc, first, n, rules_array(SPEC.rules_of(params)), np.ascontiguousarray(codes[ids]),
+            np.ascontiguousarray(prm[ids]), ids, k, nround)
+    if has_pimc(SPEC.specs_from_json(params["entrants"])):   # the sampling player sits at the table
+        return K.sim_duplicate(*args, pimc_key(params["seed"]))
+    return K.sim_duplicate(*args)
 
 
 def solver_bench(seed=0):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tricksim.analysis.output import pct, pm
+from ..output import pct, pm
 
 
 def classes_table(res, min_deals: int = 0) -> pd.DataFrame:

@@ -1,13 +1,11 @@
 """Boulmous traces (docs/trace.md): hands and whole games exactly as the kernels played them."""
 from __future__ import annotations
 
-from tricksim.analysis.boulmous.config import (KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc,
-                                               pimc_key, score_aware)
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.common import make_params, rules_dict
-from tricksim.kernels import boulmous as K
-from tricksim.kernels.cards import card_str, cards_of
-from tricksim.kernels.boulmous import pimc_batch as P
+from ...kernels import boulmous as K
+from ...kernels.cards import card_str, cards_of
+from ..common import make_params, rules_dict
+from .config import KEY, TRUMP_NAMES, BoulmousRules, check_hands, has_pimc, no_pimc, pimc_key, score_aware
+from .spec import SPEC
 
 
 def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
@@ -50,8 +48,8 @@ def trace(seed: int = 0, hands: int = 10, rules: BoulmousRules | None = None, he
     check_hands(hands)
     params = make_params(seed, rules, specs)
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
-    if has_pimc(specs):     # kernels/boulmous/pimc_batch.py: the sampling player beside the heuristics
-        recs = P.trace_mixed(kd, kc, pimc_key(seed), first, hands, ra, codes, prm)
+    if has_pimc(specs):     # the sampling player beside the heuristics (kernels/boulmous/play.py ``pimc``)
+        recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, pimc_key(seed))
     else:
         recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]

@@ -9,11 +9,11 @@ import math
 
 import pandas as pd
 
-from tricksim.analysis.boulmous.play import PLAY_LABELS, odds_classes_play, odds_play
-from tricksim.analysis.boulmous.views import pimc_note
-from tricksim.analysis.output import markdown_table, pct, pm, write_table
-from tricksim.analysis.plots import leaderboard_plot
-from tricksim.analysis.stats import wilson
+from ..output import markdown_table, pct, pm, write_table
+from ..plots import leaderboard_plot
+from ..stats import wilson
+from .play import PLAY_LABELS, odds_classes_play, odds_play
+from .views import pimc_note
 
 SEED = 2026
 HAND = "JH AH TH AS KC 9D"          # a Boulmous hand whose hearts contract is in doubt

@@ -6,21 +6,20 @@ from typing import Iterator
 
 import pandas as pd
 
-from tricksim.analysis.boulmous.config import KEY, BoulmousRules, check_seat, no_pimc, parse_hand
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.boulmous.play import (PIMC_CLASS_HANDS, PIMC_HANDS, PLAY_HANDS, PLAY_LABELS, classes_play_run,
-                                             odds_classes_play, odds_play, odds_play_run, parse_play)
+from .config import KEY, BoulmousRules, check_seat, no_pimc, parse_hand
+from .play import (PIMC_CLASS_HANDS, PIMC_HANDS, PLAY_HANDS, PLAY_LABELS, classes_play_run, odds_classes_play,
+                   odds_play, odds_play_run, parse_play)
+from .spec import SPEC
 
 CLASSES_PLAY_HANDS = 200_000   # default deals of the class table with --play
-from tricksim.analysis.boulmous.studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text,
-                                                odds_classes, odds_hand, odds_run, stakes_run)
-from tricksim.analysis.boulmous.tables import (auction_table, classes_table, exact_vs_mc_table, positions_table,
-                                               stakes_table)
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.runfolder import check_folder
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import mean_interval, pct, pm, show, with_folder, write_table
-from tricksim.analysis.boulmous.equity.views import odds_scores_command
+from ..common import TricksimError
+from ..engine import RunOptions
+from ..output import mean_interval, pct, pm, show, with_folder, write_table
+from ..runfolder import check_folder
+from .equity.views import odds_scores_command
+from .studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text, odds_classes, odds_hand,
+                      odds_run, stakes_run)
+from .tables import auction_table, classes_table, exact_vs_mc_table, positions_table, stakes_table
 
 
 def _stakes(r, exact: bool) -> str:
@@ -151,11 +150,11 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     layout; ``play``, kinds of play such as ``"heuristic,open"``, the same deals under each), else by
     hand class and how auctions end over random deals.  Writes the run folder (``opts.out``, else a
     default one) and yields the text to print."""
-    from tricksim.analysis.plots import heatmap_classes
+    from ..plots import heatmap_classes
 
     rules = rules or BoulmousRules()
     specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
-    if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/equity/)
+    if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/boulmous/equity/)
         yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
         return
     if play is not None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from tricksim.analysis.boulmous.config import has_pimc, score_aware
-from tricksim.analysis.boulmous.equity.saware import seating_arrays
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.game import WholeGames
-from tricksim.analysis.seating import seating
-from tricksim.kernels.boulmous import equity as KE
+from ...kernels.boulmous import equity as KE
+from ..common import TricksimError
+from ..game import WholeGames
+from ..seating import seating
+from .config import has_pimc, score_aware
+from .equity.saware import seating_arrays
+from .spec import SPEC
 
 STUDY = "boulmous.games_duplicate"
 

@@ -12,28 +12,25 @@ that grows when players go bourre.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
-from tricksim.analysis.bourre.bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid,
-                                           fmt_chips_bin, hist_quantile, pot_quantile, quantile_with_ci)
-from tricksim.analysis.bourre.config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS,
-                                             REGISTRY, BourreRules, discard_limit, parse_hand,
-                                             rules_array)
-from tricksim.analysis.bourre.odds import (block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table,
-                                           render_odds, validate_odds)
-from tricksim.analysis.bourre.play import block_odds_play, odds_play, odds_play_run, render_play
-from tricksim.analysis.bourre.pot import (agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size,
-                                          pot_run, pot_study)
-from tricksim.analysis.bourre.report import headline
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.studies import bench_cases, block_duplicate, solver_bench
-from tricksim.analysis.bourre.trust import trust
-from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
-from tricksim.analysis.bourre.sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
-from tricksim.analysis.bourre.tail import block_tail, rare_tail, solve_k, tail_study
-from tricksim.analysis.bourre.trace import record_to_dict, trace
-from tricksim.analysis.bourre.views import odds_command, pot_command, pot_tables, render_pot, write_pot
-from tricksim.analysis.common import make_params, rules_dict
-from tricksim.analysis.game import Game
-from tricksim.kernels import bourre as K
+from ...kernels import bourre as K
+from ..common import make_params, rules_dict
+from ..game import Game
+from .bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid, fmt_chips_bin,
+                   hist_quantile, pot_quantile, quantile_with_ci)
+from .config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS, REGISTRY, BourreRules,
+                     discard_limit, parse_hand, rules_array)
+from .odds import block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table, render_odds, validate_odds
+from .play import block_odds_play, odds_play, odds_play_run, render_play
+from .plots import plot_pot, plot_sweep
+from .pot import agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size, pot_run, pot_study
+from .report import headline
+from .spec import SPEC
+from .studies import bench_cases, block_duplicate, solver_bench
+from .sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
+from .tail import block_tail, rare_tail, solve_k, tail_study
+from .trace import record_to_dict, trace
+from .trust import trust
+from .views import odds_command, pot_command, pot_tables, render_pot, write_pot
 
 GAME = Game.of(
     SPEC,

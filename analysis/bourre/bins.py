@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 
-from tricksim.analysis.quantiles import hist_quantile_ci, min_sample_for_quantile
-from tricksim.kernels import bourre as K
-from tricksim.analysis.output import pct, pm
+from ...kernels import bourre as K
+from ..output import pct, pm
+from ..quantiles import hist_quantile_ci, min_sample_for_quantile
 
 
 def bin_lo(b: int) -> int:

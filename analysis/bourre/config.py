@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
-from tricksim.analysis.common import HeuristicDef, Param, TricksimError, flag, parse_cards
-from tricksim.kernels import bourre as K
-from tricksim.kernels.cards import RANKS
-from tricksim.analysis.play_kinds import has_pimc as has_code
-import numba
-
-
+from ...kernels import bourre as K
+from ...kernels.cards import RANKS
+from ..common import HeuristicDef, Param, TricksimError, declared, flag, parse_cards
+from ..play_kinds import has_pimc as has_code
 
 KEY = "bourre"
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -113,35 +111,16 @@ def discard_limit(rules: BourreRules, players: int) -> int:
     return lim
 
 
-def _common_params():
-    return [Param("ante_mult", 1, 1, 100, "dealer_sets_ante: the dealer sets ante x this (random: 1..this)"),
-            Param("lono_rank", 2, 0, 5, "lo_no: the dealer calls Lo-No on an up-card of rank index <= this (0 = a 2)")]
-
-
 def _family(threshold, cinch=False):
-    ps = [
-        Param("threshold", threshold, -5, 10, "play when the strength estimate reaches this (lower = looser)"),
-        Param("trump_weight", 0.55, 0, 2, "strength per trump"),
-        Param("trump_rank_weight", 0.6, 0, 2, "extra strength per trump x rank/12 (2 = 0, A = 1)"),
-        Param("ace_weight", 0.7, 0, 2, "strength per side ace (Lo-No: per 2 or 3)"),
-        Param("king_weight", 0.25, 0, 2, "strength per side king (Lo-No: per 4 or 5)"),
-        Param("draw_weight", 0.1, 0, 1, "strength per card it would draw"),
-        Param("pot_weight", 0.0, -2, 2, "threshold += this x log2(pot / (players x ante))"),
-        Param("position_weight", -0.3, -3, 3, "threshold += this x position (0 = dealer's left .. 1 = dealer)"),
-        Param("declared_weight", 0.25, -2, 2, "threshold += this per player who already declared play"),
-        Param("keep_kings", 0, 0, 1, "1: keep side kings when discarding (else only trumps and aces)"),
-        Param("bourre_guard", 1, 0, 1, "1: with no trick yet, take a trick with its strongest winning card"),
-    ]
-    if cinch:
-        ps.append(Param("sure_weight", 0.5, 0, 2, "extra strength per sure trick (rule 11 matching); 3 sure tricks always play"))
-    return {p.name: p for p in ps + _common_params()}
+    names = ["threshold", "trump_weight", "trump_rank_weight", "ace_weight", "king_weight", "draw_weight", "pot_weight",
+             "position_weight", "declared_weight", "keep_kings", "bourre_guard"]
+    return declared(K.PARAMS, names + (["sure_weight"] if cinch else []) + ["ante_mult", "lono_rank"],
+                    threshold=threshold)
 
 
 REGISTRY = {
     "random": HeuristicDef("random", K.H_RANDOM,
-                           {p.name: p for p in [Param("play_prob", 0.5, 0, 1, "chance of playing"),
-                                                Param("lono_prob", 0.5, 0, 1, "chance the dealer calls Lo-No when allowed"),
-                                                Param("ante_mult", 1, 1, 100, "dealer_sets_ante: ante x uniform 1..this")]},
+                           declared(K.PARAMS, ["play_prob", "lono_prob", "ante_mult"]),
                            "random-legal baseline: plays with play_prob, discards a uniform number (within the limit) "
                            "of random cards, plays a uniformly random legal card (forced plays still forced)",
                            deterministic=False),
@@ -155,20 +134,20 @@ REGISTRY = {
                           "always plays a cinch"),
 }
 
+# ev's training settings: read by analysis/bourre/ev.py (which computes its table), never by the kernels, so declared
+# here, with no kernel column
+EV_SETTINGS = [
+    Param("train_sessions", 20000, 100, 10 ** 6, "ev table: sessions simulated per fictitious-play iteration"),
+    Param("train_deals", 100, 10, 1000, "ev table: deals per training session"),
+    Param("train_seed", 0, 0, 10 ** 9, "ev table: the training seed (the table is a pure function of it, the rules, "
+                                       "the table size and these settings)"),
+    Param("max_iter", 12, 1, 50, "ev table: most fictitious-play iterations"),
+    Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)"),
+]
+
+
 def _ev_family():
-    ps = _family(2.0)
-    for p in [Param("train_sessions", 20000, 100, 10 ** 6, "ev table: sessions simulated per fictitious-play iteration"),
-              Param("train_deals", 100, 10, 1000, "ev table: deals per training session"),
-              Param("train_seed", 0, 0, 10 ** 9, "ev table: the training seed (the table is a pure function of it, "
-                                                  "the rules, the table size and these settings)"),
-              Param("max_iter", 12, 1, 50, "ev table: most fictitious-play iterations"),
-              Param("min_samples", 50, 1, 10 ** 6, "ev table: samples a hand class needs (fewer: decide as basic)"),
-              Param("draw", 0, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the "
-                                     "highest expected chips; 0 (default, measured as good): basic's discard"),
-              Param("draw_z", 1.0, 0, 5, "a draw other than basic's must gain this many standard errors (of the "
-                                         "table's estimates) over it")]:
-        ps[p.name] = p
-    return ps
+    return {**_family(2.0), **{p.name: p for p in EV_SETTINGS}, **declared(K.PARAMS, ["draw", "draw_z"])}
 
 
 REGISTRY["ev"] = HeuristicDef(
@@ -177,25 +156,14 @@ REGISTRY["ev"] = HeuristicDef(
     "P(bourre) x bourre cost is highest and > 0, the probabilities per hand class (strength of the kept cards, "
     "cards drawn, players declared before it, position, pot) from a table tricksim computes by fictitious play "
     "(analysis/bourre/ev.py, cached); draw=0 (default): basic's discard; card play as basic")
-PIMC_WORLDS = 256   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
-PIMC_RACE = 0.1    # default race margin (0 = off), chosen by measurement (same section)
-PIMC_EVAL = 1      # default scoring of a world: the paranoid solver, measured better than playouts (same section)
-PIMC_DECIDE = 1    # default play/pass and discards: by sampling, measured better than basic's (same section)
+_DEFAULT = {row[0]: row[1] for row in K.PARAMS}   # the kernel's declaration (kernels/bourre/players.py)
+PIMC_WORLDS = _DEFAULT["worlds"]   # default worlds per card, chosen by measurement (README "The sampling player for Bourre")
+PIMC_RACE = _DEFAULT["race"]       # default race margin (0 = off), chosen by measurement (same section)
+PIMC_EVAL = _DEFAULT["eval"]       # default scoring of a world: the paranoid solver, measured better than playouts
+PIMC_DECIDE = _DEFAULT["decide"]   # default play/pass and discards: by sampling, measured better than basic's
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
-    {**_family(2.0),
-     "worlds": Param("worlds", PIMC_WORLDS, 1, 4096, "layouts of the unseen cards sampled per card played (an integer)"),
-     "race": Param("race", PIMC_RACE, 0, 1, "stop sampling once one card's mean leads every other's by more than "
-                                            "this x the value range (0 = off)"),
-     "eval": Param("eval", PIMC_EVAL, 0, 1, "how a world scores a card: 1 = the paranoid open-hand solver (the seat "
-                                            "against all the others: surely wins / surely a trick / can be held "
-                                            "to bourre, then its sure tricks); 0 = the rest of the deal played out "
-                                            "as basic plays, for chips"),
-     "decide": Param("decide", PIMC_DECIDE, 0, 2, "play/pass and discards: 1 (default) = by sampling (pass, and "
-                                                "play discarding the weakest 0..limit cards, scored on the same "
-                                                "deals consistent with the earlier players' choices, by playouts "
-                                                "of basic players); 2 = the same over every discard within the "
-                                                "limit; 0 = basic's (an integer)")},
+    {**_family(2.0), **declared(K.PARAMS, ["worlds", "race", "eval", "decide"])},
     "sampling player: play/pass and discards by sampling deals consistent with the earlier declarations (decide=0: "
     "as basic, its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "

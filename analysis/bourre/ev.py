@@ -52,11 +52,12 @@ from typing import Iterator
 
 import numpy as np
 
-from tricksim.analysis.bourre.config import _dynamic, rules_array
-from tricksim.analysis.cache import cache_dir as _cache_dir, code_hash, kernel_files
-from tricksim.analysis.common import rules_dict
-from tricksim.kernels import bourre as K
-from tricksim.kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
+from ...kernels import bourre as K
+from ...kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
+from ..cache import cache_dir as _cache_dir
+from ..cache import code_hash, kernel_files
+from ..common import rules_dict
+from .config import _dynamic, rules_array
 
 TOL = 0.01                 # converged: under 1% of the decisions changed
 EV_STREAM = 7              # the random stream that picks the sampled decision point (kernels/rng.py keys)
@@ -111,7 +112,8 @@ def table_from_counts(counts, min_samples) -> np.ndarray:
 def _param_row(spec) -> np.ndarray:
     row = np.zeros(K.N_PARAMS, np.float64)
     for name, v in spec.values:
-        row[getattr(K, "P_" + name.upper())] = v
+        if name in K.COLUMN:        # (the training settings have no kernel column)
+            row[K.COLUMN[name]] = v
     return row
 
 

@@ -3,7 +3,7 @@ E[A] from the pot study's rates, ``mean_status`` says whether the pot's long-run
 study's exponent k when there is one, else from E[A])."""
 from __future__ import annotations
 
-from tricksim.analysis.bourre.tail_views import fmt_k
+from .tail_views import fmt_k
 
 
 def expected_a(res):

@@ -8,17 +8,16 @@ import math
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.bourre.bins import _pct
-from tricksim.analysis.bourre.config import ODDS_BLOCK, has_pimc, BourreRules, _dynamic, discard_limit, parse_hand
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params, parse_card
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import hist_mean_ci, wilson
-from tricksim.kernels import bourre as K
-from tricksim.kernels.cards import card_str, cards_of, mask_of
-from tricksim.analysis.output import pm
-
+from ...kernels import bourre as K
+from ...kernels.cards import card_str, cards_of, mask_of
+from .. import engine
+from ..common import TricksimError, make_params, parse_card
+from ..engine import RunOptions
+from ..output import pm
+from ..stats import hist_mean_ci, wilson
+from .bins import _pct
+from .config import ODDS_BLOCK, BourreRules, _dynamic, discard_limit, has_pimc, parse_hand
+from .spec import SPEC
 
 CATS = ["passed", "won", "lone win", "tied", "lost with tricks", "bourre"]
 

@@ -24,19 +24,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.bourre.config import has_pimc, BourreRules, _dynamic, parse_hand
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.odds import _cell_value, odds_run
-from tricksim.analysis.common import parse_card, spec_json
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.play_kinds import parse_play as parse_kinds, pimc_settings
-from tricksim.analysis.stats import mean_ci, wilson
-from tricksim.kernels import bourre as K
-from tricksim.kernels.cards import card_str, cards_of
-from tricksim.kernels.bourre import odds_play as O
-from tricksim.analysis.bourre.bins import _pct
-from tricksim.analysis.output import pm
+from ...kernels import bourre as K
+from ...kernels.bourre import odds_play as O
+from ...kernels.cards import card_str, cards_of
+from .. import engine
+from ..common import parse_card, spec_json
+from ..engine import RunOptions
+from ..output import pm
+from ..play_kinds import parse_play as parse_kinds
+from ..play_kinds import pimc_settings
+from ..stats import mean_ci, wilson
+from .bins import _pct
+from .config import BourreRules, _dynamic, has_pimc, parse_hand
+from .odds import _cell_value, odds_run
+from .spec import SPEC
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
 PLAY_LABELS = {"heuristic": "heuristics", "pimc": "sampling (pimc)", "open": "open-hand (paranoid)"}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tricksim.analysis.bourre.bins import bin_lo
-from tricksim.kernels import bourre as K
-from tricksim.analysis.stats import wilson
+from ...kernels import bourre as K
+from ..stats import wilson
+from .bins import bin_lo
 
 
 def _chips_label(v, _pos=None) -> str:
@@ -66,8 +66,7 @@ def _finite(s):
 
 
 def plot_pot(res, out: Path):
-    from tricksim.analysis.plots import style
-    from tricksim.analysis.plots import plt
+    from ..plots import plt, style
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     fan = res["fan"]
     x = fan.deal
@@ -118,7 +117,8 @@ def _survival(ax, res, color, label, i=0, curves=1):
     n = mh.sum()
     if n == 0:
         return
-    from tricksim.analysis.plots import style
+    from ..plots import style
+
     # P(max > lo of bin b) for every bin edge
     tail = np.cumsum(mh[::-1])[::-1] / n        # P(max in bin >= b)
     xs = [bin_lo(b) for b in range(K.BIN_OVF)]
@@ -134,8 +134,7 @@ def _survival(ax, res, color, label, i=0, curves=1):
 
 def sweep_figure(sw):
     """The sweep's three panels (the figure, for ``plot_sweep`` and the tests)."""
-    from tricksim.analysis.plots import style
-    from tricksim.analysis.plots import plt
+    from ..plots import plt, style
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     m = len(sw["results"])
     for i, res in enumerate(sw["results"]):
@@ -173,7 +172,7 @@ def sweep_figure(sw):
 
 
 def plot_sweep(sw, path: Path):
-    from tricksim.analysis.plots import plt
+    from ..plots import plt
     fig = sweep_figure(sw)
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -205,7 +204,8 @@ def plot_tail(res, path: Path, pot=None):
     -k; right: the chance the session's largest pot passes x (plain sampling, splitting with 95%
     intervals) beside the same slope."""
     from matplotlib import ticker
-    from tricksim.analysis.plots import plt
+
+    from ..plots import plt
     kr = res["k"].iloc[0]
     k, klo, khi = kr["k"], kr["k_low"], kr["k_high"]
     power = kr["case"] == "power"

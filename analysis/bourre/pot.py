@@ -12,33 +12,24 @@ import resource
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.bourre.bins import (BIN_MID, SEAT_QUANTILES, _seat_net_stats, fmt_chips_bin, pot_quantile)
-from tricksim.analysis.bourre.config import _dynamic, BourreRules, MAX_FAN, no_pimc
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import batch_rate_ci, batch_ratio, hist_mean_ci, t_crit, wilson
-from tricksim.kernels import bourre as K
+from ...kernels import bourre as K
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..stats import batch_rate_ci, batch_ratio, hist_mean_ci, t_crit, wilson
+from .bins import BIN_MID, SEAT_QUANTILES, _seat_net_stats, fmt_chips_bin, pot_quantile
+from .config import MAX_FAN, BourreRules, _dynamic, no_pimc
+from .spec import SPEC
 
 
 def fan_stride(deals: int) -> int:
     return max(1, -(-deals // MAX_FAN))
 
 
-def agg_layout(n_fan: int, deals: int) -> dict:
-    """Offsets of the study's int64 vector (the order of kernels.bourre.reduce_sessions's args)."""
-    off = {}
-    k = 0
-    for name, size in (("fan", n_fan * K.NB), ("max", K.NB), ("endpot", K.NB), ("pass", 3 * (deals + 1)),
-                       ("bourre", 9), ("active", 9), ("out", 4),
-                       ("misc", 6),                 # sessions, overflowed, violations, deals, sum overflow deal, ok sessions
-                       ("seat", K.MAXP * 10),       # net hi, net lo, down > X (5), wins, bourres, deals played
-                       ("neth", K.MAXP * 2 * K.NB)):
-        off[name] = (k, size)
-        k += size
-    off["len"] = k
-    return off
+def agg_layout(n_fan: int, deals: int):
+    """The study's count vector (a ``kernels.layout.Layout``, declared by the kernel that writes it:
+    kernels/bourre/sessions.py ``pot_layout``)."""
+    return K.pot_layout(n_fan, deals)
 
 
 def pot_block_size(deals: int) -> int:
@@ -55,9 +46,8 @@ def _pot_vector(params, first, n):
     fans = np.zeros((n, n_fan), np.int64)
     _dynamic(K.sim_sessions, kd, kc, first, n, players, deals, stride, ra, codes, prm, srows, fans)
     lay = agg_layout(n_fan, deals)
-    o = {k: v[0] for k, v in lay.items() if k != "len"}
-    v = K.reduce_sessions(srows, fans, players, deals, o["fan"], o["max"], o["endpot"], o["pass"], o["bourre"],
-                          o["active"], o["out"], o["misc"], o["seat"], o["neth"], lay["len"], max(SPEC.rules_of(params).ante, 1))
+    v = K.reduce_sessions(srows, fans, players, deals, np.array([lay.offset(f) for f in K.POT_FIELDS], np.int64),
+                          lay.size, max(SPEC.rules_of(params).ante, 1))
     return np.concatenate([v, batch_sums(srows)])
 
 
@@ -89,10 +79,11 @@ def decode_pot(counts, players, deals, ante, specs, rules):
     stride = fan_stride(deals)
     n_fan = -(-deals // stride)
     lay = agg_layout(n_fan, deals)
-    g = {k: counts[v[0]:v[0] + v[1]] for k, v in lay.items() if k != "len"}
-    sessions, ovf, viol, ndeals, sum_ovf_deal, ok = [int(x) for x in g["misc"]]
+    g = lay.unpack(counts)
+    misc = K.MISC.unpack(g["misc"])
+    sessions, ovf, viol, ndeals, sum_ovf_deal, ok = (int(misc[f][0]) for f in K.MISC.names())
     unit = max(ante, 1)
-    bt = np.asarray(counts[lay["len"]:lay["len"] + BATCH_LEN], float)
+    bt = np.asarray(lay.rest(counts)[:BATCH_LEN], float)     # batch_sums, appended after the kernel's counts
     have_batch = len(bt) == BATCH_LEN
     ok_deals = int(bt[1]) if have_batch else ok * deals
 
@@ -179,12 +170,12 @@ def decode_pot(counts, players, deals, ante, specs, rules):
                       "deals": nd})
     res["outcomes"] = pd.DataFrame(orows)
     # seats
-    seat = g["seat"].reshape(K.MAXP, 10)
+    seat = g["seat"]
     neth = g["neth"].reshape(K.MAXP, 2, K.NB)
     srows = []
     downs = (10, 100, 1000, 10000, 1000000)
     for s in range(players):
-        hi_, lo_ = int(seat[s, 0]), int(seat[s, 1])
+        hi_, lo_ = int(seat[s, K.SE_NET_HI]), int(seat[s, K.SE_NET_LO])
         total = (hi_ << 32) + lo_
         mean = total / ok if ok else math.nan
         qsd, vals, cnt = _seat_net_stats(neth[s, 0], neth[s, 1], ok)
@@ -195,15 +186,15 @@ def decode_pot(counts, players, deals, ante, specs, rules):
         for q, name in zip(SEAT_QUANTILES, ("p5", "p25", "median", "p75", "p95")):
             row[name], row[name + "_lo"], row[name + "_hi"] = qsd[q]
         for i, x in enumerate(downs[:3]):
-            p, lo, hi = wilson(int(seat[s, 2 + i]), ok)
+            p, lo, hi = wilson(int(seat[s, K.SE_DOWN + i]), ok)
             row[f"p_down_{x}x"] = float(p)
             row[f"p_down_{x}x_lo"] = float(lo)
             row[f"p_down_{x}x_hi"] = float(hi)
         # counted over the finished (not overflowed) sessions' deals, on both sides of the ratio
-        played = int(seat[s, 9])
+        played = int(seat[s, K.SE_PLAYED])
         row["play_rate"] = played / ok_deals if ok_deals else math.nan
-        row["wins_per_deal"] = int(seat[s, 7]) / ok_deals if ok_deals else math.nan
-        row["bourre_per_deal"] = int(seat[s, 8]) / ok_deals if ok_deals else math.nan
+        row["wins_per_deal"] = int(seat[s, K.SE_WINS]) / ok_deals if ok_deals else math.nan
+        row["bourre_per_deal"] = int(seat[s, K.SE_BOURRES]) / ok_deals if ok_deals else math.nan
         row["sessions"] = ok
         row["deals"] = ok_deals
         srows.append(row)

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis.bourre.config import BourreRules, MAX_FAN
-from tricksim.analysis.bourre.pot import agg_layout, fan_stride, pot_block_size, pot_study, pot_study as _pot
-from tricksim.analysis.bourre.plots import plot_sweep
-from tricksim.analysis.bourre.sweep import pot_sweep
-from tricksim.analysis.bourre.tail import tail_study
-from tricksim.analysis.bourre.tail_views import (k_table, overall_cell, rare_note, rare_table, tail_words,
-                                                 write_tail)
-from tricksim.analysis.bourre.views import compounds, mean_status, pot_tables, write_pot
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import markdown_table, pm, write_table
-from tricksim.kernels import bourre as K
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.ev import prepare_lines
 import pandas as pd
 
+from ...kernels import bourre as K
+from ..engine import RunOptions
+from ..output import markdown_table, pm, write_table
+from .config import MAX_FAN, BourreRules
+from .ev import prepare_lines
+from .plots import plot_sweep
+from .pot import agg_layout, fan_stride, pot_block_size
+from .pot import pot_study
+from .pot import pot_study as _pot
+from .spec import SPEC
+from .sweep import pot_sweep
+from .tail import tail_study
+from .tail_views import k_table, overall_cell, rare_note, rare_table, tail_words, write_tail
+from .views import compounds, mean_status, pot_tables, write_pot
 
 SWEEP_NOTES = {
     "players": "Every seat plays `basic`; the ante is 1 per player, so a bigger table starts with a bigger pot.",
@@ -159,7 +160,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     lay = agg_layout(-(-deals // fan_stride(deals)), deals)
     bs = pot_block_size(deals)
     md.append(f"Memory is bounded by the block size, not by the number of deals: the kernel aggregates each block of "
-              f"{bs:,} sessions into one int64 vector of {lay['len']:,} counts ({lay['len'] * 8 / 2 ** 20:.1f} MB: "
+              f"{bs:,} sessions into one int64 vector of {lay.size:,} counts ({lay.size * 8 / 2 ** 20:.1f} MB: "
               "log-binned histograms of the pot at each deal, first-passage counts, per-seat sums and histograms), "
               f"using {bs * (K.S_LEN + min(deals, MAX_FAN)) * 8 / 2 ** 20:.0f} MB of per-session scratch while it runs; "
               "no row per deal is ever stored. A 100,000 x 200 run peaks at about 300 MB of resident memory "

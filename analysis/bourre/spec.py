@@ -1,12 +1,12 @@
 """Bourre's ``GameSpec`` (analysis/game.py): its rules, heuristics and kernel, and the helpers every game
 shares (with ``param_columns``: the ``ev`` player's probability table after the named parameters).  The
 game's own modules use ``SPEC``; the package builds its whole ``Game`` record from it."""
-from tricksim.analysis.bourre.config import ALIASES, DEFAULT_PLAYERS, KEY, MAX_PLAYERS, MIN_PLAYERS, REGISTRY, \
-    BourreRules, compare_slow, rules_array
-from tricksim.analysis.bourre.ev import param_columns
-from tricksim.analysis.game import Duplicate, GameSpec
-from tricksim.kernels import bourre as K
-from tricksim.kernels.rng import GAME_BOURRE
+from ...kernels import bourre as K
+from ...kernels.rng import GAME_BOURRE
+from ..game import Duplicate, GameSpec
+from .config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_PLAYERS, MIN_PLAYERS, REGISTRY, BourreRules, compare_slow,
+                     rules_array)
+from .ev import param_columns
 
 SPEC = GameSpec(name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules_array=rules_array, kernel=K,
                 rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,

@@ -1,18 +1,20 @@
 """Bourre's duplicate tournament block (``tricksim compare bourre``) and benchmark cases."""
 from __future__ import annotations
 
-import numpy as np
-
-from tricksim.analysis.bourre.config import _dynamic, BourreRules, DEFAULT_PLAYERS, PIMC_WORLDS, rules_array
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.pot import agg_layout, block_pot, fan_stride
-from tricksim.analysis.common import make_params
-from tricksim.kernels import bourre as K
-from tricksim.analysis.seating import seating
-from tricksim.kernels.bourre import pimc as PB, solver as S
-from tricksim.kernels.cards import popcount
 import time
+
+import numpy as np
 import pandas as pd
+
+from ...kernels import bourre as K
+from ...kernels.bourre import pimc as PB
+from ...kernels.bourre import solver as S
+from ...kernels.cards import popcount
+from ..common import make_params
+from ..seating import seating
+from .config import DEFAULT_PLAYERS, PIMC_WORLDS, BourreRules, _dynamic, rules_array
+from .pot import agg_layout, block_pot, fan_stride
+from .spec import SPEC
 
 
 def block_duplicate(params, first, n):
@@ -40,7 +42,7 @@ def bench_cases(seed=0):
             ns = max(1, n // 200)
             v = block_pot(params, first // 200, ns)
             lay = agg_layout(-(-200 // fan_stride(200)), 200)
-            return int(v[lay["misc"][0] + 3])
+            return int(v[lay.offset("misc") + K.MI_DEALS])
         cases.append((label, fn))
     return cases
 

@@ -7,15 +7,14 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.bourre.bins import _max_q_text, _pct, _pm, bin_hi, bin_lo
-from tricksim.analysis.bourre.config import no_pimc, REGISTRY, BourreRules
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.law import expected_a, mean_status
-from tricksim.analysis.bourre.pot import pot_study
-from tricksim.analysis.common import HeuristicSpec, TricksimError
-from tricksim.analysis.engine import RunOptions
-from tricksim.kernels import bourre as K
-
+from ...kernels import bourre as K
+from ..common import HeuristicSpec, TricksimError
+from ..engine import RunOptions
+from .bins import _max_q_text, _pct, _pm, bin_hi, bin_lo
+from .config import REGISTRY, BourreRules, no_pimc
+from .law import expected_a, mean_status
+from .pot import pot_study
+from .spec import SPEC
 
 SWEEPS = {
     "players": [2, 3, 4, 5, 6, 7, 8],

@@ -20,14 +20,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.bourre.bins import bin_hi
-from tricksim.analysis.bourre.config import _dynamic
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import clopper_pearson, t_crit, wilson
-from tricksim.kernels import bourre as K
+from ...kernels import bourre as K
+from .. import engine
+from ..common import TricksimError, make_params
+from ..engine import RunOptions
+from ..stats import clopper_pearson, t_crit, wilson
+from .bins import bin_hi
+from .config import _dynamic
+from .spec import SPEC
 
 DEFAULT_TARGETS = (100, 1000, 10_000, 100_000, 1_000_000)   # X / ante reported by --tail
 GRID_LOW = 10             # the splitting levels: 10, 20, 40, ... x the ante, plus the targets

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.bourre.bins import _pct
-from tricksim.analysis.bourre.tail import FEW_ROOTS, MIN_BAND_DEALS
-from tricksim.analysis.output import write_table
-from tricksim.analysis.bourre.plots import plot_tail
+from ..output import write_table
+from .bins import _pct
+from .plots import plot_tail
+from .tail import FEW_ROOTS, MIN_BAND_DEALS
 
 
 def _p(p, lo, hi) -> str:

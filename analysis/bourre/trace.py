@@ -1,13 +1,12 @@
 """Bourre traces (docs/trace.md): the deals of sessions exactly as ``pot`` plays them."""
 from __future__ import annotations
 
-from tricksim.analysis.bourre.config import KEY, BourreRules, has_pimc, rules_array
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.pot import check_sessions
-from tricksim.analysis.common import TricksimError, rules_dict
-from tricksim.kernels import bourre as K
-from tricksim.kernels.cards import SUITS, card_str, cards_of
-
+from ...kernels import bourre as K
+from ...kernels.cards import SUITS, card_str, cards_of
+from ..common import TricksimError, rules_dict
+from .config import KEY, BourreRules, has_pimc, rules_array
+from .pot import check_sessions
+from .spec import SPEC
 
 OUTCOMES = ["winner", "tie", "lone", "all_pass"]
 

@@ -3,8 +3,9 @@ decisions under the heuristics, the sampling player's card play and paranoid ope
 tournament ``basic`` / ``pimc:decide=0`` / ``pimc`` at 5 players."""
 from __future__ import annotations
 
-from tricksim.analysis.bourre.play import odds_play as bourre_play, render_play as bourre_render
-from tricksim.analysis.output import write_table
+from ..output import write_table
+from .play import odds_play as bourre_play
+from .play import render_play as bourre_render
 
 SEED = 2026
 BOURRE_HAND, BOURRE_UP = "AH KH 7C 4D 2S", "9H"

@@ -2,32 +2,31 @@
 (``pot``, ``odds bourre``), which run the studies, write the run folder and yield the text cli.py prints."""
 from __future__ import annotations
 
+import hashlib
+import math
 from pathlib import Path
 from typing import Iterator
-
-import math
 
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.bourre.bins import _chips, _pct, _pm, _q_text, _short, bin_hi, bin_lo
-from tricksim.analysis.bourre.config import DEFAULT_PLAYERS, KEY, BourreRules, parse_hand
-from tricksim.analysis.bourre.spec import SPEC
-from tricksim.analysis.bourre.ev import prepare_lines
-from tricksim.analysis.bourre.law import expected_a, mean_status
-from tricksim.analysis.bourre.odds import odds_hand, odds_run, render_odds
-from tricksim.analysis.common import parse_card, rules_dict, TricksimError
-from tricksim.analysis.bourre.pot import check_sessions, pot_run, pot_study
-from tricksim.analysis.bourre.plots import plot_pot, plot_sweep
-from tricksim.analysis.bourre.sweep import _setting, parse_sweep, pot_sweep
-from tricksim.analysis.bourre.tail import check_tail, tail_study
-from tricksim.analysis.bourre.tail_views import render_tail, write_tail
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import wilson
-from tricksim.kernels import bourre as K
-from tricksim.analysis.output import show, with_folder, write_table
-from tricksim.analysis.bourre.play import PLAY_HANDS, odds_play, odds_play_run, parse_play, render_play
-import hashlib
+from ...kernels import bourre as K
+from ..common import TricksimError, parse_card, rules_dict
+from ..engine import RunOptions
+from ..output import show, with_folder, write_table
+from ..stats import wilson
+from .bins import _chips, _pct, _pm, _q_text, _short, bin_hi, bin_lo
+from .config import DEFAULT_PLAYERS, KEY, BourreRules, parse_hand
+from .ev import prepare_lines
+from .law import expected_a, mean_status
+from .odds import odds_hand, odds_run, render_odds
+from .play import PLAY_HANDS, odds_play, odds_play_run, parse_play, render_play
+from .plots import plot_pot, plot_sweep
+from .pot import check_sessions, pot_run, pot_study
+from .spec import SPEC
+from .sweep import _setting, parse_sweep, pot_sweep
+from .tail import check_tail, tail_study
+from .tail_views import render_tail, write_tail
 
 
 def pot_tables(res) -> dict:

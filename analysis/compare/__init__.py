@@ -23,14 +23,11 @@ block size or backend gives the same numbers; and the entrants are put in a cano
 order (sorted by label) before the run, so any order of the names gives the same run,
 and tables identical to the last digit.
 """
-from tricksim.analysis.compare.design import (appearances, canonical, default_extra, design, design_text,
-                                              duplicate_params, entrant_specs, n_seats, seating)
-from tricksim.analysis.compare.tables import (MIN_DEALS, MONEY, full_verdict, in_order, tables_from_counts,
-                                              verdict)
-from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sign_changes, sweep,
-                                                  sweep_values, zero_crossings)
-from tricksim.analysis.compare.views import (compare_command, render_best, render_compare, render_crossings,
-                                             sweep_command, write_compare)
+from .design import (appearances, canonical, default_extra, design, design_text, duplicate_params, entrant_specs,
+                     n_seats, seating)
+from .tables import MIN_DEALS, MONEY, full_verdict, in_order, tables_from_counts, verdict
+from .tournament import best_value, compare, compare_run, sign_changes, sweep, sweep_values, zero_crossings
+from .views import compare_command, render_best, render_compare, render_crossings, sweep_command, write_compare
 
 __all__ = ["MIN_DEALS", "MONEY", "appearances", "best_value", "canonical", "compare", "compare_command", "compare_run",
            "default_extra", "design", "design_text", "duplicate_params", "entrant_specs", "full_verdict", "in_order",

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tricksim.analysis.common import TricksimError, rules_dict
-from tricksim.analysis.registry import get
-from tricksim.analysis.seating import design, n_seats as _n_seats, seating as _seating
+from ..common import TricksimError, rules_dict
+from ..registry import get
+from ..seating import design
+from ..seating import n_seats as _n_seats
+from ..seating import seating as _seating
 
 
 def _game(game):

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Iterator
 
 import numpy as np
-from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.compare.design import (_game, appearances, design, duplicate_params, entrant_specs, n_seats,
-                                              seating)
-from tricksim.analysis.compare.tables import full_verdict, in_order, tables_from_counts
-from tricksim.analysis.compare.views import metric_text
-from tricksim.analysis.registry import GAMES
-from tricksim.analysis.output import with_folder, write_table
+
+from .. import engine
+from ..common import TricksimError
+from ..output import with_folder, write_table
+from ..registry import GAMES
+from .design import _game, appearances, design, duplicate_params, entrant_specs, n_seats, seating
+from .tables import full_verdict, in_order, tables_from_counts
+from .views import metric_text
 
 METRICS = ("wins", "stakes")
 UNIT = "games won per seat"

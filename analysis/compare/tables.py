@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis.output import pm
-from tricksim.analysis.stats import holm, t_crit, t_two_sided_p
-
+from ..output import pm
+from ..stats import holm, t_crit, t_two_sided_p
 
 MIN_DEALS = 30        # below this many deals (or 2 deals in some round) no interval, no p-value: "too few deals"
 

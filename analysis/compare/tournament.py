@@ -6,12 +6,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.compare.design import (_game, appearances, default_extra, design_text, duplicate_params,
-                                              entrant_specs, n_seats, seating)
-from tricksim.analysis.compare.tables import full_verdict, in_order, tables_from_counts
-from tricksim.analysis.stats import holm, t_crit
+from .. import engine
+from ..common import TricksimError
+from ..stats import holm, t_crit
+from .design import _game, appearances, default_extra, design_text, duplicate_params, entrant_specs, n_seats, seating
+from .tables import full_verdict, in_order, tables_from_counts
 
 
 def compare_run(game, names, hands: int | None = None, seed: int = 0, rules=None, user_defs=None, extra=None,

@@ -2,17 +2,17 @@
 ``sweep``), which run them, write the run folder and yield the text cli.py prints."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Iterator
 
 import pandas as pd
 
-from tricksim.analysis import __version__, engine
-from tricksim.analysis.compare.design import _game, default_extra, entrant_specs
-from tricksim.analysis.compare.tables import _pfmt
-from tricksim.analysis.output import pm, with_folder, write_table
-from tricksim.analysis.compare.tournament import (best_value, compare, compare_run, sign_changes, sweep, sweep_values)
-import hashlib
+from .. import __version__, engine
+from ..output import pm, with_folder, write_table
+from .design import _game, default_extra, entrant_specs
+from .tables import _pfmt
+from .tournament import best_value, compare, compare_run, sign_changes, sweep, sweep_values
 
 
 def render_best(best: dict, param: str, unit: str) -> str:
@@ -126,7 +126,7 @@ def render_compare(res) -> str:
 
 
 def write_compare(res, out: Path, command: str):
-    from tricksim.analysis.plots import leaderboard_plot
+    from ..plots import leaderboard_plot
     write_table(res["leaderboard"], out, "leaderboard")
     write_table(res["pairs"], out, "pairs")
     leaderboard_plot(res["leaderboard"], res["metrics"][0], res["unit"], out / "leaderboard.png", res["n"])
@@ -166,7 +166,7 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
                   opts: engine.RunOptions = engine.RunOptions()) -> Iterator[str]:
     """``tricksim sweep GAME NAME --param P=a:b:s``: writes the run folder (table, plot) and yields the
     text to print."""
-    from tricksim.analysis.plots import sweep_edge_note, sweep_plot
+    from ..plots import sweep_edge_note, sweep_plot
     game = _game(game)
     rules = rules or game.rules()
     extra = default_extra(game, {"players": players} if game.variable_table else None)

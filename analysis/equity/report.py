@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis.compare.games import compare_games, render_games
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.registry import GAMES
+from ..compare.games import compare_games, render_games
+from ..engine import RunOptions
+from ..registry import GAMES
 
 
 def equity_section(out: Path, quick: bool = False, progress: bool = False) -> str:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.output import markdown_table, pm, write_table
-from tricksim.analysis.compare import compare
-from tricksim.analysis.tune.search import tune, tuned_name
-from tricksim.analysis.registry import get
-from tricksim.analysis.tune.views import _p, toml_text
 import pandas as pd
+
+from ..compare import compare
+from ..engine import RunOptions
+from ..output import markdown_table, pm, write_table
+from ..registry import get
+from .search import tune, tuned_name
+from .views import _p, toml_text
 
 # (game, base, params, extra, budget, confirm): sized so the three searches take about 30 s
 CASES = [

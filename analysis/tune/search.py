@@ -24,19 +24,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from tricksim.analysis import engine
-from tricksim.analysis.common import check_seed, HeuristicSpec, rules_dict, TricksimError
-from tricksim.analysis.compare import compare, default_extra
-from tricksim.analysis.registry import get
-from tricksim.analysis.output import with_folder
-import logging
 import pandas as pd
+
+from .. import engine
+from ..common import HeuristicSpec, TricksimError, check_seed, rules_dict
+from ..compare import compare, default_extra
+from ..output import with_folder
+from ..registry import get
 
 MAX_TRIALS = 200
 MIN_AUTO_DEALS = 10_000      # the automatic split gives no trial fewer deals than this (when the budget allows)

@@ -7,11 +7,11 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError, check_out_path
-from tricksim.analysis.compare.tables import _pfmt
-from tricksim.analysis.output import pm, with_folder, write_table
-from tricksim.analysis.tune.search import plan, tune_steps, tuned_name
+from .. import engine
+from ..common import TricksimError, check_out_path
+from ..compare.tables import _pfmt
+from ..output import pm, with_folder, write_table
+from .search import plan, tune_steps, tuned_name
 
 
 def _vals(pl, values: dict) -> str:

@@ -13,37 +13,30 @@ The package re-exports the names of the phase modules the analysis reads as ``K.
 (``from tricksim.kernels.boomke_wies import equity as KE``).
 """
 
-from tricksim.kernels.cards import SUIT_MASK, U0, U1, highest, lowest, nth_card, popcount
-from tricksim.kernels.deal import deal_with_fixed
-from tricksim.kernels.rng import below, seed_state, shuffle, uniform
-from tricksim.kernels.tally import add_sum_outer
-
-from tricksim.kernels.boomke_wies.rules import (
-    ABOVE, ACES, ADD13, ALL_ONES, AUCTION, BIT13, BOOM, DEALPOS, DECK, DEFENCE_LITERAL9, DEFENCE_UPTO9, F1, F2, F4, F8,
-    HEURISTIC_TRUMP, JACKS, KINGS, MAX_BIDS, MEETJE, MEETJE_DEALER_LEADS, MEETJE_NAMES_ELDEST_LEADS, N_RULES, NO_BID,
-    NO_CONTRACT, NOBODY, PACKETS_4441, PACKETS_445, PACKETS_544, PASS, QUEENS, R_DEALER_8_12, R_DEFENCE, R_MATCH_DEALS,
-    R_MEETJE_SHORTFALL, R_MEETJE_TRUMP, R_PACKETS, R_SHUFFLE, R_TARGET, R_TIEBREAK_EXTRA, R_VARIANT, RANKSET, REC_BIDS,
-    REC_CONTRACT, REC_CUT, REC_DEALER, REC_DECL, REC_HANDS, REC_LEADER0, REC_LEGAL, REC_LEN, REC_MADE, REC_NBIDS,
-    REC_NTRICKS, REC_PILE, REC_SCORE, REC_TEAM, REC_TRICKS, REC_TRUMP, REC_TURNUP, REC_WON, SHUFFLE_FULL, SHUFFLE_NONE,
-    SM, SUITSET, VARIANT_AUCTION, VARIANT_NO_AUCTION, beats, bitc, high, i64, legal_mask, low, pop, score_contract,
-)
-from tricksim.kernels.boomke_wies.players import (
-    FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_RANDOM, N_PARAMS, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT,
-    P_DRAW_TRUMPS, P_KING, P_MARGIN, P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF,
-    P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, best_suit, choose_card, discard, field_nonzero, fold_ranks, honour_count,
-    lead_card, lowest_per_field, opening_lead, own_tricks, partner_call, partner_credit, play_flags, pop_fields4,
-    random_call, random_card, smear_fields, sure_thirteen,
-)
-from tricksim.kernels.boomke_wies.play import (
-    auction, collect_pile, cut_and_deal, deal_from_deck, deal_hand, deal_pattern, fresh_deck, full_hand, play_deal,
-    play_dealt, play_no_auction, play_tricks,
-)
-from tricksim.kernels.boomke_wies.deals import (
-    AGG_A, AGG_B, AGG_CLASSES, AGG_DEALS, CHUNK, N_CC, OFF_B, OFF_C, OFF_D, contract_class, hand_class, sim_classes,
-    sim_deals, trace_deals,
-)
-from tricksim.kernels.boomke_wies.odds import (
-    AGG_ODDS, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, odds_one, odds_tricks, sim_odds,
-)
-from tricksim.kernels.boomke_wies.duplicate import sim_duplicate
-from tricksim.kernels.boomke_wies.matches import AGG_MATCHES, MAX_MATCH_DEALS, play_match, sim_matches, trace_match
+from ..cards import SUIT_MASK, U0, U1, highest, lowest, nth_card, popcount
+from ..deal import deal_with_fixed
+from ..rng import below, seed_state, shuffle, uniform
+from ..tally import add_sum_outer
+from .deals import (AGG_A, AGG_B, AGG_CLASSES, AGG_DEALS, CHUNK, DEALS, N_CC, OFF_A, OFF_B, OFF_C, OFF_C_SQ, OFF_D,
+                    contract_class, hand_class, sim_classes, sim_deals, trace_deals)
+from .duplicate import sim_duplicate
+from .matches import AGG_MATCHES, MATCHES, MAX_MATCH_DEALS, play_match, sim_matches, trace_match
+from .odds import (AGG_ODDS, ODDS, ODDS_DECLARER, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, ODDS_POSITION, odds_one,
+                   odds_tricks, sim_odds)
+from .play import (auction, collect_pile, cut_and_deal, deal_from_deck, deal_hand, deal_pattern, fresh_deck,
+                   full_hand, play_deal, play_dealt, play_no_auction, play_tricks)
+from .players import (COLUMN, FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_RANDOM, N_PARAMS, P_ACE, P_BID_PROB,
+                      P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN, P_OVERCALL_PARTNER, P_PARTNER,
+                      P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF, P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, PARAMS,
+                      best_suit, choose_card, discard, field_nonzero, fold_ranks, honour_count, lead_card,
+                      lowest_per_field, opening_lead, own_tricks, partner_call, partner_credit, play_flags,
+                      pop_fields4, random_call, random_card, smear_fields, sure_thirteen)
+from .rules import (ABOVE, ACES, ADD13, ALL_ONES, AUCTION, BIT13, BOOM, DEALPOS, DECK, DEFENCE_LITERAL9,
+                    DEFENCE_UPTO9, F1, F2, F4, F8, HEURISTIC_TRUMP, JACKS, KINGS, MAX_BIDS, MEETJE,
+                    MEETJE_DEALER_LEADS, MEETJE_NAMES_ELDEST_LEADS, N_RULES, NO_BID, NO_CONTRACT, NOBODY, PACKETS_445,
+                    PACKETS_544, PACKETS_4441, PASS, QUEENS, R_DEALER_8_12, R_DEFENCE, R_MATCH_DEALS,
+                    R_MEETJE_SHORTFALL, R_MEETJE_TRUMP, R_PACKETS, R_SHUFFLE, R_TARGET, R_TIEBREAK_EXTRA, R_VARIANT,
+                    RANKSET, REC_BIDS, REC_CONTRACT, REC_CUT, REC_DEALER, REC_DECL, REC_HANDS, REC_LEADER0, REC_LEGAL,
+                    REC_LEN, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_PILE, REC_SCORE, REC_TEAM, REC_TRICKS, REC_TRUMP,
+                    REC_TURNUP, REC_WON, SHUFFLE_FULL, SHUFFLE_NONE, SM, SUITSET, VARIANT_AUCTION, VARIANT_NO_AUCTION,
+                    beats, bitc, high, i64, legal_mask, low, pop, score_contract)

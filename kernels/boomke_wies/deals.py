@@ -3,14 +3,11 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state, shuffle
-
-from tricksim.kernels.boomke_wies.rules import (
-    ACES, HEURISTIC_TRUMP, JACKS, KINGS, MEETJE, NOBODY, PACKETS_445, QUEENS, R_VARIANT, REC_CONTRACT, REC_DECL,
-    REC_LEN, REC_MADE, REC_SCORE, REC_TEAM, SM, VARIANT_NO_AUCTION, i64, pop,
-)
-from tricksim.kernels.boomke_wies.play import deal_from_deck, fresh_deck, full_hand, play_deal
-
+from ..layout import Layout
+from ..rng import seed_state, shuffle
+from .play import deal_from_deck, fresh_deck, full_hand, play_deal
+from .rules import (ACES, HEURISTIC_TRUMP, JACKS, KINGS, MEETJE, NOBODY, PACKETS_445, QUEENS, R_VARIANT, REC_CONTRACT,
+                    REC_DECL, REC_LEN, REC_MADE, REC_SCORE, REC_TEAM, SM, VARIANT_NO_AUCTION, i64, pop)
 
 # ============================================================================
 # batch entry points
@@ -36,12 +33,11 @@ def hand_class(hand):
 #   C per position from the dealer's left (4): sum of points, sum of squared points
 #   D no-auction: [team-0 tricks 0..13]
 N_CC = 8
-AGG_A = N_CC * 4 * 14
-AGG_B = N_CC * 10 * 38 * 2
-OFF_B = AGG_A
-OFF_C = OFF_B + AGG_B
-OFF_D = OFF_C + 8
-AGG_DEALS = OFF_D + 14
+DEALS = Layout(("by_contract", (N_CC, 4, 14)), ("by_class", (N_CC, 10, 38, 2)), ("score_sum", 4), ("score_sq", 4),
+               ("no_auction", 14))
+OFF_A, OFF_B, OFF_C, OFF_C_SQ, OFF_D = DEALS.offsets()
+AGG_A, AGG_B = DEALS.length("by_contract"), DEALS.length("by_class")
+AGG_DEALS = DEALS.size
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -77,14 +73,14 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
                 cc = contract_class(rec[REC_CONTRACT])
                 pos = (decl - dealer - 1) & 3
                 T = rec[REC_TEAM + (decl & 1)]
-                acc[(cc * 4 + pos) * 14 + T] += 1
+                acc[OFF_A + (cc * 4 + pos) * 14 + T] += 1
                 lg, hcp = hand_class(hands[decl])
                 acc[OFF_B + ((cc * 10 + lg - 4) * 38 + hcp) * 2 + rec[REC_MADE]] += 1
             for s in range(4):
                 pos = (s - dealer - 1) & 3
                 sc = rec[REC_SCORE + s]
                 acc[OFF_C + pos] += sc
-                acc[OFF_C + 4 + pos] += sc * sc
+                acc[OFF_C_SQ + pos] += sc * sc
     out = np.zeros(AGG_DEALS, np.int64)
     for ch in range(nch):
         out += part[ch]

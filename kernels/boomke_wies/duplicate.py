@@ -2,12 +2,11 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state
-from tricksim.kernels.tally import add_sum_outer
-
-from tricksim.kernels.boomke_wies.rules import REC_LEN, REC_SCORE, REC_TEAM
-from tricksim.kernels.boomke_wies.play import deal_hand, play_dealt
-from tricksim.kernels.boomke_wies.deals import CHUNK
+from ..rng import seed_state
+from ..tally import add_sum_outer
+from .deals import CHUNK
+from .play import deal_hand, play_dealt
+from .rules import REC_LEN, REC_SCORE, REC_TEAM
 
 
 # ============================================================================

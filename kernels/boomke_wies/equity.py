@@ -1,12 +1,11 @@
-"""Boomke Wies match equity kernels (issue 16, analysis/equity/boomke.py): the per-deal outcome counts
+"""Boomke Wies match equity kernels (issue 16, analysis/boomke_wies/equity.py): the per-deal outcome counts
 (``boomke_outcomes``) and whole matches from given points (``boomke_matches_from``)."""
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state
-
-import tricksim.kernels.boomke_wies as KW
-
+from .. import boomke_wies as KW
+from ..layout import Layout
+from ..rng import seed_state
 
 # ---------------------------------------------------------------------------
 # Boomke Wies
@@ -44,8 +43,11 @@ def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     return part.sum(axis=0)
 
 
-# matches_from aggregate: team 0 wins, team 1 wins, draws, sum of (points 0 - points 1), its square, deals
-AGG_MATCH_FROM = 6
+# boomke_matches_from counts: per team its matches won; the draws; the sum of (points 0 - points 1) and of its
+# square; the deals played
+MATCH_FROM = Layout(("wins", 2), ("draws", 1), ("margin", 1), ("margin_sq", 1), ("deals", 1))
+MF_WINS, MF_DRAWS, MF_MARGIN, MF_MARGIN_SQ, MF_DEALS = MATCH_FROM.offsets()
+AGG_MATCH_FROM = MATCH_FROM.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -53,7 +55,7 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
     """The rest of a fixed-length match (rule 12; kernels/boomke_wies.play_match): ``deals_left`` deals
     from points (pts0, pts1) with ``dealer0`` dealing next, then one extra deal on a tie
     (``tiebreak_extra_deal``).  Match m draws its deals and decisions from the streams seeded at index m
-    (independent shuffled deals; ``shuffle = none_collect_tricks`` is refused by analysis/equity)."""
+    (independent shuffled deals; ``shuffle = none_collect_tricks`` is refused by analysis/boomke_wies/equity.py)."""
     nch = (n + 255) // 256
     part = np.zeros((nch, AGG_MATCH_FROM), np.int64)
     for ch in prange(nch):
@@ -76,12 +78,12 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
             a = pts[0]
             b = pts[1]
             if a > b:
-                acc[0] += 1
+                acc[MF_WINS] += 1
             elif b > a:
-                acc[1] += 1
+                acc[MF_WINS + 1] += 1
             else:
-                acc[2] += 1
-            acc[3] += a - b
-            acc[4] += (a - b) * (a - b)
-            acc[5] += nd
+                acc[MF_DRAWS] += 1
+            acc[MF_MARGIN] += a - b
+            acc[MF_MARGIN_SQ] += (a - b) * (a - b)
+            acc[MF_DEALS] += nd
     return part.sum(axis=0)

@@ -3,24 +3,22 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state, shuffle
-
-from tricksim.kernels.boomke_wies.rules import (
-    BOOM, MEETJE, R_MATCH_DEALS, R_SHUFFLE, R_TARGET, R_TIEBREAK_EXTRA, R_VARIANT, REC_CONTRACT, REC_CUT, REC_LEN,
-    REC_SCORE, SHUFFLE_NONE, VARIANT_NO_AUCTION, i64,
-)
-from tricksim.kernels.boomke_wies.play import (
-    collect_pile, cut_and_deal, deal_from_deck, deal_pattern, fresh_deck, play_dealt,
-)
-
+from ..layout import Layout
+from ..rng import seed_state, shuffle
+from .play import collect_pile, cut_and_deal, deal_from_deck, deal_pattern, fresh_deck, play_dealt
+from .rules import (BOOM, MEETJE, R_MATCH_DEALS, R_SHUFFLE, R_TARGET, R_TIEBREAK_EXTRA, R_VARIANT, REC_CONTRACT,
+                    REC_CUT, REC_LEN, REC_SCORE, SHUFFLE_NONE, VARIANT_NO_AUCTION, i64)
 
 # ============================================================================
 # whole matches (rule 12)
 # ============================================================================
 MAX_MATCH_DEALS = 1000
-# sim_matches aggregate: team points sum (2), sum of squares (2), wins (2), draws,
-# deals played, extra (tie-break) deals, Booms, Meetjes
-AGG_MATCHES = 11
+# sim_matches counts: per team the sum of its points and of their squares, its matches won; the draws, the deals
+# played, the extra (tie-break) deals, the Booms, the Meetjes
+MATCHES = Layout(("points", 2), ("points_sq", 2), ("wins", 2), ("draws", 1), ("deals", 1), ("extra_deals", 1),
+                 ("booms", 1), ("meetjes", 1))
+M_POINTS, M_POINTS_SQ, M_WINS, M_DRAWS, M_DEALS, M_EXTRA_DEALS, M_BOOMS, M_MEETJES = MATCHES.offsets()
+AGG_MATCHES = MATCHES.size
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -100,20 +98,20 @@ def sim_matches(key_deal, key_dec, first, n, rules, hcodes, hparams):
             seed_state(st, key_dec, idx)
             nd, extra, booms, meetjes = play_match(sd, st, rules, hcodes, hparams, deck, pile, hands, h,
                                                    rec, pts, norec, i64(0), i64(0), rules[R_MATCH_DEALS], i64(0))
-            acc[0] += pts[0]
-            acc[1] += pts[1]
-            acc[2] += pts[0] * pts[0]
-            acc[3] += pts[1] * pts[1]
+            acc[M_POINTS] += pts[0]
+            acc[M_POINTS + 1] += pts[1]
+            acc[M_POINTS_SQ] += pts[0] * pts[0]
+            acc[M_POINTS_SQ + 1] += pts[1] * pts[1]
             if pts[0] > pts[1]:
-                acc[4] += 1
+                acc[M_WINS] += 1
             elif pts[1] > pts[0]:
-                acc[5] += 1
+                acc[M_WINS + 1] += 1
             else:
-                acc[6] += 1
-            acc[7] += nd
-            acc[8] += extra
-            acc[9] += booms
-            acc[10] += meetjes
+                acc[M_DRAWS] += 1
+            acc[M_DEALS] += nd
+            acc[M_EXTRA_DEALS] += extra
+            acc[M_BOOMS] += booms
+            acc[M_MEETJES] += meetjes
     out = np.zeros(AGG_MATCHES, np.int64)
     for ch in range(nch):
         out += part[ch]

@@ -2,17 +2,14 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0, U1
-from tricksim.kernels.deal import deal_with_fixed
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.boomke_wies.rules import (
-    AUCTION, DECK, HEURISTIC_TRUMP, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_BID, NOBODY, R_MEETJE_TRUMP, REC_DECL,
-    REC_LEN, REC_SCORE, REC_TEAM, SM, i64, low,
-)
-from tricksim.kernels.boomke_wies.play import play_deal
-from tricksim.kernels.boomke_wies.deals import CHUNK
-
+from ..cards import U0, U1
+from ..deal import deal_with_fixed
+from ..layout import Layout
+from ..rng import seed_state
+from .deals import CHUNK
+from .play import play_deal
+from .rules import (AUCTION, DECK, HEURISTIC_TRUMP, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_BID, NOBODY, R_MEETJE_TRUMP,
+                    REC_DECL, REC_LEN, REC_SCORE, REC_TEAM, SM, i64, low)
 
 # sim_odds aggregate, the hand at seat 0:
 #   [open suit 0..3][team tricks 0..13]            forced declarer, contract 7 (56)
@@ -21,10 +18,15 @@ from tricksim.kernels.boomke_wies.deals import CHUNK
 #     pass: [team points -7..5] (13), [net points -10..5] (16);
 #     heuristic: [team points] (13), [net points] (16);
 #     heuristic: the hand declares, its partner declares (2)
-ODDS_MEETJE = 56
-ODDS_POS = 112
-ODDS_POS_LEN = 60
-AGG_ODDS = ODDS_POS + 4 * ODDS_POS_LEN
+ODDS = Layout(("declarer", (4, 14)), ("meetje", (4, 14)), ("positions", 4 * 60))
+ODDS_DECLARER, ODDS_MEETJE, ODDS_POS = ODDS.offsets()
+AGG_ODDS = ODDS.size
+# one position's counts, from ODDS_POS + p * ODDS_POS_LEN
+ODDS_POSITION = Layout(("pass_points", 13), ("pass_net", 16), ("heur_points", 13), ("heur_net", 16),
+                       ("declares", 1), ("partner_declares", 1))
+OP_PASS_POINTS, OP_PASS_NET, OP_HEUR_POINTS, OP_HEUR_NET, OP_DECLARES, OP_PARTNER_DECLARES = ODDS_POSITION.offsets()
+ODDS_POS_LEN = ODDS_POSITION.size
+assert ODDS.length("positions") == 4 * ODDS_POS_LEN
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -70,7 +72,7 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
             continue
         seed_state(st, key_dec, idx)
         play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
-        acc[s * 14 + rec[REC_TEAM]] += 1
+        acc[ODDS_DECLARER + s * 14 + rec[REC_TEAM]] += 1
         if rules[R_MEETJE_TRUMP] == MEETJE_NAMES_ELDEST_LEADS and positions[3]:
             seed_state(st, key_dec, idx)
             play_deal(hands, i64(0), i64(0), i64(MEETJE), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
@@ -82,16 +84,16 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
         base = ODDS_POS + p * ODDS_POS_LEN
         seed_state(st, key_dec, idx)
         play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(0), rules, hcodes, hparams, st, rec, h)
-        acc[base + 7 + rec[REC_SCORE]] += 1
-        acc[base + 13 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
+        acc[base + OP_PASS_POINTS + 7 + rec[REC_SCORE]] += 1
+        acc[base + OP_PASS_NET + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         seed_state(st, key_dec, idx)
         play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
-        acc[base + 29 + 7 + rec[REC_SCORE]] += 1
-        acc[base + 42 + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
+        acc[base + OP_HEUR_POINTS + 7 + rec[REC_SCORE]] += 1
+        acc[base + OP_HEUR_NET + 10 + rec[REC_SCORE] - rec[REC_SCORE + 1]] += 1
         if rec[REC_DECL] == 0:
-            acc[base + 58] += 1
+            acc[base + OP_DECLARES] += 1
         elif rec[REC_DECL] == 2:
-            acc[base + 59] += 1
+            acc[base + OP_PARTNER_DECLARES] += 1
 
 
 @njit(cache=True, nogil=True)

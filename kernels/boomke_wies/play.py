@@ -3,21 +3,18 @@ and the dealing (a shuffle, or the tricks collected, cut and dealt in packets) o
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, U1
-from tricksim.kernels.rng import below, shuffle
-
-from tricksim.kernels.boomke_wies.rules import (
-    ABOVE, ALL_ONES, AUCTION, BOOM, DEALPOS, HEURISTIC_TRUMP, MAX_BIDS, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_BID,
-    NO_CONTRACT, NOBODY, PACKETS_4441, PASS, R_DEALER_8_12, R_MEETJE_TRUMP, R_PACKETS, R_SHUFFLE, R_VARIANT, REC_BIDS,
-    REC_CONTRACT, REC_CUT, REC_DEALER, REC_DECL, REC_HANDS, REC_LEADER0, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS,
-    REC_PILE, REC_SCORE, REC_TEAM, REC_TRICKS, REC_TRUMP, REC_TURNUP, REC_WON, SHUFFLE_NONE, SM, VARIANT_NO_AUCTION,
-    beats, i64, legal_mask, low, score_contract,
-)
-from tricksim.kernels.boomke_wies.players import (
-    H_RANDOM, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN, P_OVERCALL_PARTNER, P_PARTNER,
-    P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, best_suit, choose_card,
-    opening_lead, own_tricks, partner_call, partner_credit, play_flags, random_call, random_card, sure_thirteen,
-)
+from ..cards import U0, U1
+from ..rng import below, shuffle
+from .players import (H_RANDOM, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN,
+                      P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN,
+                      P_SHORT, P_TRUMP_LEN, best_suit, choose_card, opening_lead, own_tricks, partner_call,
+                      partner_credit, play_flags, random_call, random_card, sure_thirteen)
+from .rules import (ABOVE, ALL_ONES, AUCTION, BOOM, DEALPOS, HEURISTIC_TRUMP, MAX_BIDS, MEETJE,
+                    MEETJE_NAMES_ELDEST_LEADS, NO_BID, NO_CONTRACT, NOBODY, PACKETS_4441, PASS, R_DEALER_8_12,
+                    R_MEETJE_TRUMP, R_PACKETS, R_SHUFFLE, R_VARIANT, REC_BIDS, REC_CONTRACT, REC_CUT, REC_DEALER,
+                    REC_DECL, REC_HANDS, REC_LEADER0, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_PILE,
+                    REC_SCORE, REC_TEAM, REC_TRICKS, REC_TRUMP, REC_TURNUP, REC_WON, SHUFFLE_NONE, SM,
+                    VARIANT_NO_AUCTION, beats, i64, legal_mask, low, score_contract)
 
 
 # ============================================================================

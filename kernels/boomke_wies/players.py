@@ -1,23 +1,48 @@
-"""Boomke Wies players: the heuristic codes ``H_*`` and parameter columns ``P_*``, the valuation and the
+"""Boomke Wies players: the heuristic codes ``H_*``, the declaration of their parameters (``PARAMS``, columns
+``P_*``), the valuation and the
 bidding, and the card play."""
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, U1, nth_card
-from tricksim.kernels.rng import below, uniform
-
-from tricksim.kernels.boomke_wies.rules import (
-    ABOVE, ACES, ADD13, BIT13, BOOM, DECK, F1, F2, F4, F8, KINGS, MEETJE, PASS, QUEENS, RANKSET, SM, SUITSET, bitc,
-    high, low, pop,
-)
-
+from ..cards import U0, U1, nth_card
+from ..rng import below, uniform
+from .rules import (ABOVE, ACES, ADD13, BIT13, BOOM, DECK, F1, F2, F4, F8, KINGS, MEETJE, PASS, QUEENS, RANKSET, SM,
+                    SUITSET, bitc, high, low, pop)
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_PARTNER, H_NAIVE = 0, 1, 2
-(P_MARGIN, P_ACE, P_KING, P_QUEEN, P_TRUMP_LEN, P_SHORT, P_PARTNER, P_PARTNER_PASSED,
- P_PARTNER_BID, P_SEVEN_MARGIN, P_BOOM_MARGIN, P_OVERCALL_PARTNER, P_DRAW_TRUMPS, P_COUNT,
- P_RUFF, P_BID_PROB) = range(16)
-N_PARAMS = 16
+
+# ---- heuristic parameters: the one declaration ---------------------------------
+# (name, default, lowest, highest, help).  A parameter's column of ``hparams`` (float64[4, N_PARAMS]) is its place
+# here, and the decisions read it through the ``P_<NAME>`` constant below; analysis/boomke_wies/config.py builds
+# the heuristics' parameters from this table (a heuristic may take other defaults).
+PARAMS = (
+    ("margin", 0.0, -3, 5, "bid a level only when the team's estimated tricks minus margin reach it"),
+    ("ace", 1.0, 0, 2, "tricks counted per ace"),
+    ("king", 0.75, 0, 2, "tricks counted per king with at least one more card of its suit"),
+    ("queen", 0.4, 0, 2, "tricks counted per queen with at least two more cards of its suit"),
+    ("trump_len", 0.75, 0, 2, "tricks counted per card of the longest suit (the intended trumps) beyond three"),
+    ("short", 0.2, 0, 2, "ruffing value per singleton (twice per void) beside four or more trumps"),
+    ("partner", 4.0, 0, 7, "tricks credited to a partner who has not spoken"),
+    ("partner_passed", 3.4, 0, 7, "tricks credited to a partner who has passed"),
+    ("partner_bid", 0.9, 0, 2, "share credited of what a partner's bid b implies (b + margin - partner)"),
+    ("seven_margin", 0.5, -3, 6, "forced dealer: bid 7 when the team estimate reaches 7 + this, else Meetje"),
+    ("boom_margin", 1.5, -3, 6, "bid Boom when the team estimate reaches 13 + this (always on a certain thirteen, "
+                                "see sure_thirteen)"),
+    ("overcall_partner", 0, 0, 1, "1: may overbid its own partner"),
+    ("draw_trumps", 1, 0, 1, "1: the declaring side leads trumps while an opponent may hold one"),
+    ("count", 1, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),
+    ("ruff", 1, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
+    ("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may"),
+)
+COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
+N_PARAMS = len(PARAMS)
+P_MARGIN, P_ACE, P_KING, P_QUEEN = COLUMN["margin"], COLUMN["ace"], COLUMN["king"], COLUMN["queen"]
+P_TRUMP_LEN, P_SHORT, P_PARTNER = COLUMN["trump_len"], COLUMN["short"], COLUMN["partner"]
+P_PARTNER_PASSED, P_PARTNER_BID = COLUMN["partner_passed"], COLUMN["partner_bid"]
+P_SEVEN_MARGIN, P_BOOM_MARGIN = COLUMN["seven_margin"], COLUMN["boom_margin"]
+P_OVERCALL_PARTNER = COLUMN["overcall_partner"]
+P_DRAW_TRUMPS, P_COUNT, P_RUFF, P_BID_PROB = COLUMN["draw_trumps"], COLUMN["count"], COLUMN["ruff"], COLUMN["bid_prob"]
 
 
 # ============================================================================

@@ -22,8 +22,7 @@ and the first to receive cards is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import SUIT_MASK, U0, U1, highest, lowest, popcount
-
+from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
 
 # ---- rule flags -------------------------------------------------------------
 R_VARIANT, R_DEALER_8_12, R_MEETJE_TRUMP, R_MEETJE_SHORTFALL, R_DEFENCE = 0, 1, 2, 3, 4

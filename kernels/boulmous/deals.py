@@ -3,25 +3,22 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.boulmous.rules import (
-    R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_LEN, REC_SCORE, REC_TAKER, REC_TRUMP, REC_WON,
-)
-from tricksim.kernels.boulmous.play import (
-    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
-)
-
+from ..layout import Layout
+from ..rng import seed_state
+from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, deal_random, i64, no_game, pimc_scratch,
+                   play_deal)
+from .rules import R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_LEN, REC_SCORE, REC_TAKER, REC_TRUMP, REC_WON
 
 # ============================================================================
 # batch entry points
 # ============================================================================
 CHUNK = 2048
 
-# sim_deals aggregate layout (int64 vector)
-#   [pos 0..3][contract 3..6 -> 0..3][trump 0..4][taker tricks 0..6]  (4*4*5*7 = 560)
-#   + all-pass count, + sum of score per position (4), + sum of squared score (4)
-AGG_DEALS = 560 + 1 + 8
+# sim_deals counts: per taker position 0..3 (from the dealer's left), contract 3..6, trump 0..4 and taker tricks
+# 0..6 the deals; the all-pass deals; per seat position the sum of its points and of their squares
+DEALS = Layout(("cells", (4, 4, 5, 7)), ("all_pass", 1), ("score_sum", 4), ("score_sq", 4))
+D_CELLS, D_ALL_PASS, D_SCORE_SUM, D_SCORE_SQ = DEALS.offsets()
+AGG_DEALS = DEALS.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -49,23 +46,26 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
                       nogame)
             taker = rec[REC_TAKER]
             if taker < 0:
-                acc[560] += 1
+                acc[D_ALL_PASS] += 1
             else:
                 pos = (taker - dealer - 1) % 4
                 j = ((pos * 4 + rec[REC_CONTRACT] - 3) * 5 + rec[REC_TRUMP]) * 7 + rec[REC_WON + taker]
-                acc[j] += 1
+                acc[D_CELLS + j] += 1
             for s in range(4):
                 pos = (s - dealer - 1) % 4
                 sc = rec[REC_SCORE + s]
-                acc[561 + pos] += sc
-                acc[565 + pos] += sc * sc
+                acc[D_SCORE_SUM + pos] += sc
+                acc[D_SCORE_SQ + pos] += sc * sc
     return part.sum(axis=0)
 
 
 @njit(cache=True, nogil=True)
-def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
-    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them."""
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None):
+    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them.  ``pimc``: the sampling
+    player's random key when a seat is ``H_PIMC`` (its deal index: the hand's), None (omitted) otherwise."""
     lb = rules[R_LEFT_BOWER_TRUMP]
+    if pimc is not None:
+        pm = pimc_scratch(pimc)
     out = np.zeros((n, REC_LEN), np.int64)
     st = np.zeros(1, np.uint64)
     sd = np.zeros(1, np.uint64)
@@ -78,6 +78,11 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
         deal_random(sd, deck, hands)
-        play_deal(hands, work, idx % 4, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, out[i],
-                  nogame)
+        if pimc is None:
+            play_deal(hands, work, idx % 4, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes,
+                      hparams, st, lb, out[i], nogame)
+        else:
+            pm[PS_DEAL][0] = idx
+            play_deal(hands, work, idx % 4, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes,
+                      hparams, st, lb, out[i], nogame, None, pm)
     return out

@@ -2,14 +2,14 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state
-from tricksim.kernels.tally import add_outer, add_sum_outer
+from ..rng import seed_state
+from ..tally import add_outer, add_sum_outer
+from .deals import CHUNK
+from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, deal_random, i64, no_game, pimc_scratch,
+                   play_deal)
+from .rules import R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES
 
-from tricksim.kernels.boulmous.rules import R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES
-from tricksim.kernels.boulmous.play import (
-    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
-)
-from tricksim.kernels.boulmous.deals import CHUNK
+PCHUNK = 4   # deals per prange step with a sampling seat (a PIMC deal costs ~10 ms: small steps balance the threads)
 
 
 # sim_duplicate aggregate (analysis/compare.py, ``design``): the seatings ``seat_ids`` come in
@@ -23,19 +23,25 @@ from tricksim.kernels.boulmous.deals import CHUNK
 # P_c[a, b] = sum_{d, r} Y_a Y_b over the deals of round c, M[r, h] = sum_d Y_h(d, r)
 # (P and M measure what a design without replays, one playout per deal, would face).
 @njit(cache=True, nogil=True, parallel=True)
-def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, seat_ids, k, nround):
+def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, seat_ids, k, nround, pimc=None):
     """Duplicate tournament: every deal is replayed once per seating of its round (row of
     ``seat_codes``/``seat_params``/``seat_ids`` = heuristic code, parameters and entrant
     of each seat) with the same cards; playout j of deal idx draws its decisions from
-    ``seed_state(seed_state(key_dec, idx), j)``."""
+    ``seed_state(seed_state(key_dec, idx), j)``.  ``pimc``: the sampling player's random key when a seat is
+    ``H_PIMC`` (playout j of deal idx: its deal index ``idx * 4 + j``), None (omitted) otherwise."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     kk = k * k
     per_round = k + 2 * kk
     wm = nround * per_round + nround * k * k
     width = nround + 2 * wm
-    nch = (n + CHUNK - 1) // CHUNK
+    chunk = CHUNK
+    if pimc is not None:
+        chunk = PCHUNK
+    nch = (n + chunk - 1) // chunk
     part = np.zeros((nch, width), np.int64)
     for ch in prange(nch):
+        if pimc is not None:
+            pm = pimc_scratch(pimc)
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(24, np.int64)
@@ -48,7 +54,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
         yp = np.zeros(k, np.int64)
         ys = np.zeros(k, np.int64)
         acc = part[ch]
-        for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
+        for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             deal_random(sd, deck, hands)
@@ -67,8 +73,13 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                 # that two random heuristics are independent draws of the same player
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
-                play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, seat_codes[r],
-                          seat_params[r], st, lb, rec, nogame)
+                if pimc is None:
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules,
+                              seat_codes[r], seat_params[r], st, lb, rec, nogame)
+                else:
+                    pm[PS_DEAL][0] = idx * 4 + j
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules,
+                              seat_codes[r], seat_params[r], st, lb, rec, nogame, None, pm)
                 yp[:] = 0
                 ys[:] = 0
                 for s in range(4):

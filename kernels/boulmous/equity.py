@@ -1,5 +1,5 @@
 """Boulmous match equity kernels (issue 16): per-deal outcome counts, whole games from a given score state,
-the value iteration over Boulmous score states and score-aware decisions (analysis/equity/).
+the value iteration over Boulmous score states and score-aware decisions (analysis/boulmous/equity/).
 
 Boulmous outcome code of one deal: ``((taker * 4 + contract - 3) * 2401 + w0 * 343 + w1 * 49 + w2 * 7 + w3)``
 with ``w`` the tricks each seat took, seats *relative to the dealer* (0 = dealer's left .. 3 = dealer);
@@ -11,17 +11,16 @@ seat 3 = the dealer), each clamped to ``[F, F + L - 1]``; index ``((y0 * L + y1)
 ``y - F``.  After a deal the next dealer is seat 0, so the next canonical state is the rotation
 ``z[r] = y'[(r + 1) % 4]`` and seat ``s`` of this state is seat ``(s + 3) % 4`` of the next.
 Slots of a state: 0..3 P(seat wins the game), 4..7 the seat's expected money from here (stakes of 1) with no box
-made so far (analysis/equity/boulmous.py adds the boxes already made).
+made so far (analysis/boulmous/equity/table.py adds the boxes already made).
 """
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import lowest
-from tricksim.kernels.rng import seed_state
-from tricksim.kernels.tally import add_outer, add_sum_outer
-
-import tricksim.kernels.boulmous as KB
-
+from .. import boulmous as KB
+from ..cards import lowest
+from ..layout import Layout
+from ..rng import seed_state
+from ..tally import add_outer, add_sum_outer
 
 PASS_CODE = 4 * 4 * 2401
 N_CODES = PASS_CODE + 1
@@ -89,7 +88,11 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calib
 
 
 # games_from aggregate: wins per seat (4), stakes per seat (4), stakes^2 per seat (4), deals, abandoned
-AGG_FROM = 14
+# boulmous_games_from counts: per seat its games won, the sum of its stakes and of its squared stakes; the deals
+# played; the games abandoned
+GAMES_FROM = Layout(("wins", 4), ("stakes", 4), ("stakes_sq", 4), ("deals", 1), ("abandoned", 1))
+F_WINS, F_STAKES, F_STAKES_SQ, F_DEALS, F_ABANDONED = GAMES_FROM.offsets()
+AGG_FROM = GAMES_FROM.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -104,23 +107,23 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
     for ch in prange(nch):
         st, sd, deck, hands, work, rec = _scratch()
         scores, boxes, stakes, bx_out, nolog = _game_scratch()
-        hpw = np.zeros(hparams.shape)
+        sab = np.zeros((4, 4), np.int64)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
             winners, nd = KB.play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work, stakes, bx_out,
-                                       scores, boxes, nolog, False, start, dealer0, pstar, cal, hpw)
-            acc[12] += nd
+                                       scores, boxes, nolog, False, start, dealer0, pstar, cal, sab)
+            acc[F_DEALS] += nd
             if winners == 0:
-                acc[13] += 1
+                acc[F_ABANDONED] += 1
                 continue
             for s in range(4):
                 if (winners >> s) & 1:
-                    acc[s] += 1
-                acc[4 + s] += stakes[s]
-                acc[8 + s] += stakes[s] * stakes[s]
+                    acc[F_WINS + s] += 1
+                acc[F_STAKES + s] += stakes[s]
+                acc[F_STAKES_SQ + s] += stakes[s] * stakes[s]
     return part.sum(axis=0)
 
 
@@ -145,7 +148,7 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
         st, sd, deck, hands, work, rec = _scratch()
         scores, boxes, stakes, bx_out, nolog = _game_scratch()
         start = np.zeros(4, np.int64)
-        hpw = np.zeros((4, seat_params.shape[2]))
+        sab = np.zeros((4, 4), np.int64)
         xw = np.zeros(k, np.int64)
         xs = np.zeros(k, np.int64)
         yw = np.zeros(k, np.int64)
@@ -168,7 +171,7 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
                 seed_state(st, st[0], j)
                 winners, nd = KB.play_game(sd, st, rules, seat_codes[r], seat_params[r], lb, rec, deck, hands, work,
                                            stakes, bx_out, scores, boxes, nolog, False, start, i64(0), pstar, cal[r],
-                                           hpw)
+                                           sab)
                 acc[width - 2] += nd
                 if winners == 0:
                     acc[width - 1] += 1
@@ -228,7 +231,7 @@ def _step(y, k, delta, taker, target, F, C, tie_break, yn, z):
         if tie_break == 1 and taker[k] >= 0 and (w >> taker[k]) & 1:
             return 1 << taker[k], -1, 0
         if top > C:
-            return 0, -1, w            # a tie above the ceiling: shared evenly (see analysis/equity)
+            return 0, -1, w            # a tie above the ceiling: shared evenly (see analysis/boulmous/equity/table.py)
     for r in range(4):
         v = yn[(r + 1) % 4]
         if v < F:

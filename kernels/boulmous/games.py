@@ -3,21 +3,18 @@ score-aware bidding's thresholds, the settlement, ``sim_games`` and ``trace_game
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state
+from ..layout import Layout
+from ..rng import seed_state
+from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
+from .players import P_SCORE_AWARE, SA_FLOOR, SA_NBINS
+from .rules import (R_FAILED_B_IS_BOX, R_LEFT_BOWER_TRUMP, R_TARGET, R_TIE_BREAK, R_WINNER_PAYS_OWN, REC_CONTRACT,
+                    REC_LEN, REC_MADE, REC_SCORE, REC_STAKES, REC_TAKER, TIE_PLAY_ON, TIE_TAKER)
 
-from tricksim.kernels.boulmous.rules import (
-    R_FAILED_B_IS_BOX, R_LEFT_BOWER_TRUMP, R_TARGET, R_TIE_BREAK, R_WINNER_PAYS_OWN, REC_CONTRACT, REC_LEN, REC_MADE,
-    REC_SCORE, REC_STAKES, REC_TAKER, TIE_PLAY_ON, TIE_TAKER,
-)
-from tricksim.kernels.boulmous.players import P_SA_BIN, P_SCORE_AWARE, SA_FLOOR, SA_NBINS
-from tricksim.kernels.boulmous.play import (
-    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
-)
-
-
-# sim_games aggregate per game: [stakes per seat (4)], [wins per seat (4)],
-# [sum stakes^2 per seat (4)], deals played, abandoned games, boxes per seat (4)
-AGG_GAMES = 4 + 4 + 4 + 1 + 1 + 4
+# sim_games counts: per seat the sum of its stakes, its games won, the sum of its squared stakes; the deals
+# played, the games abandoned (MAX_DEALS_PER_GAME deals without a winner); per seat the boxes it made
+GAMES = Layout(("stakes", 4), ("wins", 4), ("stakes_sq", 4), ("deals", 1), ("abandoned", 1), ("boxes", 4))
+G_STAKES, G_WINS, G_STAKES_SQ, G_DEALS, G_ABANDONED, G_BOXES = GAMES.offsets()
+AGG_GAMES = GAMES.size
 MAX_DEALS_PER_GAME = 1000
 LOG_SCORES = REC_LEN
 LOG_BOXES = REC_LEN + 4
@@ -27,8 +24,8 @@ LOG_W = REC_LEN + 13
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def sa_thresholds(pstar, cal, scores, dealer, s, target, hpw):
-    """Score-aware bidding (analysis/equity/saware.py): write into ``hpw[s, P_SA_BIN + b - 3]`` the lowest
+def sa_thresholds(pstar, cal, scores, dealer, s, target, sab):
+    """Score-aware bidding (analysis/boulmous/equity/saware.py): write into ``sab[s, b - 3]`` (int64[4, 4]) the lowest
     estimate bin whose chance of making ``b`` (``cal`` float64[SA_NBINS, 4], non-decreasing in the bin, the
     seat's calibration) reaches the success probability ``pstar`` asks of bid ``b`` at the game's scores and
     dealer (``pstar`` float32[L^4, 4, 4]: canonical state of the equity table, the seat relative to the dealer,
@@ -53,27 +50,24 @@ def sa_thresholds(pstar, cal, scores, dealer, s, target, hpw):
                 hi = mid
             else:
                 lo = mid + 1
-        hpw[s, P_SA_BIN + b] = lo
+        sab[s, b] = lo
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
-              out_stakes, out_boxes, scores, boxes, log, do_log, start, dealer0, pstar, cal, hpw):
+              out_stakes, out_boxes, scores, boxes, log, do_log, start, dealer0, pstar, cal, sab):
     """Rules 17-18: deals from the scores ``start`` (int64[4]) with ``dealer0`` dealing first, no box made
     yet, until a winner; returns (winner mask bits, deals played), winner mask 0 when abandoned after
     MAX_DEALS_PER_GAME deals. ``scores`` and ``boxes`` (int64[4]) are scratch. With ``do_log`` row j of
     ``log`` (int64[MAX_DEALS_PER_GAME, LOG_W]) receives deal j's record followed by the scores, boxes and
     stakes after it and the winner mask (LOG_* offsets).  Score-aware seats (``P_SCORE_AWARE``): before
-    each deal their bid bins are written into ``hpw`` (scratch, the shape of ``hparams``, which the deals
-    are played with) from ``pstar`` (float32[2, L^4, 4, 4]: criterion ``P_SCORE_AWARE`` - 1, 0 by P(win), 1 by
+    each deal their bid bins are written into ``sab`` (scratch, int64[4, 4], which the auction reads) from ``pstar`` (float32[2, L^4, 4, 4]: criterion ``P_SCORE_AWARE`` - 1, 0 by P(win), 1 by
     money, then ``sa_thresholds``' p*) and their ``cal`` rows (float64[4, SA_NBINS, 4])."""
     sa = False
     for s in range(4):
         out_stakes[s] = 0
         scores[s] = start[s]
         boxes[s] = 0
-        for j in range(hparams.shape[1]):
-            hpw[s, j] = hparams[s, j]
         if hparams[s, P_SCORE_AWARE] > 0.5:
             sa = True
     target = rules[R_TARGET]
@@ -85,9 +79,10 @@ def play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work,
             for s in range(4):
                 if hparams[s, P_SCORE_AWARE] > 0.5:
                     crit = int(hparams[s, P_SCORE_AWARE] + 0.5) - 1
-                    sa_thresholds(pstar[crit], cal[s], scores, dealer, s, target, hpw)
+                    sa_thresholds(pstar[crit], cal[s], scores, dealer, s, target, sab)
         # the game scores are read only under end_check=after_each_trick (play_tricks)
-        play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hpw, st, lb, rec, scores)
+        play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, lb, rec, scores,
+                  sab)
         ndeals += 1
         taker = rec[REC_TAKER]
         for s in range(4):
@@ -183,7 +178,7 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, pstar, cal):
         bx_tmp = np.zeros(4, np.int64)
         nolog = np.zeros((1, LOG_W), np.int64)
         start = np.zeros(4, np.int64)
-        hpw = np.zeros(hparams.shape)
+        sab = np.zeros((4, 4), np.int64)
         acc = part[ch]
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             idx = first + i
@@ -191,17 +186,17 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, pstar, cal):
             seed_state(st, key_dec, idx)
             winners, nd = play_game(sd, st, rules, hcodes, hparams, lb,
                                     rec, deck, hands, work, stakes, boxes, sc_tmp, bx_tmp, nolog, False, start,
-                                    i64(0), pstar, cal, hpw)
-            acc[12] += nd
+                                    i64(0), pstar, cal, sab)
+            acc[G_DEALS] += nd
             if winners == 0:
-                acc[13] += 1
+                acc[G_ABANDONED] += 1
                 continue
             for s in range(4):
-                acc[s] += stakes[s]
-                acc[8 + s] += stakes[s] * stakes[s]
+                acc[G_STAKES + s] += stakes[s]
+                acc[G_STAKES_SQ + s] += stakes[s] * stakes[s]
                 if (winners >> s) & 1:
-                    acc[4 + s] += 1
-                acc[14 + s] += boxes[s]
+                    acc[G_WINS + s] += 1
+                acc[G_BOXES + s] += boxes[s]
     return part.sum(axis=0)
 
 
@@ -222,11 +217,11 @@ def trace_game(key_deal, key_dec, g, rules, hcodes, hparams):
     bx_tmp = np.zeros(4, np.int64)
     log = np.zeros((MAX_DEALS_PER_GAME, LOG_W), np.int64)
     start = np.zeros(4, np.int64)
-    hpw = np.zeros(hparams.shape)
+    sab = np.zeros((4, 4), np.int64)
     pstar = np.zeros((2, 1, 4, 4), np.float32)   # trace refuses score-aware seats (analysis/boulmous/config.no_pimc)
     cal = np.zeros((4, SA_NBINS, 4))
     seed_state(sd, key_deal, g)
     seed_state(st, key_dec, g)
     winners, nd = play_game(sd, st, rules, hcodes, hparams, lb, rec, deck, hands, work, stakes, boxes,
-                            sc_tmp, bx_tmp, log, True, start, i64(0), pstar, cal, hpw)
+                            sc_tmp, bx_tmp, log, True, start, i64(0), pstar, cal, sab)
     return log[:nd].copy(), winners

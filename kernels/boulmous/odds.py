@@ -3,22 +3,19 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0, U1, lowest
-from tricksim.kernels.deal import deal_with_fixed
-from tricksim.kernels.rng import seed_state
+from ..cards import U0, U1, lowest
+from ..deal import deal_with_fixed
+from ..layout import Layout
+from ..rng import seed_state
+from .deals import CHUNK
+from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
+from .rules import DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRUMP, REC_WON
 
-from tricksim.kernels.boulmous.rules import (
-    DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRUMP, REC_WON,
-)
-from tricksim.kernels.boulmous.play import (
-    AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal,
-)
-from tricksim.kernels.boulmous.deals import CHUNK
-
-
-# sim_odds aggregate: [trump 0..4][taker tricks 0..6] (35)
-#  + pass scenario: [seat points -6..6 -> 0..12] (13) + [seat stakes -1..3 -> 0..4] (5)
-AGG_ODDS = 35 + 13 + 5
+# sim_odds counts: per trump 0..4 the seat's tricks 0..6 as the taker; when it passes, its points -6..6 and its
+# stakes -1..3
+ODDS = Layout(("by_trump", (5, 7)), ("pass_points", 13), ("pass_stakes", 5))
+O_BY_TRUMP, O_PASS_POINTS, O_PASS_STAKES = ODDS.offsets()
+AGG_ODDS = ODDS.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -59,11 +56,11 @@ def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx
     for t in range(5):
         seed_state(st, key_dec, idx)
         play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec, nogame)
-        acc[t * 7 + rec[REC_WON + seat]] += 1
+        acc[O_BY_TRUMP + t * 7 + rec[REC_WON + seat]] += 1
     seed_state(st, key_dec, idx)
     play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb, rec, nogame)
-    acc[35 + 6 + rec[REC_SCORE + seat]] += 1
-    acc[48 + 1 + rec[REC_STAKES + seat]] += 1
+    acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
+    acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -138,12 +135,12 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
                     t = trumps[ti]
                     play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
                               nogame)
-                    acc[t * 7 + rec[REC_WON + seat]] += 1
+                    acc[O_BY_TRUMP + t * 7 + rec[REC_WON + seat]] += 1
                 if with_pass:
                     play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb,
                               rec, nogame)
-                    acc[35 + 6 + rec[REC_SCORE + seat]] += 1
-                    acc[48 + 1 + rec[REC_STAKES + seat]] += 1
+                    acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
+                    acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
     return part.sum(axis=0)
 
 

@@ -3,14 +3,11 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.boulmous.rules import NT, R_LEFT_BOWER_TRUMP, REC_LEN, REC_TRUMP, REC_WON
-from tricksim.kernels.boulmous.play import (
-    HEURISTIC_TRUMP, NOBODY, _rest_of, deal_random, deal_rest, i64, no_game, play_deal,
-)
-from tricksim.kernels.boulmous.odds import hand_class
-from tricksim.kernels.boulmous.solver import CHUNK, TT_BITS, _workspace, solve
+from ..rng import seed_state
+from .odds import hand_class
+from .play import HEURISTIC_TRUMP, NOBODY, _rest_of, deal_random, deal_rest, i64, no_game, play_deal
+from .rules import NT, R_LEFT_BOWER_TRUMP, REC_LEN, REC_TRUMP, REC_WON
+from .solver import CHUNK, TT_BITS, _workspace, solve
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -2,21 +2,19 @@
 by sampling the layouts of the unseen cards (``sample_worlds``) and solving each open-handed
 (kernels/boulmous/solver.py); ``pimc_calls`` bids and names trumps by sampling; ``pimc_play_batch`` and
 ``pimc_replay`` play whole deals with four such seats (``tricksim bench --solver``).  The kernels that seat it
-beside the heuristics are in kernels/boulmous/pimc_batch.py."""
+beside the heuristics take it as their ``pimc`` argument (kernels/boulmous/play.py); the odds and class kernels
+that seat it are in kernels/boulmous/pimc_batch.py."""
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0, U1, lowest, popcount
-from tricksim.kernels.rng import below, seed_state
-
-from tricksim.kernels.boulmous.rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, legal_mask
-from tricksim.kernels.boulmous.players import min_power_card
-from tricksim.kernels.boulmous.play import apply_card
-from tricksim.kernels.boulmous.solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, solve
-
+from ..cards import U0, U1, lowest, popcount
+from ..rng import below, seed_state
+from .players import min_power_card
+from .rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, apply_card, legal_mask
+from .solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, solve
 
 # ============================================================================
-# the sampling player (PIMC): played by kernels/boulmous/pimc_batch.py
+# the sampling player (PIMC): played by kernels/boulmous/play.py (``pimc``) and pimc_batch.py
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
 RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on

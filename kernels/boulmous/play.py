@@ -1,39 +1,84 @@
-"""One Boulmous deal: the auction, the tricks, the score (``play_deal``), and the deal itself (``deal_random``;
-``deal_rest`` around a fixed hand)."""
+"""One Boulmous deal: the auction, the tricks, the score (``play_deal``), with the sampling player
+(kernels/boulmous/pimc.py) in the seats whose code is ``H_PIMC`` when the kernel is given its ``pimc`` argument.
+The deal itself (``deal_random``, ``deal_rest``) is in kernels/boulmous/dealing.py, re-exported here."""
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, U1, lowest
-from tricksim.kernels.deal import deal_with_fixed
-from tricksim.kernels.rng import seed_state, shuffle
+from ..cards import U0, U1, lowest
+# the sampling player: ``play_deal`` calls ``_pimc.pimc_calls`` / ``_pimc.pimc_choose`` for an H_PIMC seat
+from . import pimc as _pimc
+from .dealing import _rest_of, deal_random, deal_rest  # noqa: F401 (re-exported)
+from .players import H_CAUTIOUS, H_PIMC, NO_SA, P_BID, P_RACE, P_WORLDS, choose_bid, choose_card, choose_trump
+from .rules import (AUCTION_SINGLE, END_TRICK, MAX_BIDS, R_AUCTION, R_END_CHECK, R_FAILED_KEEPS, R_TARGET, REC_BIDS,
+                    REC_CONTRACT, REC_DEALER, REC_HANDS, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_SCORE,
+                    REC_STAKES, REC_TAKER, REC_TRICKS, REC_TRUMP, REC_WON, apply_card, legal_mask)
+from .solver import TT_BITS, _workspace
 
-from tricksim.kernels.boulmous.rules import (
-    AUCTION_SINGLE, CSUIT, DECK24, END_TRICK, MAX_BIDS, POWER, R_AUCTION, R_END_CHECK, R_FAILED_KEEPS, R_TARGET,
-    REC_BIDS, REC_CONTRACT, REC_DEALER, REC_HANDS, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_SCORE, REC_STAKES,
-    REC_TAKER, REC_TRICKS, REC_TRUMP, REC_WON, beats, legal_mask,
-)
-from tricksim.kernels.boulmous.players import choose_bid, choose_card, choose_trump
+# ============================================================================
+# the sampling player's seat: its scratch and its bids
+# ============================================================================
+# ``pimc`` argument of play_deal (None: no seat is the sampling player, and numba prunes every branch that
+# reads it, so the kernels that never seat it do not compile it): the tuple ``pimc_scratch(key)`` gives, one
+# per thread: (its random key, the deal's index for its streams (int64[1], set before each deal), the solver's
+# workspace, the cards played (int64[24]), the call values (int64[5, 5]), per seat its bid for each lowest
+# legal bid then its trump for each bid (int64[4, 8]), the codes the auction sees (int64[4])).
+PS_KEY, PS_DEAL, PS_WS, PS_PLAYED, PS_SUMS, PS_CALLS, PS_BCODES = range(7)
+
+
+@njit(cache=True, nogil=True)
+def pimc_scratch(key):
+    """One thread's ``pimc`` argument for the sampling player's random ``key`` (a kernel calls it only when given
+    a key: under ``if pimc is not None``, which numba prunes when it is not)."""
+    return (key, np.zeros(1, np.int64), _workspace(TT_BITS), np.zeros(24, np.int64), np.zeros((5, 5), np.int64),
+            np.zeros((4, 8), np.int64), np.zeros(4, np.int64))
+
+
+# The sampling player allocates its worlds: its calls go through functions compiled with numba's reference counting
+# (``_nrt=True``, stated, since a callee inherits ``_nrt=False`` from the deal's functions, which keep it off)
+@njit(cache=True, nogil=True, _nrt=True)
+def pimc_before_auction(hands, rules, hcodes, hparams, pimc):
+    """Before the auction: a sampling seat that bids by sampling (``P_BID`` = 1) computes its calls
+    (``pimc_calls``: its bid for each lowest legal bid, its trump for each bid); one with ``P_BID`` = 0
+    bids and names trumps as ``H_CAUTIOUS`` with its own parameters.  Fills the codes the auction sees."""
+    bcodes = pimc[PS_BCODES]
+    calls = pimc[PS_CALLS]
+    for s in range(4):
+        bcodes[s] = hcodes[s]
+        if hcodes[s] == H_PIMC:
+            if hparams[s, P_BID] > 0.5:
+                _pimc.pimc_calls(np.int64(s), hands[s], rules, np.int64(hparams[s, P_WORLDS]), pimc[PS_KEY],
+                                 pimc[PS_DEAL][0], pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8])
+            else:
+                bcodes[s] = H_CAUTIOUS
+
+
+@njit(cache=True, nogil=True, _nrt=True)
+def pimc_card(s, hand, taker, t, contract, rules, hparams, nplay, pimc):
+    """The card a sampling seat ``s`` plays (``pimc_choose``: ``P_WORLDS`` worlds, race margin ``P_RACE``, goal:
+    the contract first, then the taker's tricks), from the cards played so far in its scratch."""
+    return _pimc.pimc_choose(s, hand, pimc[PS_PLAYED], nplay, taker, t, contract, rules,
+                             np.int64(hparams[s, P_WORLDS]), _pimc.GOAL_CONTRACT, pimc[PS_KEY], pimc[PS_DEAL][0],
+                             pimc[PS_WS], hparams[s, P_RACE])
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def sampled_bid(pimc, s, high):
+    """A sampling seat's bid over ``high``, from its calls computed before the auction."""
+    lo = 3 if high < 3 else high + 1
+    if lo > 6:
+        return 0
+    return pimc[PS_CALLS][s, lo - 3]
 
 
 # ============================================================================
 # one deal
 # ============================================================================
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def apply_card(h, s, c, k, led, win_pow, win_seat, t, lb):
-    """Seat ``s`` plays card ``c`` as the ``k``-th card (0 = the lead) of a trick: removes it from ``h[s]``;
-    returns the trick's (led class, winning power, winning seat) after it (rule 14)."""
-    h[s] &= ~(U1 << np.uint64(c))
-    if k == 0:
-        return CSUIT[lb, t, c], POWER[lb, t, c], s
-    if beats(c, led, win_pow, t, lb):
-        return led, POWER[lb, t, c], s
-    return led, win_pow, win_seat
-
-
 @njit(cache=True, nogil=True, _nrt=False)
-def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass):
+def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass, sab=None, pimc=None):
     """Rule 4-6. Returns (taker, contract); taker -1 when all pass.
-    ``forced_pass`` = a seat that must pass (-1 for none)."""
+    ``forced_pass`` = a seat that must pass (-1 for none).  ``sab``: the score-aware bins of a whole game
+    (``play_game``), None outside one; ``pimc``: the sampling player's scratch (``hcodes`` then the codes the
+    auction sees, ``pimc_before_auction``), None when no seat is one."""
     high = 0
     taker = -1
     nb = 0
@@ -42,7 +87,12 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass):
             s = (dealer + 1 + k) % 4
             b = 0
             if s != forced_pass:
-                b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb)
+                if pimc is not None and hcodes[s] == H_PIMC:
+                    b = sampled_bid(pimc, s, high)
+                elif sab is not None:
+                    b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb, sab[s])
+                else:
+                    b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb, NO_SA)
             rec[REC_BIDS + 2 * nb] = s
             rec[REC_BIDS + 2 * nb + 1] = b
             nb += 1
@@ -57,7 +107,12 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass):
             if not (out >> s) & 1 and s != taker:
                 b = 0
                 if s != forced_pass:
-                    b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb)
+                    if pimc is not None and hcodes[s] == H_PIMC:
+                        b = sampled_bid(pimc, s, high)
+                    elif sab is not None:
+                        b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb, sab[s])
+                    else:
+                        b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb, NO_SA)
                 if nb < MAX_BIDS:
                     rec[REC_BIDS + 2 * nb] = s
                     rec[REC_BIDS + 2 * nb + 1] = b
@@ -77,12 +132,14 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
-                base_scores):
+                base_scores, pimc=None):
     """Rules 10-14: six tricks, the taker leading. Fills tricks, legal masks and
     ``rec[REC_WON..]``. ``base_scores`` (int64[4]) are the game scores before the
     deal, used only by ``end_check = after_each_trick``; a deal outside a game passes ``no_game()``
     (NO_GAME: [0] below -2**40 disables the check).
-    ``h`` (uint64[4]) is scratch for the hands in play. Returns the number of tricks played."""
+    ``h`` (uint64[4]) is scratch for the hands in play. Returns the number of tricks played.
+    With ``pimc`` (``pimc_scratch``) an ``H_PIMC`` seat plays by ``pimc_choose`` (``P_WORLDS`` worlds, race
+    margin ``P_RACE``, goal: the contract first, then the taker's tricks)."""
     for i in range(4):
         h[i] = hands[i]
     played = U0
@@ -105,9 +162,14 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
                 c = lowest(lg)
             else:
                 lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
-                c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
-                                taker_played, taker, t, played, st, lb)
+                if pimc is not None and hcodes[s] == H_PIMC:
+                    c = pimc_card(s, h[s], taker, t, contract, rules, hparams, nplay, pimc)
+                else:
+                    c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
+                                    taker_played, taker, t, played, st, lb)
             rec[REC_LEGAL + nplay] = np.int64(lg)
+            if pimc is not None:
+                pimc[PS_PLAYED][nplay] = c
             nplay += 1
             rec[base + 1 + k] = c
             played |= U1 << np.uint64(c)
@@ -165,19 +227,26 @@ def score_deal(taker, contract, ntricks, rules, rec):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, forced_pass, rules,
-              hcodes, hparams, st, lb, rec, base_scores):
+              hcodes, hparams, st, lb, rec, base_scores, sab=None, pimc=None):
     """One whole deal. With ``forced_taker >= 0`` the auction is skipped and that
-    seat takes ``forced_bid`` with trump ``forced_trump`` (-1 = its heuristic's choice)."""
+    seat takes ``forced_bid`` with trump ``forced_trump`` (-1 = its heuristic's choice).
+    ``sab`` (int64[4, 4]): score-aware bidding's bins in a whole game (``play_game``), None outside one.
+    ``pimc`` (``pimc_scratch``, its deal index set): ``H_PIMC`` seats bid, name trumps and play by sampling;
+    None (omitted) when no seat is the sampling player."""
     rec[REC_DEALER] = dealer
     for s in range(4):
         rec[REC_HANDS + s] = np.int64(hands[s])
+    if pimc is not None:
+        pimc_before_auction(hands, rules, hcodes, hparams, pimc)
     if forced_taker >= 0:
         rec[REC_NBIDS] = 0
         taker = forced_taker
         contract = forced_bid
+    elif pimc is not None:
+        taker, contract = auction(hands, dealer, rules, pimc[PS_BCODES], hparams, st, lb, rec, forced_pass, sab,
+                                  pimc)
     else:
-        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec,
-                                  forced_pass)
+        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass, sab)
     rec[REC_TAKER] = taker
     rec[REC_CONTRACT] = contract
     if taker < 0:
@@ -189,30 +258,17 @@ def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, force
         return
     if forced_taker >= 0 and forced_trump >= 0:
         t = forced_trump
+    elif pimc is not None and pimc[PS_BCODES][taker] == H_PIMC:
+        t = pimc[PS_CALLS][taker, 4 + contract - 3]
+    elif pimc is not None:
+        t = choose_trump(pimc[PS_BCODES][taker], hparams, taker, hands[taker], st, lb)
     else:
         t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
     rec[REC_TRUMP] = t
     n = play_tricks(hands, work, taker, t, rules, hcodes, hparams, st, lb, rec,
-                    base_scores)
+                    base_scores, pimc)
     rec[REC_NTRICKS] = n
     score_deal(taker, contract, n, rules, rec)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def deal_random(st, deck, hands):
-    """Reset ``deck`` to the sorted 24 cards, shuffle it and give seat k the cards
-    deck[6k:6k+6]."""
-    m = 0
-    for s in range(4):
-        for r in range(7, 13):
-            deck[m] = s * 16 + r
-            m += 1
-    shuffle(st, deck, 24)
-    for s in range(4):
-        m = U0
-        for i in range(6):
-            m |= U1 << np.uint64(deck[6 * s + i])
-        hands[s] = m
 
 
 NO_GAME = np.array([-(1 << 50), 0, 0, 0], dtype=np.int64)
@@ -235,26 +291,3 @@ def no_game():
     a = np.zeros(4, np.int64)
     a[0] = NO_GAME[0]
     return a
-
-
-@njit(cache=True, nogil=True)
-def _rest_of(fixed):
-    """The 18 cards outside ``fixed``, in increasing order (as kernels/boulmous/odds.sim_odds lists them)."""
-    rest0 = np.zeros(18, np.int64)
-    k = 0
-    m = DECK24 & ~fixed
-    while m != U0:
-        rest0[k] = lowest(m)
-        m &= m - U1
-        k += 1
-    return rest0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def deal_rest(sd, key_deal, idx, rest, rest0, fixed, seat, hands):
-    """Deal ``idx`` of the 18 cards ``rest0`` outside ``fixed`` (``seat``'s hand) into ``hands``, exactly as
-    kernels/boulmous/odds.sim_odds deals it (``seed_state(key_deal, idx)`` then ``deal_with_fixed``); ``sd`` and
-    ``rest`` are scratch."""
-    seed_state(sd, key_deal, idx)
-    rest[:] = rest0
-    deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))

@@ -1,35 +1,61 @@
-"""Boulmous players: the heuristic codes ``H_*`` and parameter columns ``P_*``, score-aware bidding's bins,
+"""Boulmous players: the heuristic codes ``H_*``, the declaration of their parameters (``PARAMS``, columns
+``P_*``), score-aware bidding's bins,
 and every heuristic decision (the hand's estimate, the bid, the trump, the card to play).
 
-The sampling player (``H_PIMC``) plays its cards by kernels/boulmous/pimc.py, only in the kernels of
-kernels/boulmous/pimc_batch.py."""
+The sampling player (``H_PIMC``) plays its cards by kernels/boulmous/pimc.py, in the kernels given their
+``pimc`` argument (kernels/boulmous/play.py)."""
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, U1, highest, lowest, nth_card, popcount
-from tricksim.kernels.rng import below, uniform
-
-from tricksim.kernels.boulmous.rules import ABOVE, ACES, CSUIT, KINGS, NT, POWER, RANK4, SUIT16, TABS
-
+from ..cards import U0, U1, highest, lowest, nth_card, popcount
+from ..rng import below, uniform
+from .rules import ABOVE, ACES, CSUIT, KINGS, NT, POWER, RANK4, SUIT16, TABS
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_CAUTIOUS, H_AGGRESSIVE = 0, 1, 2
-H_PIMC = 3  # the sampling player: bids by sampling (choose_bid reads P_SAMPLED_BID..) or as cautious; its play is in
-#             kernels/boulmous/pimc_batch.py,
-#             whose kernels alone take it (the kernels of this module never see it: analysis/ dispatches)
-P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = 0, 1, 2, 3, 4, 5
-P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP, P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = 6, 7, 8, 9, 10, 11
-P_WORLDS = 12          # H_PIMC: worlds sampled per decision
-P_BID, P_RACE = 13, 14  # H_PIMC: 1 = bid and name trumps by sampling (0 = as cautious); the race margin (0 = off)
-P_SCORE_AWARE = 15     # 1 / 2: in whole games the bids follow the equity table by P(win) / by money
-#                        (analysis/equity/saware.py)
-P_SA_BIN = 16          # 4 columns, bids 3..6: the estimate bin (``sa_bin``) a bid needs at the game's scores,
-#                        written into a per-game copy of hparams by ``play_game`` before each deal
-N_PARAMS = 20
-P_SAMPLED_BID = N_PARAMS  # H_PIMC bidding by sampling: a per-deal copy of hparams holds, in 4 extra columns, the bid
-#                           (0 = pass) for each lowest legal bid 3..6 (kernels/boulmous/pimc_batch.py fills them)
+H_PIMC = 3  # the sampling player: bids and names trumps by sampling (``bid`` = 1) or as cautious, and plays its
+#             cards by kernels/boulmous/pimc.py, when a kernel is given its ``pimc`` argument (kernels/boulmous/play.py)
+
+# ---- heuristic parameters: the one declaration ---------------------------------
+# (name, default, lowest, highest, help).  A parameter's column of ``hparams`` (float64[4, N_PARAMS]) is its
+# place here, and the decisions read it through the ``P_<NAME>`` constant below; analysis/boulmous/config.py
+# builds the heuristics' parameters from this table (a heuristic may take other defaults).
+PARAMS = (
+    ("margin", 0.5, -3, 3, "bid only when estimated tricks - margin reach the bid"),
+    ("bower_weight", 1.0, 0, 2, "tricks counted per bower (J of trumps, J of same colour)"),
+    ("trump_weight", 0.6, 0, 2, "tricks counted per other trump"),
+    ("ace_weight", 0.8, 0, 2, "tricks counted per side ace"),
+    ("king_weight", 0.3, 0, 2, "tricks counted per side king"),
+    ("length_bonus", 0.3, 0, 2, "extra tricks per trump beyond two"),
+    ("nt_bias", -0.5, -3, 3, "added to the no-trump estimate when choosing trumps"),
+    ("boulmous_margin", 0.5, -3, 3, "extra margin before jumping to 6 (boulmous)"),
+    ("gang_up", 1, 0, 1, "1: a defender never overtakes another defender who beats the taker"),
+    ("draw_trumps", 1, 0, 1, "1: as taker, lead trumps while opponents may hold some (cautious)"),
+    ("lead_high", 0, 0, 1, "1: lead the highest card, 0: the lowest (aggressive)"),
+    ("bid_prob", 0.3, 0, 1, "chance of bidding (the lowest legal level or above, uniformly) when it may"),
+    ("worlds", 32, 1, 4096, "layouts of the unseen cards sampled per card played or per auction (an integer)"),
+    ("bid", 1, 0, 1, "1: bid and name trumps by sampling (expected points plus stakes of each call on the same "
+                     "worlds); 0: as cautious, with its own parameters"),
+    ("race", 1.0, 0, 10, "stop sampling a card decision (from 8 worlds on) once the leading card leads every other "
+                         "by more than race standard errors (0: off)"),
+    ("score_aware", 0, 0, 2, "in whole games (stakes, compare --games) bid by the equity table at the scores: 1 by "
+                             "the chance to win the game, 2 by money (README: score-aware bidding)"),
+)
+COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
+N_PARAMS = len(PARAMS)
+P_MARGIN, P_BOWER_WEIGHT, P_TRUMP_WEIGHT = COLUMN["margin"], COLUMN["bower_weight"], COLUMN["trump_weight"]
+P_ACE_WEIGHT, P_KING_WEIGHT, P_LENGTH_BONUS = COLUMN["ace_weight"], COLUMN["king_weight"], COLUMN["length_bonus"]
+P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP = COLUMN["nt_bias"], COLUMN["boulmous_margin"], COLUMN["gang_up"]
+P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = COLUMN["draw_trumps"], COLUMN["lead_high"], COLUMN["bid_prob"]
+P_WORLDS, P_BID, P_RACE = COLUMN["worlds"], COLUMN["bid"], COLUMN["race"]   # H_PIMC (kernels/boulmous/pimc.py)
+P_SCORE_AWARE = COLUMN["score_aware"]   # 1 / 2: whole games bid by the equity table (analysis/boulmous/equity/saware.py)
+
+# Score-aware bidding: before each deal of a whole game ``play_game`` writes, per seat, the estimate bin each bid
+# 3..6 needs at the game's scores into its own scratch ``sab`` (int64[4, 4]), which the auction passes to
+# ``choose_bid``; outside a game no bin is asked (NO_SA: every bin passes).
+NO_SA = np.zeros(4, np.int64)
 SA_VMIN, SA_STEP, SA_NBINS = -4.0, 0.1, 301    # the estimate bins of score-aware bidding: -4.0 .. 26.0
-SA_FLOOR = -6          # the equity table's lowest score (analysis/equity/boulmous.FLOOR); its highest: target + 5
+SA_FLOOR = -6          # the equity table's lowest score (analysis/boulmous/equity/table.FLOOR); its highest: target + 5
 
 
 # ============================================================================
@@ -121,13 +147,12 @@ def sa_bin(v):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def choose_bid(code, hp, ps, hand, high, st, lb):
-    """0 = pass, else a bid in high+1..6 (high = 0 when nobody has bid)."""
+def choose_bid(code, hp, ps, hand, high, st, lb, sab):
+    """0 = pass, else a bid in high+1..6 (high = 0 when nobody has bid).  ``sab`` (int64[4]): the estimate bin
+    each bid 3..6 needs of a score-aware seat (``play_game``; NO_SA outside a game)."""
     lo = 3 if high < 3 else high + 1
     if lo > 6:
         return 0
-    if code == H_PIMC:      # bidding by sampling: decided before the auction (kernels/boulmous/pimc_batch.py)
-        return np.int64(hp[ps, P_SAMPLED_BID + lo - 3])
     if code == H_RANDOM:
         if uniform(st) < hp[ps, P_BID_PROB]:
             return lo + below(st, 7 - lo)
@@ -138,9 +163,9 @@ def choose_bid(code, hp, ps, hand, high, st, lb):
         # score-aware: a bid needs the estimate bin the game's state asks for (``sa_thresholds``);
         # the jump to boulmous keeps the heuristic's own rule and needs the table's bin for 6 too
         k = sa_bin(v)
-        if room >= 6.0 + hp[ps, P_BOULMOUS_MARGIN] - 1e-9 and k >= hp[ps, P_SA_BIN + 3]:
+        if room >= 6.0 + hp[ps, P_BOULMOUS_MARGIN] - 1e-9 and k >= sab[3]:
             return 6
-        if k >= hp[ps, P_SA_BIN + lo - 3]:
+        if k >= sab[lo - 3]:
             return lo
         return 0
     if room >= 6.0 + hp[ps, P_BOULMOUS_MARGIN] - 1e-9:

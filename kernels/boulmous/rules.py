@@ -1,9 +1,11 @@
-"""Boulmous rules (RULES.md section 1): the rule flags, the hand record, the card tables, the legal plays.
+"""Boulmous rules (RULES.md section 1): the rule flags, the hand record, the card tables, the legal plays and
+a card's effect on its trick (``apply_card``).
 
-The kernels of kernels/boulmous/ read in the order of a deal: rules (this module), players (the heuristics),
-play (the auction, the tricks, the score of one deal, the deal itself), the batch entry points (deals, odds,
-games, duplicate), the open-hand solver, odds_play (odds with open-hand play), the sampling player (pimc) and
-the kernels that seat it (pimc_batch), equity (match equity).
+The kernels of kernels/boulmous/ read in the order of a deal: rules (this module), players (the heuristics and
+the declaration of their parameters), dealing (the deal itself), play (the auction, the tricks, the score of one
+deal, with the sampling player in its seats when given its ``pimc`` argument), the batch entry points (deals,
+odds, games, duplicate), the open-hand solver, odds_play (odds with open-hand play), the sampling player (pimc)
+and its odds kernels (pimc_batch), equity (match equity).
 
 Contract of every function here:
 - cards are ints ``suit*16+rank`` (kernels/cards.py); a hand is a uint64 mask;
@@ -16,7 +18,7 @@ Contract of every function here:
   trumps), 8 the left bower (J of the same colour); ``POWER[lb, t, c]`` the card's
   power (trumps >= 64); ``CSUIT[lb, t, c]`` its follow class; ``ABOVE[lb, t, p]`` the
   cards whose power exceeds p;
-- ``hcodes`` int64[4] heuristic code per seat, ``hparams`` float64[4, N_PARAMS];
+- ``hcodes`` int64[4] heuristic code per seat, ``hparams`` float64[4, N_PARAMS] (players.PARAMS, the columns);
 - ``rec`` int64[REC_LEN] is the hand record that every playout fills, so the
   trace shows exactly what the batch kernels play.
 Seat 0..3 clockwise; the first to speak is ``(dealer + 1) % 4``.
@@ -24,8 +26,7 @@ Seat 0..3 clockwise; the first to speak is ``(dealer + 1) % 4``.
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0
-
+from ..cards import U0, U1
 
 # ---- rule flags -------------------------------------------------------------
 R_AUCTION, R_LEFT_BOWER_TRUMP, R_MUST_HEAD, R_TRUMP_OBL, R_FAILED_KEEPS = 0, 1, 2, 3, 4
@@ -155,3 +156,15 @@ def legal_mask(hand, n_in_trick, led, win_pow, t, rules, lb):
 def beats(c, led, win_pow, t, lb):
     p = POWER[lb, t, c]
     return p > win_pow and (p >= 64 or CSUIT[lb, t, c] == led)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def apply_card(h, s, c, k, led, win_pow, win_seat, t, lb):
+    """Seat ``s`` plays card ``c`` as the ``k``-th card (0 = the lead) of a trick: removes it from ``h[s]``;
+    returns the trick's (led class, winning power, winning seat) after it (rule 14)."""
+    h[s] &= ~(U1 << np.uint64(c))
+    if k == 0:
+        return CSUIT[lb, t, c], POWER[lb, t, c], s
+    if beats(c, led, win_pow, t, lb):
+        return led, POWER[lb, t, c], s
+    return led, win_pow, win_seat

@@ -56,21 +56,19 @@ referee's legal moves (tests/ref_boulmous.py), so a stale cache that plays the o
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0, U1, highest, lowest, popcount
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.boulmous.rules import CSUIT, NT, POWER, R_LEFT_BOWER_TRUMP, TABS, beats, legal_mask
-from tricksim.kernels.boulmous.players import max_power_card, min_power_card
-from tricksim.kernels.boulmous.play import deal_random
-
+from ..cards import U0, U1, highest, lowest, popcount
+from ..rng import seed_state
+from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, new_generation, workspace
+from .dealing import deal_random
+from .players import max_power_card, min_power_card
+from .rules import CSUIT, NT, POWER, R_LEFT_BOWER_TRUMP, TABS, beats, legal_mask
 
 TT_BITS = 14
 CHUNK = 64          # deals per prange step of solve_batch
 
-# The workspace ``ws`` (uint64): [W_GEN] generation counter, [W_BITS] log2 of the table size,
-# [W_NODES] nodes searched (a statistic), the search stack (MAX_DEPTH records of NF words), then
-# the transposition table.
-W_GEN, W_BITS, W_NODES, W_STACK = 0, 1, 2, 3
+# The workspace ``ws`` (uint64, kernels/tt.py): the shared header, the search stack (MAX_DEPTH records of
+# NF words), then the transposition table (one word per entry).
+W_STACK = W_HEADER
 F_M0, F_M1, F_CARD, F_SEAT, F_LEADER, F_N, F_LED, F_WP, F_WS, F_TMASK, F_TARGET, F_LEFT, F_SLOT, F_TAG, \
     F_MAX = range(15)
 NF = 16
@@ -113,9 +111,7 @@ def new_workspace(bits: int = TT_BITS) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _workspace(bits):
-    ws = np.zeros(W_TT + (1 << bits), np.uint64)
-    ws[W_BITS] = np.uint64(bits)
-    return ws
+    return workspace(W_TT, 1, bits)
 
 
 # ============================================================================
@@ -472,12 +468,7 @@ def _left(hands, leader, n_in_trick):
 @njit(cache=True, nogil=True, _nrt=False)
 def _new_gen(ws):
     """A fresh generation: every table entry of an older one is ignored."""
-    g = ws[W_GEN] + U1
-    if g >= np.uint64(1 << 32):   # after 2**32 solves: clear the table and start over
-        for i in range(W_TT, ws.shape[0]):
-            ws[i] = U0
-        g = U1
-    ws[W_GEN] = g
+    new_generation(ws, W_TT)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

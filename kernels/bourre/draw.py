@@ -5,13 +5,11 @@ replays in its worlds."""
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import U0, popcount
-
-from tricksim.kernels.bourre.rules import (
-    ALLPASS_DEALER_WINS, MAXP, OVF, R_ALL_PASS, R_RESHUFFLE, R_TRUMP_CARD, REC_ANTE2, REC_DEALER, REC_DEC, REC_NRESHUF,
-    REC_UPCARD, RESHUF_WP, TRUMP_DEALER_FIFTH, TRUMP_SEPARATE, bitc, draw_card, fill_pool,
-)
-from tricksim.kernels.bourre.players import decide
+from ..cards import U0, popcount
+from .players import decide
+from .rules import (ALLPASS_DEALER_WINS, MAXP, OVF, R_ALL_PASS, R_RESHUFFLE, R_TRUMP_CARD, REC_ANTE2, REC_DEALER,
+                    REC_DEC, REC_NRESHUF, REC_UPCARD, RESHUF_WP, TRUMP_DEALER_FIFTH, TRUMP_SEPARATE, bitc, draw_card,
+                    fill_pool)
 
 
 # ============================================================================

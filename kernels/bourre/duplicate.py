@@ -2,16 +2,14 @@
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0
-from tricksim.kernels.rng import seed_state
-from tricksim.kernels.tally import add_outer, add_sum_outer
-
-from tricksim.kernels.bourre.rules import (
-    IW_LEN, MAXP, NO_SEAT, R_ANTE, R_DEALER_ANTES_ALL, REC_ANTE2, REC_BPAID, REC_LEN, REC_POT_WON, UW_LEN,
-)
-from tricksim.kernels.bourre.players import H_PIMC
-from tricksim.kernels.bourre.draw import deal_fresh
-from tricksim.kernels.bourre.play import play_dealt
+from ..cards import U0
+from ..rng import seed_state
+from ..tally import add_outer, add_sum_outer
+from .draw import deal_fresh
+from .play import play_dealt
+from .players import H_PIMC
+from .rules import (IW_LEN, MAXP, NO_SEAT, R_ANTE, R_DEALER_ANTES_ALL, REC_ANTE2, REC_BPAID, REC_LEN, REC_POT_WON,
+                    UW_LEN)
 
 
 # ============================================================================

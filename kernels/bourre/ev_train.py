@@ -3,21 +3,15 @@ expected-value player's table."""
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0
-from tricksim.kernels.rng import below, seed_state
-
-from tricksim.kernels.bourre.rules import (
-    IW_LEN, MAXP, NO_SEAT, OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ANTE, R_DEALER_SETS_ANTE, R_DOUBLE_ANTE, R_TRUMP_CARD,
-    REC_BOURRE, REC_DEAL, REC_DEALER, REC_DEC, REC_LEN, REC_LONO, REC_NDEC, REC_OUTCOME, REC_POT_AFTER, REC_TIED,
-    REC_TRUMP, REC_WINNER, TRUMP_SEPARATE, UW_LEN, bitc, max_discard,
-)
-from tricksim.kernels.bourre.players import (
-    EV_CELLS, EV_DEC, EV_PLAYED, EV_SAMP, EV_STATS, EV_WIN, P_DRAW, choose_ante, decide, ev_cell, ev_discard,
-    ev_kept_class,
-)
-from tricksim.kernels.bourre.draw import deal_fresh
-from tricksim.kernels.bourre.play import next_deal, play_dealt, post_antes
-
+from ..cards import U0
+from ..rng import below, seed_state
+from .draw import deal_fresh
+from .play import next_deal, play_dealt, post_antes
+from .players import (EV_CELLS, EV_DEC, EV_PLAYED, EV_SAMP, EV_STATS, EV_WIN, P_DRAW, choose_ante, decide, ev_cell,
+                      ev_discard, ev_kept_class)
+from .rules import (IW_LEN, MAXP, NO_SEAT, OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ANTE, R_DEALER_SETS_ANTE, R_DOUBLE_ANTE,
+                    R_TRUMP_CARD, REC_BOURRE, REC_DEAL, REC_DEALER, REC_DEC, REC_LEN, REC_LONO, REC_NDEC, REC_OUTCOME,
+                    REC_POT_AFTER, REC_TIED, REC_TRUMP, REC_WINNER, TRUMP_SEPARATE, UW_LEN, bitc, max_discard)
 
 # ============================================================================
 # ev training (analysis/bourre/ev.py): one iteration of the fictitious play

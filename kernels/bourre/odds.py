@@ -4,16 +4,13 @@ out by ``play_dealt`` from the same deal and decision stream (``odds_playout``).
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import DECK52, U0, popcount
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.bourre.rules import (
-    IW_LEN, MAXP, OUT_LONE, OUT_WIN, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_BOURRE, REC_BPAID, REC_LEN,
-    REC_NACTIVE, REC_OUTCOME, REC_POT_WON, REC_TIED, REC_WINNER, TRUMP_SEPARATE, UW_LEN, bitc, draw_card, fill_pool,
-)
-from tricksim.kernels.bourre.draw import seat_order
-from tricksim.kernels.bourre.play import play_dealt
-
+from ..cards import DECK52, U0, popcount
+from ..rng import seed_state
+from .draw import seat_order
+from .play import play_dealt
+from .rules import (IW_LEN, MAXP, OUT_LONE, OUT_WIN, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_BOURRE,
+                    REC_BPAID, REC_LEN, REC_NACTIVE, REC_OUTCOME, REC_POT_WON, REC_TIED, REC_WINNER, TRUMP_SEPARATE,
+                    UW_LEN, bitc, draw_card, fill_pool)
 
 # ============================================================================
 # odds of one hand before the draw

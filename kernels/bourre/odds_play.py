@@ -30,18 +30,12 @@ the dealer's folded or discarded up-card), the A-K-Q holders.
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0
-
-from tricksim.kernels.bourre.rules import (
-    IW_LEN, MAXP, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_HANDS, REC_LEN, REC_LONO, REC_NACTIVE, REC_TRUMP, REC_UP_OUT,
-    TRUMP_SEPARATE, UW_LEN, bitc,
-)
-from tricksim.kernels.bourre.solver import (
-    N_OUT, OUT_NOT_BOURRE, OUT_WIN, P_AKQ, P_KNOWN, P_LEAD, P_LEADER, P_LONO, P_ME, P_N, P_TRUMP, POS_LEN, QKA, TT_BITS,
-    W_BITS, W_TT, analyse,
-)
-from tricksim.kernels.bourre.odds import ODDS_CELLS, deal_around, odds_playout
-
+from ..cards import U0
+from .odds import ODDS_CELLS, deal_around, odds_playout
+from .rules import (IW_LEN, MAXP, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_HANDS, REC_LEN, REC_LONO, REC_NACTIVE,
+                    REC_TRUMP, REC_UP_OUT, TRUMP_SEPARATE, UW_LEN, bitc)
+from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN, POS_LONO,
+                     POS_ME, POS_N, POS_TRUMP, QKA, TT_BITS, W_BITS, W_TT, analyse)
 
 OC_OUT, OC_WIN, OC_HELD, OC_BOURRE = 0, 1, 2, 3
 N_OC = 4
@@ -78,22 +72,22 @@ def open_position(rec, players, dealer, upcard, sep, me_seat, h, pos):
         if (active >> s) & 1:
             h[k] = np.uint64(rec[REC_HANDS + s])
             if s == me_seat:
-                pos[P_ME] = k
+                pos[POS_ME] = k
             if lono and s == dealer:
-                pos[P_LEADER] = k
+                pos[POS_LEADER] = k
             if trump >= 0:
                 akq = QKA << np.uint64(16 * trump)
                 if (h[k] & akq) == akq:
-                    pos[P_AKQ] |= 1 << k
+                    pos[POS_AKQ] |= 1 << k
             k += 1
-    pos[P_N] = k
+    pos[POS_N] = k
     if not lono:
-        pos[P_LEADER] = 0
-    pos[P_TRUMP] = -1 if lono else trump
-    pos[P_LONO] = 1 if lono else 0
-    pos[P_LEAD] = upcard if lono else -1
+        pos[POS_LEADER] = 0
+    pos[POS_TRUMP] = -1 if lono else trump
+    pos[POS_LONO] = 1 if lono else 0
+    pos[POS_LEAD] = upcard if lono else -1
     if sep or rec[REC_UP_OUT] != 0:
-        pos[P_KNOWN] = np.int64(bitc(upcard))
+        pos[POS_KNOWN] = np.int64(bitc(upcard))
     return -1
 
 

@@ -47,25 +47,20 @@ deal's indices, whatever the threads or blocks.
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import DECK52, SUIT_MASK, U0, U1, lowest, nth_card, popcount
-from tricksim.kernels.rng import below, next_u64, seed_state, shuffle, uniform
-
-from tricksim.kernels.bourre.rules import (
-    IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP, R_TRUMP_EVEN_IF_CANNOT_WIN,
-    R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEALER, REC_DEC, REC_NDEC, REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD,
-    UW_LEN, above_in_suit, beats, better_in_suit, bitc, fill_pool, legal_play, tmask,
-)
-from tricksim.kernels.bourre.players import (
-    H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain,
-)
-from tricksim.kernels.bourre.draw import (
-    declare_call as declare, draw_declared_call as draw_declared, must_play, seat_decision_call as seat_decision,
-)
-from tricksim.kernels.bourre.solver import (
-    N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, P_AKQ, P_KNOWN, P_LEAD, P_LEADER, P_LONO, P_ME, P_N, P_NTRICK, P_PLAYED,
-    P_TRICK, P_TRUMP, P_WON, POS_LEN, QKA, W_BITS, W_TT, analyse,
-)
-
+from ..cards import DECK52, SUIT_MASK, U0, U1, lowest, nth_card, popcount
+from ..rng import below, next_u64, seed_state, shuffle, uniform
+from .draw import declare_call as declare
+from .draw import draw_declared_call as draw_declared
+from .draw import must_play
+from .draw import seat_decision_call as seat_decision
+from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain
+from .rules import (IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP,
+                    R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEALER, REC_DEC, REC_NDEC,
+                    REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD, UW_LEN, above_in_suit, beats, better_in_suit,
+                    bitc, fill_pool, legal_play, tmask)
+from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN,
+                     POS_LONO, POS_ME, POS_N, POS_NTRICK, POS_PLAYED, POS_TRICK, POS_TRUMP, POS_WON, QKA, W_BITS,
+                     W_TT, analyse)
 
 PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 4096
@@ -449,20 +444,20 @@ def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, 
             return -1, 0
     else:
         for q in range(kpos):
-            pos[P_TRICK + q] = tcards[q]
-        pos[P_TRICK + kpos] = cand
-        pos[P_NTRICK] = kpos + 1
-    pos[P_N] = na
-    pos[P_ME] = me
-    pos[P_LEADER] = lead
-    pos[P_TRUMP] = trump
-    pos[P_LONO] = 1 if lono else 0
-    pos[P_LEAD] = -1
-    pos[P_AKQ] = akq
-    pos[P_PLAYED] = np.int64(done)
-    pos[P_KNOWN] = np.int64(known_out)
+            pos[POS_TRICK + q] = tcards[q]
+        pos[POS_TRICK + kpos] = cand
+        pos[POS_NTRICK] = kpos + 1
+    pos[POS_N] = na
+    pos[POS_ME] = me
+    pos[POS_LEADER] = lead
+    pos[POS_TRUMP] = trump
+    pos[POS_LONO] = 1 if lono else 0
+    pos[POS_LEAD] = -1
+    pos[POS_AKQ] = akq
+    pos[POS_PLAYED] = np.int64(done)
+    pos[POS_KNOWN] = np.int64(known_out)
     for q in range(na):
-        pos[P_WON + q] = won[q]
+        pos[POS_WON + q] = won[q]
     ws[W_BITS] = np.uint64(PIMC_TT_BITS)
     analyse(hh, pos, rules, ws, o)
     if o[OUT_WIN] != 0:

@@ -4,20 +4,19 @@ the players of kernels/bourre/players.py, with the sampling player of kernels/bo
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import SUIT_MASK, U0, U1, highest, lowest, popcount
-
-from tricksim.kernels.bourre.rules import (
-    ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LONO_MAX_RANK, MAXP, OUT_CARRY, OUT_LONE, OUT_TIE,
-    OUT_WIN, OVF, R_ALL_PASS, R_CINCH_LAST_EXEMPT, R_CINCH_RULE, R_DEALER_ANTES_ALL, R_DECLARE_THEN_DRAW, R_DOUBLE_ANTE,
-    R_LO_NO, R_PENALTY, R_POT_LIMIT, R_TIE, R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_ANTES, REC_BOURRE, REC_BPAID,
-    REC_CINCH, REC_DEAL, REC_HANDS, REC_LEGAL, REC_LONO, REC_NACTIVE, REC_NDEC, REC_NRESHUF, REC_NTRICKS, REC_OUTCOME,
-    REC_POT_AFTER, REC_POT_STAKE, REC_POT_WON, REC_TIED, REC_TRICKS, REC_TRUMP, REC_UP_OUT, REC_UPCARD, REC_WINNER,
-    REC_WON, TIE_DIVIDE, TIE_TIED_ONLY, TRUMP_SEPARATE, bitc, cinch_equiv, legal_follow, max_discard, tmask,
-)
-from tricksim.kernels.bourre.players import H_PIMC, P_DECIDE, choose_card, choose_lono
-from tricksim.kernels.bourre.draw import declare, draw_declared, must_play, seat_decision, seat_order
+from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
 # the sampling player: ``play_dealt`` calls ``_pimc.pimc_card`` / ``_pimc.pimc_decide`` for an H_PIMC seat
-import tricksim.kernels.bourre.pimc as _pimc
+from . import pimc as _pimc
+from .draw import declare, draw_declared, must_play, seat_decision, seat_order
+from .players import H_PIMC, P_DECIDE, choose_card, choose_lono
+from .rules import (ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LONO_MAX_RANK, MAXP, OUT_CARRY,
+                    OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ALL_PASS, R_CINCH_LAST_EXEMPT, R_CINCH_RULE,
+                    R_DEALER_ANTES_ALL, R_DECLARE_THEN_DRAW, R_DOUBLE_ANTE, R_LO_NO, R_PENALTY, R_POT_LIMIT, R_TIE,
+                    R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_ANTES, REC_BOURRE, REC_BPAID, REC_CINCH, REC_DEAL,
+                    REC_HANDS, REC_LEGAL, REC_LONO, REC_NACTIVE, REC_NDEC, REC_NRESHUF, REC_NTRICKS, REC_OUTCOME,
+                    REC_POT_AFTER, REC_POT_STAKE, REC_POT_WON, REC_TIED, REC_TRICKS, REC_TRUMP, REC_UP_OUT,
+                    REC_UPCARD, REC_WINNER, REC_WON, TIE_DIVIDE, TIE_TIED_ONLY, TRUMP_SEPARATE, bitc, legal_cards,
+                    max_discard, tmask)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -129,13 +128,11 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     iw[prev] = first
     leader = dealer if lono else first
     na = nplay
-    T = tmask(trump)
     crule = rules[R_CINCH_RULE]
     if crule == CINCH_AKQ and trump >= 0:
         for s in range(MAXP):
             iw[8 + s] = 1 if ((active >> s) & 1 and (hands[s] & akqm) == akqm) else 0
     played = U0
-    exempt_last = rules[R_CINCH_LAST_EXEMPT] != 0
     nlg = 0
     for t in range(5):
         base = REC_TRICKS + 10 * t
@@ -148,37 +145,9 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
         s = leader
         for kpos in range(na):
             h = hands[s]
-            cinch_applied = 0
-            pagat = False          # is rule 11 (pagat) to be checked for this play?
-            if kpos == 0:
-                lg = h
-                if lono and t == 0:
-                    lg = bitc(upcard)
-                elif trump >= 0 and (h & T) != U0:
-                    if crule == CINCH_PAGAT:
-                        pagat = True
-                    elif crule == CINCH_HOYLE:
-                        if (h & akqm) != U0:
-                            lg = bitc(highest(h & T))
-                            cinch_applied = 1
-                    elif crule == CINCH_AKQ and iw[8 + s] != 0:
-                        mine = h & akqm
-                        if mine != U0:
-                            lg = bitc(highest(mine))
-                            cinch_applied = 1
-            else:
-                lg = legal_follow(h, ls, win_card, trump, lono, rules)
-                # (a single legal card is always his highest trump when the cinch applies)
-                pagat = (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
-                         and (ls == trump or (h & SUIT_MASK[ls]) == U0)
-                         and not (exempt_last and kpos == na - 1))
-            if pagat and rec[REC_WON + s] + popcount(h & T) >= 3:
-                eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, rec[REC_WON + s], lg,
-                                 win_card)
-                if eq != U0:
-                    x = lg & eq
-                    lg = x if x != U0 else eq
-                    cinch_applied = 1
+            lg, cinch_applied = legal_cards(hands, s, kpos, na, active, rec[REC_WON + s], played, known_out, trump,
+                                            lono, rules, iw[8 + s] != 0, upcard if (lono and t == 0) else -1, ls,
+                                            win_card)
             if pimc is not None and hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
                 c = _pimc.pimc_card(rec, s, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out,
                                     players, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw)

@@ -1,35 +1,74 @@
-"""Bourre players: the heuristic codes ``H_*`` and parameter columns ``P_*``, the expected-value player's
+"""Bourre players: the heuristic codes ``H_*``, the declaration of their parameters (``PARAMS``, columns
+``P_*``), the expected-value player's
 table layout, and every heuristic decision (Lo-No, ante, play or pass, discards, the card to play).
 
 The sampling player (``H_PIMC``) lives in kernels/bourre/pimc.py; its other decisions are basic's, here."""
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import DECK52, SUIT_MASK, U0, highest, lowest, nth_card, popcount
-from tricksim.kernels.rng import below, uniform
-
-from tricksim.kernels.bourre.rules import (
-    ACES, HIGH4, KINGS, LOW01, LOW23, R_ANTE, R_DEALER_ANTES_ALL, R_DOUBLE_ANTE, R_PENALTY, R_POT_LIMIT, R_TIE,
-    RANK_FIELD, TIE_CARRY, above_in_suit, better_in_suit, bitc, max_rank_card, min_rank_card, sure_tricks, tmask,
-)
-
+from ..cards import DECK52, SUIT_MASK, U0, highest, lowest, nth_card, popcount
+from ..rng import below, uniform
+from .rules import (ACES, HIGH4, KINGS, LOW01, LOW23, R_ANTE, R_DEALER_ANTES_ALL, R_DOUBLE_ANTE, R_PENALTY,
+                    R_POT_LIMIT, R_TIE, RANK_FIELD, TIE_CARRY, above_in_suit, better_in_suit, bitc, max_rank_card,
+                    min_rank_card, sure_tricks, tmask)
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_BASIC, H_CINCH, H_EV = 0, 1, 2, 3
 H_PIMC = 4   # the sampling player: plays cards (and, with decide > 0, decides play/pass and discards) by
 # kernels/bourre/pimc.py; its other decisions as basic
-(P_THRESHOLD, P_TRUMP_WEIGHT, P_TRUMP_RANK_WEIGHT, P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT,
- P_POT_WEIGHT, P_POSITION_WEIGHT, P_DECLARED_WEIGHT, P_KEEP_KINGS, P_BOURRE_GUARD, P_SURE_WEIGHT,
- P_ANTE_MULT, P_LONO_RANK, P_PLAY_PROB, P_LONO_PROB,
- # ev's training settings (read by analysis/bourre/ev.py, which computes its table; not by the kernel)
- P_TRAIN_SESSIONS, P_TRAIN_DEALS, P_TRAIN_SEED, P_MAX_ITER, P_MIN_SAMPLES,
- # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the
- # standard errors another draw must gain over basic's
- P_DRAW, P_DRAW_Z,
- # pimc: worlds sampled per card, the race margin (0 = off), how a world is scored, play/pass and discards
- # by sampling (0 = basic's, 1 = by sampling, 2 = by sampling over every discard) (kernels/bourre/pimc.py)
- P_WORLDS, P_RACE, P_EVAL, P_DECIDE) = range(27)
-N_PARAMS = 27
+
+# ---- heuristic parameters: the one declaration ---------------------------------
+# (name, default, lowest, highest, help).  A parameter's column of ``hparams`` (float64[players, N_PARAMS]) is its
+# place here, and the decisions read it through the ``P_<NAME>`` constant below; analysis/bourre/config.py
+# builds the heuristics' parameters from this table (a heuristic may take other defaults; ev's training settings,
+# which the kernels never read, are declared there, without a column).
+PARAMS = (
+    ("threshold", 2.0, -5, 10, "play when the strength estimate reaches this (lower = looser)"),
+    ("trump_weight", 0.55, 0, 2, "strength per trump"),
+    ("trump_rank_weight", 0.6, 0, 2, "extra strength per trump x rank/12 (2 = 0, A = 1)"),
+    ("ace_weight", 0.7, 0, 2, "strength per side ace (Lo-No: per 2 or 3)"),
+    ("king_weight", 0.25, 0, 2, "strength per side king (Lo-No: per 4 or 5)"),
+    ("draw_weight", 0.1, 0, 1, "strength per card it would draw"),
+    ("pot_weight", 0.0, -2, 2, "threshold += this x log2(pot / (players x ante))"),
+    ("position_weight", -0.3, -3, 3, "threshold += this x position (0 = dealer's left .. 1 = dealer)"),
+    ("declared_weight", 0.25, -2, 2, "threshold += this per player who already declared play"),
+    ("keep_kings", 0, 0, 1, "1: keep side kings when discarding (else only trumps and aces)"),
+    ("bourre_guard", 1, 0, 1, "1: with no trick yet, take a trick with its strongest winning card"),
+    ("sure_weight", 0.5, 0, 2, "extra strength per sure trick (rule 11 matching); 3 sure tricks always play"),
+    ("ante_mult", 1, 1, 100, "dealer_sets_ante: the dealer sets ante x this (random: 1..this)"),
+    ("lono_rank", 2, 0, 5, "lo_no: the dealer calls Lo-No on an up-card of rank index <= this (0 = a 2)"),
+    ("play_prob", 0.5, 0, 1, "chance of playing"),
+    ("lono_prob", 0.5, 0, 1, "chance the dealer calls Lo-No when allowed"),
+    # ev: how many cards to draw, 1 = by expected chips (``ev_best``), 0 = basic's discard; the standard errors
+    # another draw must gain over basic's
+    ("draw", 0, 0, 1, "1: draw the number of cards (0..the limit, keeping the strongest) of the highest expected "
+                      "chips; 0 (default, measured as good): basic's discard"),
+    ("draw_z", 1.0, 0, 5, "a draw other than basic's must gain this many standard errors (of the table's estimates) "
+                          "over it"),
+    # pimc (kernels/bourre/pimc.py)
+    ("worlds", 256, 1, 4096, "layouts of the unseen cards sampled per card played (an integer)"),
+    ("race", 0.1, 0, 1, "stop sampling once one card's mean leads every other's by more than this x the value range "
+                        "(0 = off)"),
+    ("eval", 1, 0, 1, "how a world scores a card: 1 = the paranoid open-hand solver (the seat against all the "
+                      "others: surely wins / surely a trick / can be held to bourre, then its sure tricks); 0 = the "
+                      "rest of the deal played out as basic plays, for chips"),
+    ("decide", 1, 0, 2, "play/pass and discards: 1 (default) = by sampling (pass, and play discarding the weakest "
+                        "0..limit cards, scored on the same deals consistent with the earlier players' choices, by "
+                        "playouts of basic players); 2 = the same over every discard within the limit; 0 = basic's "
+                        "(an integer)"),
+)
+COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
+N_PARAMS = len(PARAMS)
+P_THRESHOLD, P_TRUMP_WEIGHT = COLUMN["threshold"], COLUMN["trump_weight"]
+P_TRUMP_RANK_WEIGHT = COLUMN["trump_rank_weight"]
+P_ACE_WEIGHT, P_KING_WEIGHT, P_DRAW_WEIGHT = COLUMN["ace_weight"], COLUMN["king_weight"], COLUMN["draw_weight"]
+P_POT_WEIGHT, P_POSITION_WEIGHT = COLUMN["pot_weight"], COLUMN["position_weight"]
+P_DECLARED_WEIGHT, P_KEEP_KINGS = COLUMN["declared_weight"], COLUMN["keep_kings"]
+P_BOURRE_GUARD = COLUMN["bourre_guard"]
+P_SURE_WEIGHT, P_ANTE_MULT, P_LONO_RANK = COLUMN["sure_weight"], COLUMN["ante_mult"], COLUMN["lono_rank"]
+P_PLAY_PROB, P_LONO_PROB = COLUMN["play_prob"], COLUMN["lono_prob"]
+P_DRAW, P_DRAW_Z = COLUMN["draw"], COLUMN["draw_z"]
+P_WORLDS, P_RACE, P_EVAL, P_DECIDE = COLUMN["worlds"], COLUMN["race"], COLUMN["eval"], COLUMN["decide"]
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a

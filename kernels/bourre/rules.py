@@ -25,17 +25,15 @@ Cards are drawn one at a time from a *pool* array: ``j = below(m)``, the card is
 cards in ascending id order; a reshuffle (rule 5) refills it with the gathered cards
 in ascending id order and drawing simply continues.
 
-``legal_play`` is the play loop of ``play_dealt`` (rules 10, 11) written as a function over the
-position, calling the same ``legal_follow`` and ``cinch_equiv``; the open-hand solver and the sampling
-player use it, and the cinch sees what it sees in a real deal (the cards played in earlier tricks and
+``legal_cards`` states rules 10 and 11 once: ``play_dealt`` plays by it, and the open-hand solver and the
+sampling player by ``legal_play`` (the same function on their renumbered position), and the cinch sees what it sees in a real deal (the cards played in earlier tricks and
 in the trick in progress, the known-out cards, the tricks won).
 """
 import numpy as np
 from numba import njit
 
-from tricksim.kernels.cards import SUIT_MASK, U0, U1, highest, lowest, popcount
-from tricksim.kernels.rng import below
-
+from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
+from ..rng import below
 
 OVF = np.int64(1 << 62)          # chips bound: a pot, payment or net beyond it is an overflow
 MAXP = 8
@@ -305,21 +303,24 @@ def cinch_equiv(s, hands, active, played, known_out, trump, rules, won, lg, win_
 
 
 # ============================================================================
-# the legal plays as a function of the position (play_dealt's play loop; the solver and the sampling
-# player call it)
+# the legal plays (rules 10, 11), once: play_dealt, the solver and the sampling player all call them
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def legal_play(hands, s, kpos, players, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls, win_card):
-    """Rules 10 and 11: the cards seat ``s`` may play, as kernels/bourre/play.py's play_dealt decides.
-    ``kpos`` = cards already in the trick (0 = he leads), ``players`` active players (seats 0..players-1),
-    ``won_s`` his tricks so far, ``played`` every card played in the deal (earlier tricks and
-    the trick in progress), ``known_out`` the cards seen out of play, ``akq_s`` whether he held
-    A-K-Q of trumps when play began, ``forced`` a card he must lead (-1 none), ``ls`` the suit
-    led and ``win_card`` the card winning the trick (both -1 when he leads)."""
+def legal_cards(hands, s, kpos, nplay, active, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls,
+                win_card):
+    """Rules 10 and 11, the one statement of them: the cards seat ``s`` may play, and 1 when a cinch form
+    narrowed them (0 otherwise).  ``kpos`` = cards already in the trick (0 = he leads), ``nplay`` the
+    players in the play and ``active`` their seats (a bit mask), ``won_s`` his tricks so far, ``played``
+    every card played in the deal (earlier tricks and the trick in progress), ``known_out`` the cards seen
+    out of play, ``akq_s`` whether he held A-K-Q of trumps when play began, ``forced`` a card he must lead
+    (-1 none: the up-card under Lo-No), ``ls`` the suit led and ``win_card`` the card winning the trick
+    (both -1 when he leads).  ``play_dealt`` (kernels/bourre/play.py) plays by it; the open-hand solver and
+    the sampling player reach it through ``legal_play``."""
     h = hands[s]
     crule = rules[R_CINCH_RULE]
     T = tmask(trump)
     pagat = False
+    cinch = 0
     if kpos == 0:
         lg = h
         if forced >= 0:
@@ -331,21 +332,33 @@ def legal_play(hands, s, kpos, players, won_s, played, known_out, trump, lono, r
             elif crule == CINCH_HOYLE:
                 if (h & akqm) != U0:
                     lg = bitc(highest(h & T))
+                    cinch = 1
             elif crule == CINCH_AKQ and akq_s:
                 mine = h & akqm
                 if mine != U0:
                     lg = bitc(highest(mine))
+                    cinch = 1
     else:
         lg = legal_follow(h, ls, win_card, trump, lono, rules)
+        # (a single legal card is always his highest trump when the cinch applies)
         pagat = (crule == CINCH_PAGAT and trump >= 0 and (lg & (lg - U1)) != U0 and (h & T) != U0
                  and (ls == trump or (h & SUIT_MASK[ls]) == U0)
-                 and not (rules[R_CINCH_LAST_EXEMPT] != 0 and kpos == players - 1))
+                 and not (rules[R_CINCH_LAST_EXEMPT] != 0 and kpos == nplay - 1))
     if pagat and won_s + popcount(h & T) >= 3:
-        active = (1 << players) - 1
         eq = cinch_equiv(s, hands, active, played, known_out, trump, rules, won_s, lg, win_card)
         if eq != U0:
             x = lg & eq
             lg = x if x != U0 else eq
+            cinch = 1
+    return lg, cinch
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def legal_play(hands, s, kpos, players, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls, win_card):
+    """``legal_cards`` on a position whose players in the play are seats 0..players-1 (the solver's and the
+    sampling player's numbering): the cards seat ``s`` may play."""
+    lg, _ = legal_cards(hands, s, kpos, players, (1 << players) - 1, won_s, played, known_out, trump, lono, rules,
+                        akq_s, forced, ls, win_card)
     return lg
 
 

@@ -3,18 +3,16 @@ sessions into a study's int64 vector (``reduce_sessions``, the log-binned pots `
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import U0, highest, popcount
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.bourre.rules import (
-    IW_LEN, MAXP, NO_SEAT, OVF, R_ANTE, R_DEALER_SETS_ANTE, REC_ACTIVE, REC_ANTE2, REC_ANTE_AMT, REC_ANTES, REC_BOURRE,
-    REC_BPAID, REC_DEAL_IDX, REC_DEALER, REC_EXEMPT, REC_INMASK, REC_LEN, REC_N, REC_NACTIVE, REC_OUTCOME, REC_OVERFLOW,
-    REC_POT_AFTER, REC_POT_BEFORE, REC_POT_STAKE, REC_POT_WON, REC_SCORE, REC_SESSION, UW_LEN,
-)
-from tricksim.kernels.bourre.players import choose_ante
-from tricksim.kernels.bourre.draw import deal_fresh
-from tricksim.kernels.bourre.play import add_net, next_deal, play_dealt, post_antes
-
+from ..cards import U0, highest, popcount
+from ..layout import Layout
+from ..rng import seed_state
+from .draw import deal_fresh
+from .play import add_net, next_deal, play_dealt, post_antes
+from .players import choose_ante
+from .rules import (IW_LEN, MAXP, NO_SEAT, OVF, R_ANTE, R_DEALER_SETS_ANTE, REC_ACTIVE, REC_ANTE2, REC_ANTE_AMT,
+                    REC_ANTES, REC_BOURRE, REC_BPAID, REC_DEAL_IDX, REC_DEALER, REC_EXEMPT, REC_INMASK, REC_LEN,
+                    REC_N, REC_NACTIVE, REC_OUTCOME, REC_OVERFLOW, REC_POT_AFTER, REC_POT_BEFORE, REC_POT_STAKE,
+                    REC_POT_WON, REC_SCORE, REC_SESSION, UW_LEN)
 
 # ============================================================================
 # sessions
@@ -218,9 +216,35 @@ def pot_bin(p):
     return 32 + (h - 5) * 8 + ((p >> (h - 3)) & 7)
 
 
+# ---- the pot study's count vector (``reduce_sessions``) ----------------------
+# Its fields, in this order (``pot_layout``: their lengths depend on the study's fan points and deals): the pot
+# contested at each fan point (log bins), the largest pot of a session, the pot at its end, the first passage of
+# 10x/100x/1000x the ante (per deal 0..D, D = never), the deals with 0..8 bourre players and 0..8 active players,
+# the outcomes, ``misc`` and per seat ``seat`` (below), then per seat the histograms of its session net (down, up).
+POT_FIELDS = ("fan", "max", "endpot", "pass", "bourre", "active", "out", "misc", "seat", "neth")
+PO_FAN, PO_MAX, PO_END, PO_PASS, PO_BOU, PO_ACT, PO_OUT, PO_MISC, PO_SEAT, PO_NETH = range(len(POT_FIELDS))
+MISC = Layout(("sessions", 1), ("overflowed", 1), ("violations", 1), ("deals", 1), ("sum_overflow_deal", 1),
+              ("ok_sessions", 1))
+MI_SESSIONS, MI_OVERFLOWED, MI_VIOLATIONS, MI_DEALS, MI_OVF_DEAL, MI_OK = MISC.offsets()
+# per seat, over the finished sessions: its net (high and low 32 bits), sessions down more than 10/100/1000/10^4/
+# 10^6 antes, deals won, deals bourre, deals played
+SEAT = Layout(("net_hi", 1), ("net_lo", 1), ("down", 5), ("wins", 1), ("bourres", 1), ("played", 1))
+SE_NET_HI, SE_NET_LO, SE_DOWN, SE_WINS, SE_BOURRES, SE_PLAYED = SEAT.offsets()
+SEAT_LEN = SEAT.size
+
+
+def pot_layout(n_fan: int, deals: int) -> Layout:
+    """The pot study's count vector for ``n_fan`` fan points and sessions of ``deals`` deals (POT_FIELDS)."""
+    return Layout(("fan", (n_fan, NB)), ("max", NB), ("endpot", NB), ("pass", (3, deals + 1)), ("bourre", 9),
+                  ("active", 9), ("out", 4), ("misc", MISC.size), ("seat", (MAXP, SEAT_LEN)), ("neth", (MAXP, 2, NB)))
+
+
 @njit(cache=True, nogil=True)
-def reduce_sessions(srows, fans, players, D, o_fan, o_max, o_end, o_pass, o_bou, o_act, o_out, o_misc, o_seat,
-                    o_neth, length, unit):
+def reduce_sessions(srows, fans, players, D, off, length, unit):
+    """A block of sessions (``srows`` their summary rows, ``fans`` their fan points) as the pot study's count
+    vector: ``off`` (int64[len(POT_FIELDS)]) the offsets of ``pot_layout``'s fields, ``length`` its size."""
+    o_fan, o_max, o_end, o_pass, o_bou = off[PO_FAN], off[PO_MAX], off[PO_END], off[PO_PASS], off[PO_BOU]
+    o_act, o_out, o_misc, o_seat, o_neth = off[PO_ACT], off[PO_OUT], off[PO_MISC], off[PO_SEAT], off[PO_NETH]
     out = np.zeros(length, np.int64)
     ns = srows.shape[0]
     nfan = fans.shape[1]
@@ -240,25 +264,25 @@ def reduce_sessions(srows, fans, players, D, o_fan, o_max, o_end, o_pass, o_bou,
             out[o_act + q] += r[S_ACTIVE + q]
         for q in range(4):
             out[o_out + q] += r[S_OUT + q]
-        out[o_misc] += 1
-        out[o_misc + 3] += r[S_DEALS]
+        out[o_misc + MI_SESSIONS] += 1
+        out[o_misc + MI_DEALS] += r[S_DEALS]
         if ovf:
-            out[o_misc + 1] += 1
-            out[o_misc + 4] += r[S_OVF_DEAL]
+            out[o_misc + MI_OVERFLOWED] += 1
+            out[o_misc + MI_OVF_DEAL] += r[S_OVF_DEAL]
             continue
-        out[o_misc + 5] += 1
-        out[o_misc + 2] += r[S_CONS]
+        out[o_misc + MI_OK] += 1
+        out[o_misc + MI_VIOLATIONS] += r[S_CONS]
         for s in range(players):
             x = r[S_NET + s]
-            so = o_seat + 10 * s
-            out[so] += x >> 32
-            out[so + 1] += x & 0xFFFFFFFF
+            so = o_seat + SEAT_LEN * s
+            out[so + SE_NET_HI] += x >> 32
+            out[so + SE_NET_LO] += x & 0xFFFFFFFF
             for p in range(5):
                 if x < -DOWN_MULT[p] * unit:
-                    out[so + 2 + p] += 1
-            out[so + 7] += r[S_SWIN + s]
-            out[so + 8] += r[S_SBOU + s]
-            out[so + 9] += r[S_SPLAY + s]
+                    out[so + SE_DOWN + p] += 1
+            out[so + SE_WINS] += r[S_SWIN + s]
+            out[so + SE_BOURRES] += r[S_SBOU + s]
+            out[so + SE_PLAYED] += r[S_SPLAY + s]
             if x < 0:
                 out[o_neth + (2 * s) * NB + pot_bin(-x)] += 1
             else:

@@ -24,16 +24,16 @@ Contract (encoding of kernels/cards.py: card ``suit*16+rank``, hand = uint64 mas
 - ``hands`` uint64[8]: the cards each seat still holds; seats 0..players-1 are the active players
   in clockwise order (renumber the players who play, skipping those who passed), seats players..7 hold
   nothing. The solver modifies ``hands`` while searching and restores it before returning.
-- ``pos`` int64[POS_LEN], the rest of the position (``P_*`` layout below):
-  ``P_N`` active players 2..8; ``P_ME`` the seat solved for; ``P_LEADER`` the seat that led (or
-  leads) the current trick; ``P_NTRICK`` the cards already played to it (0 = a trick boundary)
-  and ``P_TRICK + k`` those cards in play order (the seats that played them hold one card less);
-  ``P_TRUMP`` trump suit 0..3, or -1 under Lo-No; ``P_LONO`` 1 under Lo-No (low cards win);
-  ``P_LEAD`` a card the leader must lead to the current trick (the Lo-No up-card at the first
-  trick), -1 if none; ``P_AKQ`` bit s set if seat s held A-K-Q of trumps when play began
-  (cinch_rule = akq_in_order); ``P_PLAYED`` the mask of the cards played in earlier tricks;
-  ``P_KNOWN`` the mask of cards known by all to be out of play (``known_out`` of
-  kernels/bourre/play.py: a discarded face-up card, a separate turn-up); ``P_WON + s`` the tricks
+- ``pos`` int64[POS_LEN], the rest of the position (``POS_*`` layout below):
+  ``POS_N`` active players 2..8; ``POS_ME`` the seat solved for; ``POS_LEADER`` the seat that led (or
+  leads) the current trick; ``POS_NTRICK`` the cards already played to it (0 = a trick boundary)
+  and ``POS_TRICK + k`` those cards in play order (the seats that played them hold one card less);
+  ``POS_TRUMP`` trump suit 0..3, or -1 under Lo-No; ``POS_LONO`` 1 under Lo-No (low cards win);
+  ``POS_LEAD`` a card the leader must lead to the current trick (the Lo-No up-card at the first
+  trick), -1 if none; ``POS_AKQ`` bit s set if seat s held A-K-Q of trumps when play began
+  (cinch_rule = akq_in_order); ``POS_PLAYED`` the mask of the cards played in earlier tricks;
+  ``POS_KNOWN`` the mask of cards known by all to be out of play (``known_out`` of
+  kernels/bourre/play.py: a discarded face-up card, a separate turn-up); ``POS_WON + s`` the tricks
   seat s has won so far. Cards neither held, played nor known out (the passers' hands, the
   discards, the stock) are unknown to the players: under cinch_knowledge = holder they count in
   the cinch holder's O, exactly as in kernels/bourre/play.py.
@@ -94,19 +94,17 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import SUIT_MASK, U0, U1, highest, lowest, popcount
-from tricksim.kernels.rng import below, seed_state
-
-from tricksim.kernels.bourre.rules import (
-    CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, KNOW_HOLDER, MAXP, N_RULES, R_CINCH_KNOWLEDGE, R_CINCH_RULE, above_in_suit,
-    beats, bitc, legal_play, tmask,
-)
-
+from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
+from ..rng import below, seed_state
+from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, new_generation, workspace
+from . import rules as K
+from .rules import (CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, KNOW_HOLDER, MAXP, N_RULES, R_CINCH_KNOWLEDGE, R_CINCH_RULE,
+                    above_in_suit, beats, bitc, legal_play, tmask)
 
 # ---- the position record ----------------------------------------------------
-P_N, P_ME, P_LEADER, P_NTRICK, P_TRUMP, P_LONO, P_LEAD, P_AKQ, P_PLAYED, P_KNOWN = range(10)
-P_TRICK = 10        # 8 cards of the trick in progress, play order
-P_WON = 18          # 8 tricks won so far
+POS_N, POS_ME, POS_LEADER, POS_NTRICK, POS_TRUMP, POS_LONO, POS_LEAD, POS_AKQ, POS_PLAYED, POS_KNOWN = range(10)
+POS_TRICK = 10        # 8 cards of the trick in progress, play order
+POS_WON = 18          # 8 tricks won so far
 POS_LEN = 26
 
 GOAL_TRICKS, GOAL_WIN = 0, 1
@@ -114,12 +112,11 @@ TT_BITS = 18
 OUT_TRICKS, OUT_NOT_BOURRE, OUT_WIN = 0, 1, 2     # columns of solve_batch's out
 N_OUT = 3
 
-# ---- the workspace ``ws`` (uint64) --------------------------------------------
-# [W_GEN] generation, [W_BITS] log2 of the table size, [W_NODES] nodes searched (a statistic),
+# ---- the workspace ``ws`` (uint64, kernels/tt.py) ------------------------------
+# the shared header ([W_GEN] generation, [W_BITS] log2 of the table size, [W_NODES] nodes searched),
 # the constants of the current solve, [W_WON + s] the tricks won (live during the search), the
 # search stack (MAX_DEPTH records of NF words), then the table (2 words per entry).
-(W_GEN, W_BITS, W_NODES, W_N, W_ME, W_TRUMP1, W_LONO, W_AKQ, W_LEAD1, W_P0, W_ALL0, W_KNOWN,
- W_GOAL) = range(13)
+(W_N, W_ME, W_TRUMP1, W_LONO, W_AKQ, W_LEAD1, W_P0, W_ALL0, W_KNOWN, W_GOAL) = range(W_HEADER, W_HEADER + 10)
 W_WON = 16
 W_STACK = 24
 (F_M0, F_M1, F_CARD, F_SEAT, F_LEADER, F_N, F_LS1, F_WC1, F_WS, F_TMASK, F_TARGET, F_LEFT, F_SLOT1,
@@ -140,29 +137,27 @@ def new_workspace(bits: int = TT_BITS) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _workspace(bits):
-    ws = np.zeros(W_TT + 2 * (1 << bits), np.uint64)
-    ws[W_BITS] = np.uint64(bits)
-    return ws
+    return workspace(W_TT, 2, bits)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def legal_probe(hands, pos, rules, s):
     """(legal, candidates) for seat ``s`` in the position ``pos`` (seat s to play next, or to
-    lead a new trick when pos[P_NTRICK] = 0): ``legal_play`` as compiled into THIS module's cache,
+    lead a new trick when pos[POS_NTRICK] = 0): ``legal_play`` as compiled into THIS module's cache,
     and the cards the search tries (one per run of equivalent cards). The tests compare the
     first with the referee (a difference means this module's cache is stale or the rules
     changed) and check that each skipped card is worth the same as its run's representative."""
-    players = pos[P_N]
-    k = pos[P_NTRICK]
-    trump = pos[P_TRUMP]
-    lono = pos[P_LONO] != 0
-    played = np.uint64(pos[P_PLAYED])
-    known = np.uint64(pos[P_KNOWN])
+    players = pos[POS_N]
+    k = pos[POS_NTRICK]
+    trump = pos[POS_TRUMP]
+    lono = pos[POS_LONO] != 0
+    played = np.uint64(pos[POS_PLAYED])
+    known = np.uint64(pos[POS_KNOWN])
     ls = -1
     wc = -1
     tm = U0
     for q in range(k):
-        c = pos[P_TRICK + q]
+        c = pos[POS_TRICK + q]
         tm |= bitc(c)
         if q == 0:
             ls = c >> 4
@@ -173,8 +168,8 @@ def legal_probe(hands, pos, rules, s):
     allh = U0
     for q in range(players):
         allh |= hands[q]
-    lg = legal_play(hands, s, k, players, pos[P_WON + s], played, known, trump, lono, rules, (pos[P_AKQ] >> s) & 1,
-                    pos[P_LEAD] if k == 0 else -1, ls, wc)
+    lg = legal_play(hands, s, k, players, pos[POS_WON + s], played, known, trump, lono, rules, (pos[POS_AKQ] >> s) & 1,
+                    pos[POS_LEAD] if k == 0 else -1, ls, wc)
     return lg, _reps(lg, allh | tm, played, known, trump, rules)
 
 
@@ -657,30 +652,25 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
 @njit(cache=True, nogil=True, _nrt=False)
 def _new_gen(ws):
     """A fresh generation: every table entry of an older one is ignored."""
-    g = ws[W_GEN] + U1
-    if g >= np.uint64(1 << 32):   # after 2**32 solves: clear the table and start over
-        for i in range(W_TT, ws.shape[0]):
-            ws[i] = U0
-        g = U1
-    ws[W_GEN] = g
+    new_generation(ws, W_TT)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _trick_state(pos, k):
     """(suit led, winning card, winning seat, mask) after the first k cards of pos's trick."""
-    players = pos[P_N]
-    leader = pos[P_LEADER]
+    players = pos[POS_N]
+    leader = pos[POS_LEADER]
     ls = np.int64(-1)
     wc = np.int64(-1)
     wseat = leader
     tm = U0
     for q in range(k):
-        c = pos[P_TRICK + q]
+        c = pos[POS_TRICK + q]
         tm |= bitc(c)
         if q == 0:
             ls = c >> 4
             wc = c
-        elif beats(c, ls, wc, pos[P_TRUMP], pos[P_LONO] != 0):
+        elif beats(c, ls, wc, pos[POS_TRUMP], pos[POS_LONO] != 0):
             wc = c
             wseat = (leader + q) % players
     return ls, wc, wseat, tm
@@ -691,44 +681,44 @@ def _setup(hands, pos, ws, goal):
     """A new generation and the constants of a solve from ``pos``; returns the root's trick
     state (suit led, winning card, winning seat, trick mask) and the tricks left."""
     _new_gen(ws)
-    players = pos[P_N]
-    k = pos[P_NTRICK]
+    players = pos[POS_N]
+    k = pos[POS_NTRICK]
     ls, wc, wseat, tm = _trick_state(pos, k)
     allh = U0
     for s in range(MAXP):
         if s < players:
             allh |= hands[s]
     ws[W_N] = np.uint64(players)
-    ws[W_ME] = np.uint64(pos[P_ME])
-    ws[W_TRUMP1] = np.uint64(pos[P_TRUMP] + 1)
-    ws[W_LONO] = np.uint64(1 if pos[P_LONO] != 0 else 0)
-    ws[W_AKQ] = np.uint64(pos[P_AKQ])
-    ws[W_LEAD1] = np.uint64(pos[P_LEAD] + 1 if k == 0 else 0)
-    ws[W_P0] = np.uint64(pos[P_PLAYED]) | tm
+    ws[W_ME] = np.uint64(pos[POS_ME])
+    ws[W_TRUMP1] = np.uint64(pos[POS_TRUMP] + 1)
+    ws[W_LONO] = np.uint64(1 if pos[POS_LONO] != 0 else 0)
+    ws[W_AKQ] = np.uint64(pos[POS_AKQ])
+    ws[W_LEAD1] = np.uint64(pos[POS_LEAD] + 1 if k == 0 else 0)
+    ws[W_P0] = np.uint64(pos[POS_PLAYED]) | tm
     ws[W_ALL0] = allh
-    ws[W_KNOWN] = np.uint64(pos[P_KNOWN])
+    ws[W_KNOWN] = np.uint64(pos[POS_KNOWN])
     ws[W_GOAL] = np.uint64(goal)
     for s in range(MAXP):
-        ws[W_WON + s] = np.uint64(pos[P_WON + s])
-    left = popcount(hands[pos[P_LEADER]]) + (1 if k > 0 else 0)
+        ws[W_WON + s] = np.uint64(pos[POS_WON + s])
+    left = popcount(hands[pos[POS_LEADER]]) + (1 if k > 0 else 0)
     return ls, wc, wseat, tm, left
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def can_make(hands, pos, rules, target, ws):
-    """True iff seat pos[P_ME] surely takes at least ``target`` of the remaining tricks (the
+    """True iff seat pos[POS_ME] surely takes at least ``target`` of the remaining tricks (the
     trick in progress included) whatever the others play. ``target`` 1 from a whole deal (or
     with no trick won yet): surely not bourre."""
     ls, wc, wseat, tm, left = _setup(hands, pos, ws, GOAL_TRICKS)
-    return _search(hands, rules, ws, pos[P_LEADER], pos[P_NTRICK], ls, wc, wseat, tm, target, left)
+    return _search(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, target, left)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def can_win(hands, pos, rules, ws):
-    """True iff seat pos[P_ME] surely ends the deal with strictly more tricks than every other
-    active player (counting pos[P_WON..]), whatever they play: it surely wins the pot (rule 12)."""
+    """True iff seat pos[POS_ME] surely ends the deal with strictly more tricks than every other
+    active player (counting pos[POS_WON..]), whatever they play: it surely wins the pot (rule 12)."""
     ls, wc, wseat, tm, left = _setup(hands, pos, ws, GOAL_WIN)
-    return _search(hands, rules, ws, pos[P_LEADER], pos[P_NTRICK], ls, wc, wseat, tm, 1, left)
+    return _search(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, 1, left)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -747,10 +737,10 @@ def _value(hands, rules, ws, leader, n_in, ls, wc, wseat, tm, left):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def solve(hands, pos, rules, ws):
-    """The most of the remaining tricks (the one in progress included) that seat pos[P_ME]
+    """The most of the remaining tricks (the one in progress included) that seat pos[POS_ME]
     takes whatever the others play (all cards seen)."""
     ls, wc, wseat, tm, left = _setup(hands, pos, ws, GOAL_TRICKS)
-    return _value(hands, rules, ws, pos[P_LEADER], pos[P_NTRICK], ls, wc, wseat, tm, left)
+    return _value(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, left)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -761,14 +751,14 @@ def principal_variation(hands, pos, rules, ws, out):
     position stay equal to the value (me never gives any up, the others never let it gain).
     ``hands`` is restored; the tricks won in the line are counted in ws[W_WON..]."""
     ls0, wc0, ws0, tm0, left0 = _setup(hands, pos, ws, GOAL_TRICKS)
-    v = _value(hands, rules, ws, pos[P_LEADER], pos[P_NTRICK], ls0, wc0, ws0, tm0, left0)
-    players = pos[P_N]
-    me = pos[P_ME]
-    trump = pos[P_TRUMP]
-    lono = pos[P_LONO] != 0
+    v = _value(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls0, wc0, ws0, tm0, left0)
+    players = pos[POS_N]
+    me = pos[POS_ME]
+    trump = pos[POS_TRUMP]
+    lono = pos[POS_LONO] != 0
     need = v                        # me's tricks still due from the current position
-    leader = pos[P_LEADER]
-    n_in = pos[P_NTRICK]
+    leader = pos[POS_LEADER]
+    n_in = pos[POS_NTRICK]
     ls, wc, wseat, tm, left = ls0, wc0, ws0, tm0, left0
     total = 0
     for s in range(players):
@@ -786,7 +776,7 @@ def principal_variation(hands, pos, rules, ws, out):
         played = p0 | (all0 & ~allh)
         forced = lead1 - 1 if (n_in == 0 and allh == all0) else -1
         m = legal_play(hands, s, n_in, players, np.int64(ws[W_WON + s]), played, known, trump, lono, rules,
-                       (pos[P_AKQ] >> s) & 1, forced, ls, wc)
+                       (pos[POS_AKQ] >> s) & 1, forced, ls, wc)
         chosen = -1
         while m != U0 and chosen < 0:
             c = _weakest(m, lono)
@@ -823,8 +813,8 @@ def principal_variation(hands, pos, rules, ws, out):
         out[nout] = chosen          # some legal card always keeps the value
         nout += 1
     # give the cards back: replay the line to find who played what
-    leader = pos[P_LEADER]
-    n_in = pos[P_NTRICK]
+    leader = pos[POS_LEADER]
+    n_in = pos[POS_NTRICK]
     ls, wc = ls0, wc0
     wseat = ws0
     for i in range(nout):
@@ -844,19 +834,19 @@ def principal_variation(hands, pos, rules, ws, out):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def analyse(hands, pos, rules, ws, out):
-    """For seat pos[P_ME]: out[OUT_TRICKS] = tricks surely taken in the whole deal (tricks won
+    """For seat pos[POS_ME]: out[OUT_TRICKS] = tricks surely taken in the whole deal (tricks won
     so far + guaranteed remaining), out[OUT_NOT_BOURRE] = 1 if it surely takes a trick,
     out[OUT_WIN] = 1 if it surely wins the pot (strictly most tricks)."""
     v = solve(hands, pos, rules, ws)
-    me = pos[P_ME]
-    tot = pos[P_WON + me] + v
+    me = pos[POS_ME]
+    tot = pos[POS_WON + me] + v
     out[OUT_TRICKS] = tot
     out[OUT_NOT_BOURRE] = 1 if tot >= 1 else 0
     most = 0                        # the most tricks another seat has now
-    for q in range(pos[P_N]):
-        if q != me and pos[P_WON + q] > most:
-            most = pos[P_WON + q]
-    left = popcount(hands[pos[P_LEADER]]) + (1 if pos[P_NTRICK] > 0 else 0)
+    for q in range(pos[POS_N]):
+        if q != me and pos[POS_WON + q] > most:
+            most = pos[POS_WON + q]
+    left = popcount(hands[pos[POS_LEADER]]) + (1 if pos[POS_NTRICK] > 0 else 0)
     if tot <= most:
         out[OUT_WIN] = 0            # another seat already has as many as me can be sure of
     elif tot > most + left - v:
@@ -885,8 +875,7 @@ def _solve_batch(hands, pos, rules, out, nt):
     interleaving balances them) with one workspace of 2**TT_BITS entries."""
     m = hands.shape[0]
     for t in prange(nt):
-        ws = np.zeros(W_TT + 2 * (1 << TT_BITS), np.uint64)
-        ws[W_BITS] = np.uint64(TT_BITS)
+        ws = workspace(W_TT, 2, TT_BITS)
         h = np.zeros(MAXP, np.uint64)
         o = np.zeros(N_OUT, np.int64)
         for i in range(t, m, nt):
@@ -919,15 +908,15 @@ def random_deals(key, first, m, players):
                 deck[j] = deck[k - 1]
                 k -= 1
         t = below(st, 4)
-        pos[i, P_N] = players
-        pos[i, P_TRUMP] = t
-        pos[i, P_LEADER] = below(st, players)
-        pos[i, P_ME] = below(st, players)
-        pos[i, P_LEAD] = -1
+        pos[i, POS_N] = players
+        pos[i, POS_TRUMP] = t
+        pos[i, POS_LEADER] = below(st, players)
+        pos[i, POS_ME] = below(st, players)
+        pos[i, POS_LEAD] = -1
         akqm = QKA << np.uint64(16 * t)
         for s in range(players):
             if (hands[i, s] & akqm) == akqm:
-                pos[i, P_AKQ] |= 1 << s
+                pos[i, POS_AKQ] |= 1 << s
     return hands, pos
 
 
@@ -936,7 +925,6 @@ def random_deals(key, first, m, players):
 # ============================================================================
 def default_rules() -> np.ndarray:
     """The RULES.md DEFAULT play flags (the rest of the array is irrelevant to the solver)."""
-    import tricksim.kernels.bourre.rules as K
     r = np.zeros(N_RULES, np.int64)
     r[K.R_MUST_HEAD] = 1
     r[K.R_MUST_TRUMP] = 1

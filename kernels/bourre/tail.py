@@ -3,16 +3,12 @@ rare tails by multilevel splitting over sessions (``split_sessions``)."""
 import numpy as np
 from numba import njit, prange
 
-from tricksim.kernels.cards import popcount
-from tricksim.kernels.rng import seed_state
-
-from tricksim.kernels.bourre.rules import (
-    MAXP, OUT_CARRY, OUT_TIE, OVF, R_ANTE, R_PENALTY, R_TIE, REC_BOURRE, REC_OUTCOME, REC_POT_AFTER, REC_POT_STAKE,
-    TIE_DIVIDE,
-)
-from tricksim.kernels.bourre.play import next_deal
-from tricksim.kernels.bourre.sessions import NB, pot_bin, session_deal, session_scratch, session_start
-
+from ..cards import popcount
+from ..rng import seed_state
+from .play import next_deal
+from .rules import (MAXP, OUT_CARRY, OUT_TIE, OVF, R_ANTE, R_PENALTY, R_TIE, REC_BOURRE, REC_OUTCOME, REC_POT_AFTER,
+                    REC_POT_STAKE, TIE_DIVIDE)
+from .sessions import NB, pot_bin, session_deal, session_scratch, session_start
 
 # ============================================================================
 # the tail law (analysis/bourre/tail.py): P' = A.P + B between two wins

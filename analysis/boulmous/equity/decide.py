@@ -15,15 +15,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.stats import unseen_bounds
-from tricksim.analysis.boulmous.equity import outcomes as O, studies as S, table as E
-from tricksim.kernels.boulmous import equity as KE
-from tricksim.kernels.cards import mask_of
-from tricksim.analysis.boulmous.config import check_hands, DEALER, ODDS_BLOCK
-from tricksim.analysis.boulmous.spec import SPEC
+from ....kernels.boulmous import equity as KE
+from ....kernels.cards import mask_of
+from ... import engine
+from ...common import TricksimError, make_params
+from ...engine import RunOptions
+from ...stats import unseen_bounds
+from ..config import DEALER, ODDS_BLOCK, check_hands
+from ..spec import SPEC
+from . import outcomes as O
+from . import studies as S
+from . import table as E
 
 TRUMPS = ["S", "H", "D", "C", "NT"]
 

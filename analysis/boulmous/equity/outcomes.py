@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.cache import code_hash, kernel_files, key_of, load as _load, save as _save
-from tricksim.analysis.common import TricksimError, rules_dict, spec_json
-from tricksim.kernels.boulmous import equity as KE
+from ....kernels.boulmous import equity as KE
+from ...cache import code_hash, kernel_files, key_of
+from ...cache import load as _load
+from ...cache import save as _save
+from ...common import TricksimError, rules_dict, spec_json
+from ..spec import SPEC
 
 CODE = code_hash([*kernel_files("boulmous"), "analysis/boulmous/equity/outcomes.py",
                   "analysis/boulmous/equity/table.py"])

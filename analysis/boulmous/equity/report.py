@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import shutil
 
-from tricksim.analysis.boulmous.equity import table as E
-from tricksim.analysis.boulmous.equity.views import boulmous_command, odds_scores_command
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.output import write_table
+from ...output import write_table
+from ..spec import SPEC
+from . import table as E
+from .views import boulmous_command, odds_scores_command
 
 SEED = 2026
 SCORES, DEALER = "18,17,9,3", 2          # the question: "should I bid boulmous at 18-17-9-3?"

@@ -2,8 +2,8 @@
 family: cautious, aggressive) bid by the equity table in whole games, by the chance to win the game;
 ``score_aware=2`` the same by the seat's expected money (the table's money slots, rule 18).
 
-The rule.  At the game's scores and dealer, for each bid b = 3..6 the equity table (analysis/equity/
-boulmous.py) gives the seat's chance to win the game after the deals in which it took b and made it
+The rule.  At the game's scores and dealer, for each bid b = 3..6 the equity table (analysis/boulmous/equity/
+table.py) gives the seat's chance to win the game after the deals in which it took b and made it
 (W_made), took b and failed (W_fail), and did not take (W_pass), averaged over the table's own measured
 deals (``decode_bids``: the deals the seat did not take as they were played; every deal it took replayed
 under each bid b, the same tricks, so every bid has made and failed deals; ``KE.bid_pstar``).  Bidding
@@ -28,18 +28,20 @@ under ``tie_break=shared_win``: ``score_aware=2`` is refused there.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.equity import outcomes as O, studies as S, table as E
-from tricksim.kernels import boulmous as KB
-from tricksim.kernels.boulmous import equity as KE
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis import engine
-from tricksim.analysis.boulmous.config import score_aware
-from dataclasses import replace
+from ....kernels import boulmous as KB
+from ....kernels.boulmous import equity as KE
+from ... import engine
+from ...common import TricksimError, make_params
+from ...engine import RunOptions
+from ..config import score_aware
+from ..spec import SPEC
+from . import outcomes as O
+from . import studies as S
+from . import table as E
 
 CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
 CAL_SEED = 0

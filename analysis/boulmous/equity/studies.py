@@ -7,14 +7,16 @@ import threading
 import numpy as np
 import pandas as pd
 
-from tricksim.analysis import engine
-from tricksim.analysis.common import TricksimError, make_params
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.equity import outcomes as O, table as E
-from tricksim.analysis.stats import wilson
-from tricksim.kernels.boulmous import equity as KE, no_score_aware
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.boulmous.config import no_pimc
+from ....kernels.boulmous import equity as KE
+from ....kernels.boulmous import no_score_aware
+from ... import engine
+from ...common import TricksimError, make_params
+from ...engine import RunOptions
+from ...stats import wilson
+from ..config import no_pimc
+from ..spec import SPEC
+from . import outcomes as O
+from . import table as E
 
 _MEMORY: dict = {}
 _LOCK = threading.Lock()
@@ -124,14 +126,15 @@ def check_boulmous(table: E.Table, states: int = 20, games: int = 20_000, seed: 
     for i, (sc, d) in enumerate(sample_states(states, table.target, seed)):
         a = KE.boulmous_games_from(kd, kc, np.int64(i * games), np.int64(games), ra, codes, prm,
                                    np.array(sc, np.int64), np.int64(d), *sa)
-        n = games - int(a[13])
+        a = KE.GAMES_FROM.unpack(a)
+        n = games - int(a["abandoned"][0])
         s = i % 4
-        p, lo, hi = wilson(int(a[s]), n)
+        p, lo, hi = wilson(int(a["wins"][s]), n)
         v = table.state(sc, d)
         ht = table.interval(sc, d)[s] if table_ci else 0.0
         se = np.sqrt(max(float(p) * (1 - float(p)), 1.0 / n) / n + (ht / E.Z) ** 2)
         rows.append({"scores": ",".join(map(str, sc)), "dealer": d, "seat": s, "p_table": v[s], "table_ci": ht,
                      "p_sim": float(p), "sim_lo": float(lo), "sim_hi": float(hi), "games": n,
                      "inside": abs(v[s] - float(p)) <= E.Z * se,
-                     "money_table": v[4 + s], "money_sim": a[4 + s] / n})
+                     "money_table": v[4 + s], "money_sim": a["stakes"][s] / n})
     return pd.DataFrame(rows)

@@ -32,8 +32,8 @@ import time
 
 import numpy as np
 
-from tricksim.analysis.common import TricksimError
-from tricksim.kernels.boulmous import equity as KE
+from ....kernels.boulmous import equity as KE
+from ...common import TricksimError
 
 FLOOR = -6
 DEALS = 8_000_000           # deals measured for the outcome distribution (two engine blocks)

@@ -6,20 +6,22 @@ from typing import Iterator
 
 import pandas as pd
 
-from tricksim.analysis.common import TricksimError
-from tricksim.analysis.engine import RunOptions
-from tricksim.analysis.boulmous.equity import decide as D, studies as S, table as E
-from tricksim.analysis.boulmous.config import check_seat, KEY, parse_hand
-from tricksim.analysis.boulmous.spec import SPEC
-from tricksim.analysis.output import mean_interval, pct, pct_pm, pm, with_folder, write_table
-from tricksim.analysis.stats import wilson
+from ...common import TricksimError
+from ...engine import RunOptions
+from ...output import mean_interval, pct, pct_pm, pm, with_folder, write_table
+from ...stats import wilson
+from ..config import KEY, check_seat, parse_hand
+from ..spec import SPEC
+from . import decide as D
+from . import studies as S
+from . import table as E
 
 
 def _heat_png(grid: pd.DataFrame, seats, scores, dealer, target, path: Path, title: str):
     """P(seat a wins) over the scores of seats a and b (the others fixed), numbered in % (every other cell
     on a large grid, and always the state asked about, which is also framed).  Returns the numbers
     written, as (x, y, text)."""
-    from tricksim.analysis.plots import plt
+    from ...plots import plt
     a, b = seats
     xs = sorted(grid[f"score{a}"].unique())
     ys = sorted(grid[f"score{b}"].unique())
