@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 from pathlib import Path
@@ -25,10 +24,10 @@ def bench(checkout: Path, game: str, hands: int) -> dict[str, float]:
     out = subprocess.run([str(exe), "bench", game, "--threads", "1", "--hands", str(hands), "--repeats", "1"],
                          capture_output=True, text=True, check=True, cwd=checkout).stdout
     rates = {}
-    for line in out.splitlines():
-        cols = re.split(r"\s{2,}", line.strip())
-        if len(cols) >= 4 and cols[0] == game and cols[-1].replace(",", "").isdigit():
-            rates[cols[1]] = float(cols[-1].replace(",", ""))
+    for line in out.splitlines():        # game, case (words), hands, hands/s: read from both ends
+        tok = line.split()
+        if len(tok) >= 4 and tok[0] == game and tok[-1].replace(",", "").isdigit():
+            rates[" ".join(tok[1:-2])] = float(tok[-1].replace(",", ""))
     if not rates:
         raise SystemExit(f"no rates read from {checkout} {game}:\n{out}")
     return rates

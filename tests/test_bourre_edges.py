@@ -9,7 +9,7 @@ import pytest
 
 from tricksim.analysis import bourre as B
 from tricksim.analysis.bourre import tail as T
-from tricksim.analysis.bourre.config import GAME
+from tricksim.analysis.bourre import GAME
 from tricksim.analysis.common import make_params
 from tricksim.analysis.stats import t_crit
 

@@ -11,7 +11,7 @@ import pytest
 from tricksim import cli
 from tricksim.analysis import bourre as B
 from tricksim.analysis.bourre import tail as T
-from tricksim.analysis.bourre.config import GAME
+from tricksim.analysis.bourre import GAME
 from tricksim.analysis.common import TricksimError, make_params
 from tricksim.kernels import bourre as K
 
