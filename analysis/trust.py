@@ -33,7 +33,7 @@ def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str
           "can let a weak taker make more than perfect ones would. Gaps are paired (the same deals) with 95% "
           "intervals, in percentage points.\n"]
 
-    for g in GAMES:
+    for g in sorted(GAMES, key=lambda g: g.solver_bench is None):   # the games with a sampling player first
         if g.trust is not None:
             md.append(g.trust(d, opts, quick, cmp.compare, cmp.render_compare))
     return "\n".join(md)
