@@ -108,3 +108,13 @@ def test_the_games_are_found_only_through_the_registry():
     """The shared modules and the games never name the registry; the features that do are the ones above."""
     users = sorted(m for m, deps in _graph().items() if "tricksim.analysis.registry" in deps)
     assert all(_game_of(m) is None and m not in SHARED for m in users), users
+
+
+def test_every_package_is_installed():
+    """setuptools' explicit ``packages`` list (pyproject.toml) names every package of the tree, so an installed
+    (not editable) tricksim has them all (analysis/boulmous/equity/ once was missing: only a fresh install saw it)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    packages = {m for m, p in MODULES.items() if p.name == "__init__.py"}
+    assert packages <= listed, f"not in pyproject.toml's packages: {sorted(packages - listed)}"
