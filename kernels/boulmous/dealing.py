@@ -28,7 +28,7 @@ def deal_random(st, deck, hands):
 
 @njit(cache=True, nogil=True)
 def _rest_of(fixed):
-    """The 18 cards outside ``fixed``, in increasing order (as kernels/boulmous/odds.sim_odds lists them)."""
+    """The 18 cards outside ``fixed``, in increasing order (the order kernels/boulmous/odds.sim_odds deals them in)."""
     rest0 = np.zeros(18, np.int64)
     k = 0
     m = DECK24 & ~fixed

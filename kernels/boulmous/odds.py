@@ -7,6 +7,7 @@ from ..cards import U0, U1, lowest
 from ..deal import deal_with_fixed
 from ..layout import Layout
 from ..rng import seed_state
+from .dealing import _rest_of
 from .deals import CHUNK
 from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
 from .rules import DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRUMP, REC_WON
@@ -25,13 +26,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
     lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_ODDS), np.int64)
-    rest0 = np.zeros(18, np.int64)
-    k = 0
-    m = DECK24 & ~fixed
-    while m != U0:
-        rest0[k] = lowest(m)
-        m &= m - U1
-        k += 1
+    rest0 = _rest_of(fixed)
     for ch in prange(nch):
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
