@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Iterable, List, Optional
@@ -23,7 +25,7 @@ from .analysis import __version__
 from .analysis import bench as bench_mod
 from .analysis import boomke_wies, boulmous, bourre
 from .analysis import compare as cmp
-from .analysis import engine, studies
+from .analysis import compiling, engine, studies, warmup
 from .analysis.boomke_wies.equity_views import boomke_command
 from .analysis.boulmous.equity.views import boulmous_command
 from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
@@ -394,12 +396,13 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
           repeats: Annotated[int, typer.Option("--repeats", min=1, help="interleaved rounds per case (the best is reported)")] = 5,
           dask: Annotated[bool, typer.Option("--dask", help="instead: Dask LocalCluster (2 workers) against the local backend")] = False,
           solver: Annotated[bool, typer.Option("--solver", help="instead: whole-deal open-hand solves per second (Boulmous, Bourre at 5 and 7 players; --hands: deals per round, default 20,000, Bourre 7 players at most 2,000) and PIMC deals per second (Boulmous at most 100 a round, Bourre at 5 players at most 2,000)")] = False,
-          compile_: Annotated[bool, typer.Option("--compile", help="instead: seconds per kernel entry point on a first run, cold (empty Numba cache) and cached, per headline study")] = False):
+          compile_: Annotated[bool, typer.Option("--compile", help="instead: CPU seconds of every warm-up command (together they call every batch kernel) on an empty Numba cache and on the cache it filled, with the entry points each compiles")] = False):
     """Hands per second of each game and heuristic, one thread and all threads."""
 
     names = [get_game(g).name for g in games] if games else None
     if compile_:
         df = bench_mod.compile_times(names)
+        typer.echo(f"(load average {os.getloadavg()[0]:.2f} at the end)")
     elif solver:
         df = bench_mod.solver(hands, seed, threads, repeats)
     elif engine:
@@ -409,6 +412,24 @@ def bench(games: Annotated[Optional[List[Game]], typer.Argument(help="games (def
     else:
         df = bench_mod.run(games=names, hands=hands, seed=seed, threads=threads, repeats=repeats)
     typer.echo(show(df))
+
+
+@app.command("warmup")
+def warmup_cmd(games: Annotated[Optional[List[Game]], typer.Argument(help="games (default: all)")] = None,
+               jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="processes side by side (Numba compiles on one core per process)", show_default="the cores")] = None,
+               check: Annotated[bool, typer.Option("--check", help="only say whether the kernels are compiled for this machine, and if not why (exit code 1 when cold)")] = False,
+               quiet: Quiet = False):
+    """Compile every command's kernels ahead of use (a first run then starts at once); --check says whether they are."""
+    if check:
+        warm, lines = warmup.check_lines()
+        _echo(lines)
+        raise typer.Exit(0 if warm else 1)
+    chosen = [get_game(g) for g in games] if games else list(GAMES)
+    t0 = time.perf_counter()
+    done = warmup.run(chosen, jobs=jobs, progress=not quiet)
+    _echo(warmup.summary(done, time.perf_counter() - t0))
+    if any(t.error for t in done):
+        raise typer.Exit(1)
 
 
 # ---- compare and sweep: one sub-command per game, --players where the table size is a choice --------
@@ -612,6 +633,7 @@ def main(argv=None):
 
 def _main(argv):
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
+    compiling.install()   # a kernel compiling on first use says so (stderr), never in silence
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)
     except USAGE_ERRORS as e:

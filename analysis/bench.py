@@ -6,9 +6,7 @@ the studies use and returns the number of hands played.
 """
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -17,7 +15,7 @@ from pathlib import Path
 import numba
 import pandas as pd
 
-from . import engine
+from . import engine, warmup
 from .common import TricksimError, make_params
 from .registry import GAMES, get, names
 
@@ -163,52 +161,23 @@ def dask_throughput(hands: int = 20_000_000, seed: int = 0, workers: int = 2):
 
 # ---- compile time: what a first run costs -----------------------------------------------------------------------
 
-_COMPILE_CHILD = r"""
-import json, sys, tempfile, time
-from pathlib import Path
-from numba.core.dispatcher import Dispatcher
-times = {}
-_orig = Dispatcher._compile_for_args
-def _timed(self, *args, **kws):  # a top-level entry point's first call: compile, or load from the cache
-    t0 = time.perf_counter()
-    try:
-        return _orig(self, *args, **kws)
-    finally:
-        name = self.py_func.__module__.rsplit(".", 1)[-1] + "." + self.py_func.__name__
-        times[name] = times.get(name, 0.0) + time.perf_counter() - t0
-Dispatcher._compile_for_args = _timed
-t0 = time.perf_counter()
-from tricksim.analysis.studies import headline_step
-with tempfile.TemporaryDirectory() as tmp:
-    headline_step(sys.argv[1], Path(tmp), quick=True)
-sys.stdout.write(json.dumps({"wall": time.perf_counter() - t0, "entry": times}) + "\n")
-"""
+def compile_times(games=None, jobs: int = 1) -> pd.DataFrame:
+    """CPU seconds of every warm-up command (``Game.warmup``: together they call every batch kernel), on an empty
+    Numba cache (cold: each compiles what the commands before it have not) and again on the cache it filled
+    (cached: loading and the tiny runs), with the entry points each compiled and their compile CPU seconds.
+    ``jobs`` processes side by side (1: each compile's CPU seconds undisturbed by another's)."""
 
-
-def compile_times(games=None) -> pd.DataFrame:
-    """Seconds per kernel entry point on a first run, cold (an empty Numba cache) and cached.
-
-    Each game's quick headline study runs twice in a fresh process with its own cache folder: the
-    first run compiles every entry point it uses, the second loads them from the cache.  An entry
-    point's time is the time of its first call (compilation or cache load: Numba compiles on first
-    use); "study s" is the whole quick study (imports, compilation, simulation, tables, plots)."""
-
-    games = games or available_games() + ["compare"]
+    chosen = [get(g) for g in games] if games else list(GAMES)
     rows = []
-    for g in games:
-        with tempfile.TemporaryDirectory() as cache:
-            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-            res = []
-            for _ in range(2):
-                p = subprocess.run([sys.executable, "-c", _COMPILE_CHILD, g], env=env, capture_output=True,
-                                   text=True)
-                if p.returncode != 0:
-                    raise TricksimError(f"compile timing of {g} failed: {p.stderr.strip().splitlines()[-1]}")
-                res.append(json.loads(p.stdout.strip().splitlines()[-1]))
-        cold, warm = res
-        for name in sorted(cold["entry"], key=lambda k: -cold["entry"][k]):
-            rows.append({"study": g, "entry point": name, "cold s": round(cold["entry"][name], 2),
-                         "cached s": round(warm["entry"].get(name, float("nan")), 2)})
-        rows.append({"study": g, "entry point": "(whole quick study)", "cold s": round(cold["wall"], 1),
-                     "cached s": round(warm["wall"], 1)})
+    with tempfile.TemporaryDirectory(prefix="tricksim-nbcache-") as cache:
+        cold = warmup.run(chosen, jobs=jobs, progress=True, cache_dir=cache)
+        warm = {t.label: t for t in warmup.run(chosen, jobs=jobs, progress=True, cache_dir=cache)}
+    for t in cold:
+        rows.append({"game": t.game, "command": t.label.removeprefix("tricksim "), "cold CPU s": round(t.cpu, 1),
+                     "cached CPU s": round(warm[t.label].cpu, 1),
+                     "compiled (CPU s)": f"FAILED: {t.error}" if t.error else ", ".join(f"{k} {v:.1f}" for k, v in
+                                                   sorted(t.compiled.items(), key=lambda kv: -kv[1]))})
+    rows.append({"game": "all", "command": f"(total, {jobs} job{'s' if jobs > 1 else ''})",
+                 "cold CPU s": round(sum(t.cpu for t in cold), 1),
+                 "cached CPU s": round(sum(t.cpu for t in warm.values()), 1), "compiled (CPU s)": ""})
     return pd.DataFrame(rows)

@@ -241,6 +241,10 @@ class Game(GameSpec):
     ``equity`` section (its match equity; ``compare_games``/``render_games``: the whole-game tournament of
     analysis/compare/games.py, handed down likewise); None when the game has no equity table."""
 
+    warmup: tuple = ()
+    """Command lines (``tricksim`` left out) that call every batch kernel of the game, with tiny sizes: what
+    ``tricksim warmup`` runs to compile them ahead of use (analysis/warmup.py)."""
+
     def __post_init__(self):
         register(self.blocks, self.hand_rows)
 

@@ -1,14 +1,28 @@
-"""Matplotlib figures (Agg backend: no screen needed)."""
+"""Matplotlib figures (Agg backend: no screen needed).
+
+Matplotlib is loaded on the first figure, not on import (it is a second of every command's start otherwise):
+``plt`` and ``ticker`` are this module's attributes on demand (``from ..plots import plt`` inside a function)."""
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib import ticker  # noqa: E402
+
+def __getattr__(name):
+    if name in ("plt", "ticker"):
+        import matplotlib
+        matplotlib.use("Agg")
+        mod = importlib.import_module("matplotlib.pyplot" if name == "plt" else "matplotlib.ticker")
+        globals()[name] = mod
+        return mod
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _mpl():
+    """(pyplot, ticker), loaded on first use."""
+    return __getattr__("plt"), __getattr__("ticker")
 
 # distinct line styles and markers: curves that coincide stay visible (markers staggered along them)
 LINESTYLES = ["-", "--", "-.", ":"]
@@ -41,6 +55,7 @@ def _percent(v, _pos=None) -> str:
 def log_axis(ax, which: str = "y", percent: bool = False):
     """A log axis labelled with plain numbers (1, 2, 5, 10, 20, ... or 1%, 0.1%, ...), never 2x10^1;
     call it once the data are drawn (a narrow range gets more ticks)."""
+    ticker = _mpl()[1]
     axis = ax.yaxis if which == "y" else ax.xaxis
     lo, hi = ax.get_ylim() if which == "y" else ax.get_xlim()
     decades = np.log10(hi / lo) if lo > 0 and hi > lo else 3
@@ -52,6 +67,7 @@ def log_axis(ax, which: str = "y", percent: bool = False):
 
 def percent_axis(ax, which: str = "y"):
     """A linear probability axis in % (0%, 0.05%, ..., 100%), as precise as its ticks need."""
+    ticker = _mpl()[1]
     (ax.yaxis if which == "y" else ax.xaxis).set_major_formatter(
         ticker.FuncFormatter(lambda v, _p=None: "0%" if abs(v) < 1e-12 else _percent(v) if v > 0 else ""))
 
@@ -59,6 +75,7 @@ def percent_axis(ax, which: str = "y"):
 def heatmap_classes(df, path: Path, n: int, min_n: int = 200):
     """Boulmous: P(make bid) by trumps held x bowers held, one panel per bid; only the trump counts a
     hand can show (cells with fewer than ``min_n`` deals blank)."""
+    plt, ticker = _mpl()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     shown = sorted({int(r.trumps) for r in df.itertuples() if r.n >= min_n}) or sorted({int(t) for t in df.trumps})
@@ -95,6 +112,7 @@ def leaderboard_plot(board, metric, unit, path: Path, n: int):
     """Mean per deal of each heuristic with its 95% interval: one panel for ``metric`` (the points) and,
     where the board has money too (Boulmous stakes), one for the money, the heuristics in the same
     order in both so that a reversed ranking shows; each panel's best is drawn darker."""
+    plt = _mpl()[0]
     metrics = [metric] + [m for m in MONEY_UNITS if m != metric and m in set(board.metric)]
     order = list(board[board.metric == metric].sort_values("mean").heuristic)
     fig, axes = plt.subplots(1, len(metrics), figsize=(6.2 * len(metrics), 0.6 * len(order) + 1.8), squeeze=False)
@@ -130,6 +148,7 @@ def sweep_plot(df, path: Path, title: str, unit: str, best, crossings, default=N
     (``crossings``) marked.  ``contenders``: the values that cannot be told apart from the largest
     advantage (``compare.best_value``); with more than one, the line is labelled "largest", not
     "best", and the contenders are ringed."""
+    plt = _mpl()[0]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.plot(df.value, df.advantage, "o-", color="tab:blue", label="advantage")
     ax.fill_between(df.value, df.advantage - df.ci, df.advantage + df.ci, color="tab:blue", alpha=0.2,

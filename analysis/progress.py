@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 import time
 
+from . import compiling
+
 
 class Progress:
     """Progress of a run on stderr: a rich bar (units done, units per second, time left) on a terminal;
@@ -24,7 +26,16 @@ class Progress:
                           TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), transient=True,
                           console=stderr_console())
         self.p.start()
-        self.task = self.p.add_task(f"{run.study} {run.unit}", total=total, completed=done, rate="")
+        self.what = f"{run.study} {run.unit}"
+        self.task = self.p.add_task(self.what, total=total, completed=done, rate="")
+        compiling._PROGRESS.append(self)   # a kernel compiling on first use says so in this bar
+
+    def compiling(self, text, line=None):
+        """Show ``text`` (a kernel compiling) as the bar's description; None: back to the run's, and print
+        ``line`` above the bar."""
+        self.p.update(self.task, description=text or self.what)
+        if line:
+            self.p.console.print(line, highlight=False)
 
     def update(self, n):
         if self.p is None:
@@ -38,6 +49,8 @@ class Progress:
     def close(self):
         if self.p is not None:
             self.p.stop()
+            if self in compiling._PROGRESS:
+                compiling._PROGRESS.remove(self)
         elif self.plain is not None:
             what, done, total = self.plain
             dt = time.perf_counter() - self.t0

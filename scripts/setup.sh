@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create .venv (Python 3.11+) and install tricksim into it (editable); extras as arguments (e.g. test).
-# pip's own output goes to .venv/install.log; one line says where.
+# pip's own output goes to .venv/install.log; one line says where.  An install that is already there (the same
+# pyproject.toml and extras) is not redone: the edit-test loop starts at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -11,10 +12,16 @@ extras=${1:-}
 spec="."
 [ -n "$extras" ] && spec=".[${extras}]"
 log=.venv/install.log
+stamp=.venv/tricksim-installed
+want="$(sha256sum pyproject.toml | cut -c1-16) ${spec}"
+if [ -f "$stamp" ] && grep -qxF "$want" "$stamp" && .venv/bin/python -c "import tricksim" 2>/dev/null; then
+  exit 0
+fi
 start=$(date +%s)
 echo "tricksim: installing ${spec} into .venv (pip's output: ${log})" >&2
 {
   .venv/bin/python -m pip install --upgrade pip || true
   .venv/bin/python -m pip install -e "$spec"
 } >"$log" 2>&1 || { echo "tricksim: install failed; the last lines of ${log}:" >&2; tail -n 20 "$log" >&2; exit 1; }
+echo "$want" >> "$stamp"
 echo "tricksim: installed in $(( $(date +%s) - start )) s" >&2

@@ -43,6 +43,18 @@ GAME = Game.of(
     hand_rows={"boulmous.deals": hand_rows},
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
     heading="## Boulmous", rules_section="1 (Boulmous)", whole_games=WHOLE_GAMES,
+    warmup=(("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--hands", "200"),
+            ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--exact", "--trump", "NT", "--hands", "200"),
+            ("odds", "boulmous", "--hands", "2000"),
+            ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--play", "heuristic,pimc,open", "--hands", "8"),
+            ("odds", "boulmous", "--play", "heuristic,pimc,open", "--hands", "8"),
+            ("trace", "boulmous", "--hands", "2"),
+            ("trace", "boulmous", "--hands", "1", "-H", "pimc"),
+            ("compare", "boulmous", "cautious", "aggressive", "--hands", "400"),
+            ("compare", "boulmous", "cautious", "pimc", "--hands", "4"),
+            ("stakes", "boulmous", "--games", "20"),
+            ("compare", "boulmous", "cautious", "aggressive", "--games", "20"),
+            ("equity", "boulmous", "--scores", "18,17,9,3", "--deals", "20000", "--check", "1", "--check-games", "10")),
     solver_bench=solver_bench, trust=trust,
     equity_report=equity_report)
 

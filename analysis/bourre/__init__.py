@@ -37,7 +37,18 @@ GAME = Game.of(
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
             "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Bourr", rules_section="3 (Bourre)", solver_bench=solver_bench, trust=trust)
+    heading="## Bourr", rules_section="3 (Bourre)",
+    warmup=(("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "--hands", "200"),
+            ("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "--play", "heuristic,pimc,open",
+             "--hands", "4"),
+            ("pot", "--players", "4", "--sessions", "20", "--deals", "10"),
+            ("pot", "--players", "4", "--sessions", "200", "--deals", "10", "--tail", "--tail-levels", "10",
+             "--tail-roots", "100"),
+            ("trace", "bourre", "--players", "4", "--deals", "2"),
+            ("trace", "bourre", "--players", "4", "--deals", "1", "-H", "pimc"),
+            ("compare", "bourre", "basic", "tight", "--hands", "200"),
+            ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4")),
+    solver_bench=solver_bench, trust=trust)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats
