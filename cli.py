@@ -618,6 +618,8 @@ class _FitStdout:
 def main(argv=None):
     """Console entry point: one-line errors, exit code 2."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:          # the command line (not a caller's main([...])): a kernel compiling on first use
+        compiling.install()   # says so on stderr, never in silence
     command = next((a for a in args if not a.startswith("-")), None)
     fit = None
     # JSON Lines stay one record per line; the rules' Markdown keeps its tables' rows whole
@@ -633,7 +635,6 @@ def main(argv=None):
 
 def _main(argv):
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
-    compiling.install()   # a kernel compiling on first use says so (stderr), never in silence
     try:
         rv = app(args=argv, prog_name="tricksim", standalone_mode=False)
     except USAGE_ERRORS as e:

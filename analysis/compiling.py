@@ -116,7 +116,7 @@ class Notice(nb_event.Listener):
     outermost one of each thread is what the user waits for."""
 
     def __init__(self, stream=None):
-        self.stream = stream or sys.stderr
+        self._stream = stream        # None: whatever sys.stderr is when there is something to say
         self.depth = threading.local()
         self.said = False
         self.lock = threading.Lock()
@@ -124,11 +124,21 @@ class Notice(nb_event.Listener):
         self.status = None
         self.total = 0.0
 
+    @property
+    def stream(self):
+        return self._stream or sys.stderr
+
     def on_start(self, event):
         d = getattr(self.depth, "n", 0)
         self.depth.n = d + 1
         if d:
             return
+        try:        # a notice never stops a compilation (a closed or captured stderr, a terminal gone)
+            self._start(event)
+        except Exception:
+            self.status = None
+
+    def _start(self, event):
         disp = event.data.get("dispatcher")
         if disp is None or not hasattr(disp, "py_func"):
             return
@@ -152,8 +162,11 @@ class Notice(nb_event.Listener):
         with self.lock:
             dt = time.perf_counter() - self.t0
             self.total += dt
-            self.status.stop(dt)
-            self.status = None
+            status, self.status = self.status, None
+            try:
+                status.stop(dt)
+            except Exception:
+                pass
 
     def write(self, line):
         try:
