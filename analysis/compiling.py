@@ -48,6 +48,11 @@ COLD_SECONDS: dict[str, float] = {}
 DEFAULT_SECONDS = 20.0
 
 
+# entry points no command calls (Python callers and the tests only): warmup leaves them, --check does not ask
+API_ONLY = {"boulmous.trace_game": "analysis.boulmous.trace_games", "boomke_wies.trace_match": "the tests",
+            "boulmous.pimc_replay": "analysis.boulmous.bench.pimc_race"}
+
+
 def kernel_modules():
     """Every module of the kernels package, imported."""
     mods = [kernels]
@@ -105,8 +110,8 @@ def cache_state(dispatcher) -> str:
 
 
 def check() -> dict:
-    """``{name: state}`` for every entry point (``cache_state``)."""
-    return {name: cache_state(d) for name, d in entry_points().items()}
+    """``{name: state}`` for every entry point a command calls (``cache_state``; not ``API_ONLY``)."""
+    return {name: cache_state(d) for name, d in entry_points().items() if name not in API_ONLY}
 
 
 # ---- the notice --------------------------------------------------------------------------------------------------

@@ -117,6 +117,7 @@ def run(games, jobs: int | None = None, progress: bool = True, cache_dir: str | 
     todo.sort(key=lambda t: -est.get(t.label, compiling.DEFAULT_SECONDS))
     bar = _bar(progress, len(todo))
     with tempfile.TemporaryDirectory(prefix="tricksim-warmup-") as cwd, ThreadPoolExecutor(jobs) as pool:
+        env["TRICKSIM_CACHE"] = os.path.join(cwd, "tables")   # tiny tables trained here stay out of the user cache
         futs = [pool.submit(_run, t, env, cwd) for t in todo]
         for f in as_completed(futs):
             t = f.result()

@@ -44,6 +44,9 @@ def test_entry_points_are_every_batch_and_trace_kernel():
     assert len(expected) > 30
     assert found == expected, (expected - found, found - expected)
     assert "bourre.sim_odds_play" in found and "boulmous.trace_deals" in found
+    # the ones no command calls are entry points too, and --check leaves them out
+    assert set(compiling.API_ONLY) <= found
+    assert not set(compiling.API_ONLY) & set(compiling.check())
 
 
 @pytest.mark.parametrize("game", [g.name for g in GAMES])

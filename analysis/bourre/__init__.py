@@ -47,7 +47,9 @@ GAME = Game.of(
             ("trace", "bourre", "--players", "4", "--deals", "2"),
             ("trace", "bourre", "--players", "4", "--deals", "1", "-H", "pimc"),
             ("compare", "bourre", "basic", "tight", "--hands", "200"),
-            ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4")),
+            ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4"),
+            ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
+            ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
     solver_bench=solver_bench, trust=trust)
 
 # the generic helpers under the names the game's callers know
