@@ -9,6 +9,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 args=()
 for a in "$@"; do
-  if [ "$a" = "--fast" ]; then args+=(-m fast); else args+=("$a"); fi
+  if [ "$a" = "--fast" ]; then args+=(-m "fast and not slow"); else args+=("$a"); fi
 done
 exec .venv/bin/python -m pytest ${args[@]+"${args[@]}"}

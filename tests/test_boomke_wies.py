@@ -17,6 +17,8 @@ from tricksim.analysis import engine
 from tricksim.analysis.common import TricksimError
 from tricksim.kernels import boomke_wies as K
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 
 @functools.lru_cache(maxsize=32)
 def _trace(seed, hands, rules_items, heuristic, first=0):

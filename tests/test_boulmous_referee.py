@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 import ref_boulmous as ref
 from tricksim.analysis.boulmous import BoulmousRules, game_stakes
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 PLAY_FLAGS = ["auction", "left_bower_is_trump", "must_head", "trump_obligation", "failed_taker_keeps_tricks"]
 N_RANDOM = 3000
 N_DETERMINISTIC = 300

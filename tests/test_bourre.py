@@ -17,6 +17,8 @@ from tricksim.analysis.engine import RunOptions
 from tricksim.kernels import bourre as K
 from tricksim.kernels import rng as RNG
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 SEED = 11
 RANDOM = "random:play_prob=0.7,ante_mult=5,lono_prob=0.9"
 
@@ -495,6 +497,7 @@ def test_trace_reproduces_what_pot_simulated():
         assert list(bh) == list(srows[i, K.S_BOURRE:K.S_BOURRE + 9])
 
 
+@pytest.mark.slow   # left out of the fast tier
 def test_same_counts_with_1_and_2_threads_and_any_block_size(tmp_path):
     specs = B.parse_seats(RANDOM, 6)
     params = B.make_params(SEED, B.BourreRules(), specs, players=6, deals=25)

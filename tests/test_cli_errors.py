@@ -11,6 +11,8 @@ import pytest
 from tricksim import cli
 import ref_boulmous as ref
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 HAND = "JH QH TH AS KS 9D"
 ODDS = ["odds", "boulmous", "--hands", "200", "--quiet"]
 TRACE = ["trace", "boulmous", "--hands", "2"]

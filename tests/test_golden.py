@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 

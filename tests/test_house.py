@@ -19,6 +19,8 @@ from importgraph import MODULES, PKG, ROOT
 from importgraph import cycles as _cycles
 from importgraph import graph as _graph
 from importgraph import imports as _imports
+
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
 GAMES = ("boulmous", "boomke_wies", "bourre")
 SHARED = {"tricksim.analysis", "tricksim.analysis.common", "tricksim.analysis.stats", "tricksim.analysis.quantiles",
           "tricksim.analysis.output", "tricksim.analysis.plots", "tricksim.analysis.engine",

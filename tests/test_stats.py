@@ -10,6 +10,8 @@ import pytest
 from tricksim.analysis import quantiles as Q
 from tricksim.analysis import stats as S
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 COVER = (0.93, 0.97)        # the bar: a 95% interval covers in 93-97% of the repetitions
 
 
@@ -78,6 +80,7 @@ def test_student_t_intervals_cover_at_small_n():
             assert covered(mz - hz, mz + hz, 5.0) < 0.90
 
 
+@pytest.mark.slow   # left out of the fast tier
 def test_compare_intervals_cover_at_the_minimum_sample():
     """The duplicate tables at 30-40 deals (Student's t with Satterthwaite df, stratified by
     round) on skewed, discrete synthetic scores with a shared card effect."""

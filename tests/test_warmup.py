@@ -18,6 +18,8 @@ from tricksim import cli
 from tricksim.analysis import compiling, warmup
 from tricksim.analysis.registry import GAMES
 
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
