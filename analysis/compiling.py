@@ -153,9 +153,9 @@ class Notice(nb_event.Listener):
                 self.said = True
                 why = REASONS.get(cache_state(disp), REASONS["new"])
                 est = COLD_SECONDS.get(name, DEFAULT_SECONDS)
-                self.write(f"tricksim: compiling the {game_of(name)} kernels for this machine, once ({name}: "
-                           f"{why}); about {est:.0f} s per kernel, cached after that. `tricksim warmup` compiles "
-                           f"every command's kernels ahead of use.")
+                self.write(f"tricksim: compiling the {game_of(name)} kernels for this machine ({name}: {why}): "
+                           f"about {est:.0f} s, once; they are cached after that. `tricksim warmup` compiles every "
+                           f"command's kernels ahead of use.")
             self.t0 = time.perf_counter()
             self.status = _show(name, COLD_SECONDS.get(name, DEFAULT_SECONDS), self.stream)
 
@@ -175,6 +175,9 @@ class Notice(nb_event.Listener):
 
     def write(self, line):
         try:
+            if _PROGRESS:                     # above the run's progress bar, not through it
+                _PROGRESS[-1].p.console.print(line, highlight=False, markup=False)
+                return
             self.stream.write(line + "\n")
             self.stream.flush()
         except (OSError, ValueError):

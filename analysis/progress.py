@@ -35,7 +35,7 @@ class Progress:
         ``line`` above the bar."""
         self.p.update(self.task, description=text or self.what)
         if line:
-            self.p.console.print(line, highlight=False)
+            self.p.console.print(line, highlight=False, markup=False)
 
     def update(self, n):
         if self.p is None:
