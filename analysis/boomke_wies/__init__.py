@@ -18,6 +18,7 @@ from .dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, pair
 from .equity import block_boomke
 from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .report import EXAMPLE_HAND, equity_report, headline, trust
+from .shipped import tables
 from .spec import SPEC
 from .studies import (_odds_tables, auction_stats, bench_cases, block_classes, block_deals, block_duplicate,
                       block_matches, block_odds, deals_run, decode_classes, decode_deals, heuristic_open_suit,
@@ -33,7 +34,8 @@ GAME = Game.of(
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
             "boomke_wies.odds_play": block_odds_play, "boomke_wies.equity_outcomes": block_boomke},
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Boomke Wies", rules_section="2 (Boomke Wies)", trust=trust, equity_report=equity_report)
+    heading="## Boomke Wies", rules_section="2 (Boomke Wies)", trust=trust, equity_report=equity_report,
+    tables=tables)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

@@ -24,6 +24,7 @@ from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .plots import plot_pot, plot_sweep
 from .pot import agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size, pot_run, pot_study
 from .report import headline
+from .shipped import tables
 from .spec import SPEC
 from .studies import bench_cases, block_duplicate, solver_bench
 from .sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
@@ -37,7 +38,7 @@ GAME = Game.of(
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
             "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Bourr", rules_section="3 (Bourre)", solver_bench=solver_bench, trust=trust)
+    heading="## Bourr", rules_section="3 (Bourre)", solver_bench=solver_bench, trust=trust, tables=tables)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

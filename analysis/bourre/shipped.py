@@ -1,0 +1,36 @@
+"""The ``ev`` tables Bourre ships in analysis/data/ (``Game.tables``, ``tricksim tables``): the one the main job
+reads (default rules, a table of 7, ``ev``'s defaults: about 20 minutes of fictitious play on two cores) and a
+canary (a table of 4 trained on a few hundred short sessions: about a second once compiled)."""
+from __future__ import annotations
+
+from ..cache import Shipped
+from . import ev
+from .config import DEFAULT_PLAYERS, BourreRules
+from .spec import SPEC
+
+CANARY = "ev:train_sessions=300,train_deals=30"
+
+
+def _make(rules, players: int, spec):
+    def make():
+        gen = ev.prepare(rules, players, spec, shipped=False)      # trained now, or the disk cache of this code
+        while True:
+            try:
+                next(gen)
+            except StopIteration as stop:
+                t = stop.value
+                break
+        return ({"table": t.table, "counts": t.counts},
+                {"history": t.history, "converged": t.converged, "seconds": round(t.seconds, 1)})
+    return make
+
+
+def _table(name: str, players: int, text: str, canary: bool = False) -> Shipped:
+    rules, spec = BourreRules(), SPEC.parse_seats([text], players)[0]
+    return Shipped("bourre-ev", name, ev.table_config(rules, players, spec), ev.TABLE_CODE_HASH,
+                   _make(rules, players, spec), canary)
+
+
+def tables() -> list[Shipped]:
+    return [_table(f"bourre ev, {DEFAULT_PLAYERS} players", DEFAULT_PLAYERS, "ev"),
+            _table("bourre ev canary, 4 players", 4, CANARY, canary=True)]
