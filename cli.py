@@ -520,7 +520,7 @@ def tune(game: Game, base: Annotated[str, typer.Argument(help="the heuristic to 
 
 @app.command()
 def tables(regenerate: Annotated[bool, typer.Option("--regenerate", help="make them all again with the code of today "
-                                                     "(about 25 minutes on two cores)")] = False,
+                                                     "(minutes: mostly compiling the training kernels)")] = False,
            canaries: Annotated[bool, typer.Option("--canaries", help="with --regenerate: only the small canaries")] = False):
     """The tables shipped with tricksim (analysis/data/): their configuration, checksum and whether they are current."""
     if regenerate:
