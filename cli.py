@@ -25,7 +25,9 @@ from .analysis import __version__
 from .analysis import bench as bench_mod
 from .analysis import boomke_wies, boulmous, bourre
 from .analysis import compare as cmp
-from .analysis import compiling, engine, studies, warmup
+from .analysis import compiling, engine, studies
+from .analysis import tables as tables_mod
+from .analysis import warmup
 from .analysis.boomke_wies.equity_views import boomke_command
 from .analysis.boulmous.equity.views import boulmous_command
 from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
@@ -536,6 +538,17 @@ def tune(game: Game, base: Annotated[str, typer.Argument(help="the heuristic to 
     lines = tune_command(g, base, params, against, budget, seed, trials, confirm, players, g.rules_from(rule),
                          _user_defs(heuristics), out, _opts(run, threads, scheduler, quiet, force, resume))
     _echo(x for x in lines if not (quiet and x.startswith("trial ")))
+
+
+@app.command()
+def tables(regenerate: Annotated[bool, typer.Option("--regenerate", help="make them all again with the code of today "
+                                                     "(minutes: mostly compiling the training kernels)")] = False,
+           canaries: Annotated[bool, typer.Option("--canaries", help="with --regenerate: only the small canaries")] = False):
+    """The tables shipped with tricksim (analysis/data/): their configuration, checksum and whether they are current."""
+    if regenerate:
+        _echo(tables_mod.regenerate(canaries_only=canaries))
+    typer.echo(show(tables_mod.status(), wrap=("configuration",)))
+    typer.echo(f"in {tables_mod.DATA}")
 
 
 @app.command()

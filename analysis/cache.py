@@ -1,13 +1,17 @@
 """The disk cache of tables that take long to compute and never change for the same inputs and code (the
 match equity tables' per-deal outcomes, analysis/boulmous/equity/ and analysis/boomke_wies/equity.py):
 ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/<folder>/<key>.npz``, the key a hash of everything that
-makes the arrays, the code included (``code_hash``)."""
+makes the arrays, the code included (``code_hash``); and the tables shipped with tricksim (``DATA``), read when
+the cache has none."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -62,3 +66,80 @@ def save(folder: str, key: str, **arrays) -> None:
         os.replace(tmp, d / f"{key}.npz")
     except OSError:
         pass
+
+
+# ---- the tables shipped with tricksim (analysis/data/, ``tricksim tables``) ------------------------------
+DATA = ROOT / "analysis" / "data"
+"""The shipped tables: ``<folder>-<key>.npz`` (the arrays, compressed) beside ``<folder>-<key>.json`` (the
+manifest: the configuration, the code hash and the date it was made with, the sha256 of its arrays), the key
+a hash of the configuration *without* the code, so an edit of the code that leaves the results alone keeps
+them in use (the canaries of tests/test_tables.py catch an edit that changes them)."""
+
+
+def shipped_path(folder: str, config: dict) -> Path:
+    return DATA / f"{folder}-{key_of(**config)}.npz"
+
+
+def array_sha(arrays: dict) -> str:
+    """The sha256 of ``arrays`` (name, dtype, shape and bytes of each, by name)."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def as_json(config: dict) -> dict:
+    """``config`` as it reads back from a manifest (tuples as lists, keys sorted)."""
+    return json.loads(json.dumps(config, sort_keys=True, default=str))
+
+
+def load_shipped(folder: str, config: dict) -> tuple[dict, dict] | None:
+    """The shipped arrays of ``config`` and their manifest, or None (none shipped, or not these)."""
+    path = shipped_path(folder, config)
+    try:
+        manifest = json.loads(path.with_suffix(".json").read_text())
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k].copy() for k in z.files}
+    except (OSError, ValueError, KeyError):
+        return None
+    if manifest.get("config") != as_json(config) or manifest.get("sha256") != array_sha(arrays):
+        return None
+    return arrays, manifest
+
+
+def write_shipped(folder: str, config: dict, code: str, arrays: dict, **info) -> Path:
+    """Write a shipped table and its manifest (``tricksim tables --regenerate``)."""
+    path = shipped_path(folder, config)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **arrays)
+    manifest = {"kind": folder, "key": path.stem.split("-")[-1], "config": as_json(config), "code": code,
+                "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "sha256": array_sha(arrays),
+                "arrays": {k: [np.asarray(v).dtype.str, list(np.shape(v))] for k, v in sorted(arrays.items())},
+                **as_json(info)}
+    path.with_suffix(".json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+@dataclass(frozen=True, eq=False)
+class Shipped:
+    """One table shipped in analysis/data/ (``Game.tables``)."""
+    folder: str
+    """Its kind: the folder of its disk cache (``bourre-ev``, ``equity``), the start of its file name."""
+    name: str
+    """A short label (``tricksim tables``)."""
+    config: dict
+    """What makes it, but the code (JSON-able): its file's key, and what its manifest must record."""
+    code: str
+    """The hash of the code that makes it (recorded in the manifest: the table is current when it is equal)."""
+    make: Callable
+    """``make() -> (arrays, info)``: the table computed with the code of today (or read from the disk cache of
+    that code), never read from the shipped files; ``info``: JSON-able extras for the manifest."""
+    canary: bool = False
+    """A small configuration, quick to make, that the tests regenerate to catch a change of the results."""
+
+    @property
+    def path(self) -> Path:
+        return shipped_path(self.folder, self.config)

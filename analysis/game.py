@@ -241,6 +241,9 @@ class Game(GameSpec):
     ``equity`` section (its match equity; ``compare_games``/``render_games``: the whole-game tournament of
     analysis/compare/games.py, handed down likewise); None when the game has no equity table."""
 
+    tables: Callable | None = None
+    """``tables() -> [cache.Shipped]``: the tables the game ships in analysis/data/ (the ones the main job reads,
+    and a small canary of each kind), for ``tricksim tables`` (analysis/tables.py); None: it ships none."""
     warmup: tuple = ()
     """Command lines (``tricksim`` left out) that call every batch kernel of the game, with tiny sizes: what
     ``tricksim warmup`` runs to compile them ahead of use (analysis/warmup.py)."""

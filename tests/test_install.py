@@ -93,7 +93,8 @@ def _checkout_section(head):
 
 def test_package_data_builds_without_a_venv(tmp_path):
     """Fast (no new environment, no network): setuptools' build_py lays out the package as an install does; the
-    built tree holds tricksim/docs/RULES.md and trace.md, and its cli prints the rules from there."""
+    built tree holds tricksim/docs/RULES.md and trace.md (and the shipped tables, tricksim/analysis/data/), and its
+    cli prints the rules from there."""
     src = _copy_project(tmp_path / "src")
     build = tmp_path / "build"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -103,6 +104,9 @@ def test_package_data_builds_without_a_venv(tmp_path):
     assert "deprecated" not in r.stderr.lower(), r.stderr[-3000:]
     for name in ("RULES.md", "trace.md"):
         assert (build / "tricksim" / "docs" / name).read_bytes() == (ROOT / "docs" / name).read_bytes()
+    shipped = sorted(p.name for p in (ROOT / "analysis" / "data").glob("*") if p.suffix in (".npz", ".json"))
+    assert shipped and sorted(p.name for p in (build / "tricksim" / "analysis" / "data").glob("*")
+                              if p.suffix in (".npz", ".json")) == shipped     # the tables of tricksim tables
     env["PYTHONPATH"] = str(build)          # ahead of the editable install: the built tree is imported
     code = ("import tricksim.cli as c, sys; print(c.RULES_MD); sys.stdout.flush(); "
             "c.main(['rules', 'boomke-wies', '--full'])")

@@ -18,6 +18,7 @@ from .dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, pair
 from .equity import block_boomke
 from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .report import EXAMPLE_HAND, equity_report, headline, trust
+from .shipped import tables
 from .spec import SPEC
 from .studies import (_odds_tables, auction_stats, bench_cases, block_classes, block_deals, block_duplicate,
                       block_matches, block_odds, deals_run, decode_classes, decode_deals, heuristic_open_suit,
@@ -41,7 +42,7 @@ GAME = Game.of(
             ("stakes", "boomke-wies", "--games", "10"),
             ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "20000", "--check", "1",
              "--check-games", "10")),
-    trust=trust, equity_report=equity_report)
+    trust=trust, equity_report=equity_report, tables=tables)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

@@ -18,6 +18,7 @@ from .config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY,
 from .equity import decide as equity_decide
 from .equity import outcomes as equity_outcomes
 from .equity import saware as equity_saware
+from .equity import shipped as equity_shipped
 from .equity.report import equity_report
 from .play import (PLAY_KINDS, block_classes_play, block_odds_play, classes_play_run, odds_classes_play, odds_play,
                    odds_play_run, parse_play)
@@ -56,7 +57,7 @@ GAME = Game.of(
             ("compare", "boulmous", "cautious", "aggressive", "--games", "20"),
             ("equity", "boulmous", "--scores", "18,17,9,3", "--deals", "20000", "--check", "1", "--check-games", "10")),
     solver_bench=solver_bench, trust=trust,
-    equity_report=equity_report)
+    equity_report=equity_report, tables=equity_shipped.tables)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

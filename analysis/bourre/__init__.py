@@ -24,6 +24,7 @@ from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .plots import plot_pot, plot_sweep
 from .pot import agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size, pot_run, pot_study
 from .report import headline
+from .shipped import tables
 from .spec import SPEC
 from .studies import bench_cases, block_duplicate, solver_bench
 from .sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
@@ -50,7 +51,7 @@ GAME = Game.of(
             ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4"),
             ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
             ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
-    solver_bench=solver_bench, trust=trust)
+    solver_bench=solver_bench, trust=trust, tables=tables)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

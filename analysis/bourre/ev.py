@@ -38,6 +38,10 @@ hash of the rules, the table size, ev's parameters and the code that makes the t
 rules and ev's parameters to the kernel's arrays and holds their defaults; not the engine's
 CODE_HASH, which changes with any file of analysis/, e.g. another game's, and would retrain for
 nothing); in memory too, so a run's blocks (or a Dask worker's) read it once.
+
+**Shipped.** The tables the main job reads (default rules, 7 players, ``ev``'s defaults) ship with tricksim
+(analysis/data/, analysis/cache.py ``load_shipped``, written by ``tricksim tables --regenerate``), found by
+the key without the code hash (``table_config``): after memory and the disk cache, before training.
 """
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ import numpy as np
 from ...kernels import bourre as K
 from ...kernels.rng import GAME_BOURRE, STREAM_DEAL, STREAM_DECIDE, derive_key
 from ..cache import cache_dir as _cache_dir
-from ..cache import code_hash, kernel_files
+from ..cache import code_hash, kernel_files, load_shipped, shipped_path
 from ..common import rules_dict
 from .config import _dynamic, rules_array
 
@@ -76,7 +80,7 @@ class EvTable:
     """ev's table for one (rules, table size, ev parameters): ``table`` float64[K.EV_LEN] (per cell
     p_win, p_tie, p_bourre; p_win = -1: too few samples), ``counts`` the last iteration's
     int64[K.EV_CELLS, K.EV_STATS], ``history`` one dict per iteration, ``converged``, ``key``,
-    ``path`` (the cache file), ``source`` ("computed", "disk" or "memory")."""
+    ``path`` (the cache file), ``source`` ("computed", "disk", "shipped" or "memory")."""
     table: np.ndarray
     counts: np.ndarray
     history: list
@@ -88,10 +92,15 @@ class EvTable:
     meta: dict = field(default_factory=dict)
 
 
+def table_config(rules, players: int, spec) -> dict:
+    """What makes the table, but the code (the key of a shipped table)."""
+    return {"rules": rules_dict(rules), "players": int(players), "heuristic": [spec.name, dict(spec.values)],
+            "layout": [K.EV_NT, K.EV_NTT, K.EV_NA, K.EV_NK, K.EV_NO, K.EV_NNP, K.EV_NPOS, K.EV_NPOT, K.N_PARAMS],
+            "tol": TOL}
+
+
 def table_key(rules, players: int, spec) -> str:
-    js = {"rules": rules_dict(rules), "players": int(players), "heuristic": [spec.name, dict(spec.values)],
-          "layout": [K.EV_NT, K.EV_NTT, K.EV_NA, K.EV_NK, K.EV_NO, K.EV_NNP, K.EV_NPOS, K.EV_NPOT, K.N_PARAMS], "tol": TOL,
-          "code": TABLE_CODE_HASH}
+    js = dict(table_config(rules, players, spec), code=TABLE_CODE_HASH)
     return hashlib.sha256(json.dumps(js, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -194,22 +203,33 @@ def _save(t: EvTable) -> None:
     os.replace(tmp, t.path)
 
 
-def cached(rules, players: int, spec) -> EvTable | None:
-    """The table from memory or the disk cache, or None."""
+def _shipped(rules, players: int, spec, key: str) -> EvTable | None:
+    cfg = table_config(rules, players, spec)
+    found = load_shipped("bourre-ev", cfg)
+    if found is None or found[0]["table"].shape != (K.EV_LEN,):
+        return None
+    z, m = found
+    return EvTable(z["table"], z["counts"], m["history"], m["converged"], key, shipped_path("bourre-ev", cfg),
+                   "shipped", m.get("seconds", 0.0), m)
+
+
+def cached(rules, players: int, spec, shipped: bool = True) -> EvTable | None:
+    """The table from memory, the disk cache or (``shipped``) the tables shipped with tricksim, or None."""
     key = table_key(rules, players, spec)
     with _LOCK:
         t = _MEMORY.get(key)
-        if t is not None:
+        if t is not None and (shipped or t.source != "shipped"):
             return EvTable(t.table, t.counts, t.history, t.converged, key, t.path, "memory", t.seconds, t.meta)
-        t = _load(cache_dir() / f"{key}.npz", key)
+        t = _load(cache_dir() / f"{key}.npz", key) or (_shipped(rules, players, spec, key) if shipped else None)
         if t is not None:
             _MEMORY[key] = t
         return t
 
 
-def prepare(rules, players: int, spec) -> Iterator[dict]:
-    """Train (yielding each iteration) unless cached; returns the ``EvTable`` (saved to the cache)."""
-    t = cached(rules, players, spec)
+def prepare(rules, players: int, spec, shipped: bool = True) -> Iterator[dict]:
+    """Train (yielding each iteration) unless cached (or, ``shipped``, shipped); returns the ``EvTable``
+    (saved to the cache when trained)."""
+    t = cached(rules, players, spec, shipped)
     if t is not None:
         return t
     with _LOCK:
@@ -267,6 +287,7 @@ def prepare_lines(specs, rules, players: int) -> Iterator[str]:
         state = (f"converged: {100 * last['changed']:.2f}% of decisions changed in the last iteration"
                  if t.converged else f"NOT converged after {last['iteration']} iterations "
                  f"({100 * last['changed']:.2f}% changed in the last)")
-        how = (f"computed in {t.seconds:.1f} s" if t.source == "computed"
+        how = (f"computed in {t.seconds:.1f} s" if t.source == "computed" else
+               f"shipped with tricksim (computed in {t.seconds:.1f} s)" if t.source == "shipped"
                else f"loaded from the cache (computed in {t.seconds:.1f} s)")
         yield f"ev table ({players} players, {s.label}): {len(t.history) - 1} iterations, {state}; {how}: {t.path}"

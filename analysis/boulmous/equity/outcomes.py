@@ -4,14 +4,15 @@ engine runs, the cache on disk, and the decoding of outcome codes into score cha
 The cache (analysis/cache.py): ``$TRICKSIM_CACHE`` (default ``~/.cache/tricksim``) ``/equity/<key>.npz``, the
 key a hash of the rules, the heuristics, the sample (seed, deals) and the code that makes the counts and
 tables (``CODE``: kernels/boulmous/, rng.py, cards.py and the modules here that decode the counts and build
-the table: outcomes.py, table.py).
+the table: outcomes.py, table.py).  The counts the main job reads also ship with tricksim (``shipped``,
+analysis/cache.py ``load_shipped``: found by ``config``, the key without the code).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....kernels.boulmous import equity as KE
-from ...cache import code_hash, kernel_files, key_of
+from ...cache import code_hash, kernel_files, key_of, load_shipped
 from ...cache import load as _load
 from ...cache import save as _save
 from ...common import TricksimError, rules_dict, spec_json
@@ -22,8 +23,19 @@ CODE = code_hash([*kernel_files("boulmous"), "analysis/boulmous/equity/outcomes.
 FOLDER = "equity"
 
 
+def config(kind: str, rules, specs, **extra) -> dict:
+    """What makes the arrays of ``kind``, but the code (the key of a shipped table)."""
+    return {"kind": kind, "rules": rules_dict(rules), "heuristics": spec_json(specs), **extra}
+
+
 def cache_key(kind: str, rules, specs, **extra) -> str:
-    return key_of(kind=kind, rules=rules_dict(rules), heuristics=spec_json(specs), code=CODE, **extra)
+    return key_of(**config(kind, rules, specs, **extra), code=CODE)
+
+
+def shipped(kind: str, rules, specs, **extra) -> dict | None:
+    """The arrays of ``kind`` shipped with tricksim (analysis/data/), or None."""
+    found = load_shipped(FOLDER, config(kind, rules, specs, **extra))
+    return None if found is None else found[0]
 
 
 def load(key: str) -> dict | None:

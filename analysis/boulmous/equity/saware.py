@@ -160,14 +160,14 @@ def pava(y: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def calibration(spec, rules, opts: RunOptions = RunOptions()) -> np.ndarray:
     """The fitted calibration (``fit_calibration``) of the heuristic ``spec`` (its estimate's parameters, its
-    play at all four seats), measured once and cached under $TRICKSIM_CACHE/equity."""
+    play at all four seats), measured once and cached under $TRICKSIM_CACHE/equity (or shipped, analysis/data/)."""
     g = _game()
     specs = [base_spec(spec)] * 4
     key = O.cache_key("boulmous-bid-calibration", rules, specs, seed=CAL_SEED, deals=CAL_DEALS)
     with _LOCK:
         if key in _MEMO:
             return _MEMO[key]
-    z = O.load(key)
+    z = O.load(key) or O.shipped("boulmous-bid-calibration", rules, specs, seed=CAL_SEED, deals=CAL_DEALS)
     if z is not None:
         counts = z["counts"]
     else:

@@ -46,7 +46,8 @@ def outcomes_run(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=Non
 def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=None, opts: RunOptions = RunOptions(),
                    floor: int = E.FLOOR, run=None) -> E.Table:
     """The equity table: from memory, the disk cache, or measured (the outcome counts, cached on their
-    own) and built now.  ``source``: "memory", "disk", "built" (from cached counts) or "computed"."""
+    own, or shipped with tricksim) and built now.  ``source``: "memory", "disk", "built" (from cached counts),
+    "shipped" (built from the counts shipped in analysis/data/) or "computed"."""
     g = _game()
     rules = rules or g.rules()
     E.check_rules(rules)
@@ -68,8 +69,11 @@ def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=N
     else:
         kc = O.cache_key("boulmous-outcomes", rules, specs, seed=seed, deals=deals)
         zc = O.load(kc)
+        zs = None if zc is not None else O.shipped("boulmous-outcomes", rules, specs, seed=seed, deals=deals)
         if zc is not None:
             counts, source = zc["counts"], "built"
+        elif zs is not None:
+            counts, source = zs["counts"], "shipped"       # analysis/data/: built now, cached as built
         else:
             counts, source = opts.execute(run or outcomes_run(seed, deals, rules, specs)).counts, "computed"
             O.save(kc, counts=counts)

@@ -81,7 +81,8 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
     df = S.state_frame(t, sc, dealer, bx)
     write_table(df, opts.out, "equity_state")
     how = {"computed": "measured and built now", "built": "built now from the cached outcome counts",
-           "disk": "loaded from the cache", "memory": "in memory"}[t.source]
+           "disk": "loaded from the cache", "memory": "in memory",
+           "shipped": "built now from the outcome counts shipped with tricksim"}[t.source]
     yield (f"Boulmous at {','.join(map(str, sc))} (seats 0-3), seat {dealer} deals next, game to {rules.target}, "
            f"{specs[0].label} in every seat" + (f", boxes so far {','.join(map(str, bx))}" if any(bx) else ""))
     yield pd.DataFrame({"seat": df.seat, "score": df.score, "deals": ["yes" if d else "" for d in df.deals],
