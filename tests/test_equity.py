@@ -168,7 +168,7 @@ def test_odds_by_game_chance(tmp_path, monkeypatch):
     # every deal of the sample won the game: the interval still admits an outcome the sample did not see
     # (at most about 3 in 4,000 deals), so it is never [100%, 100%] nor a money interval of zero width
     r = df.loc["3 H"]
-    assert r.win_ci == 0 and r.win_hi == pytest.approx(1.0) and 0.998 < r.win_lo < 1.0
+    assert r.win_ci == pytest.approx(0, abs=1e-8) and r.win_hi == pytest.approx(1.0) and 0.998 < r.win_lo < 1.0
     assert r.money_lo < 3.0 <= r.money_hi
     from tricksim.analysis.output import mean_interval, pct
     assert pct(r.p_win_game, r.win_lo, r.win_hi, 2) != "100.00% [100.00, 100.00]"
