@@ -184,6 +184,16 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     return settle(pot, active, rec, rules)
 
 
+@njit(cache=True, nogil=True)
+def refuse_pimc_seats(codes):
+    """Raise when a seat of ``codes`` (any shape) is the sampling player: a batch kernel called without its
+    ``pimc`` argument (omitted or None) is compiled without the sampling player and would play such a seat as
+    basic."""
+    for c in codes.ravel():
+        if c == H_PIMC:
+            raise ValueError("a seat is the sampling player (pimc): pass the kernel's pimc argument (True)")
+
+
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
 def settle(pot, active, rec, rules):
     """Rules 12-15 after five tricks: ``pot`` = the pot at stake (carry-over + antes +
