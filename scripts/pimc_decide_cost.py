@@ -27,7 +27,7 @@ def main():
 
         def run(first, n):
             K.sim_duplicate(kd, kc, first, n, PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids, 1, 1, 0,
-                            ra)
+                            ra, True)
         run(0, 4)                     # compiled (or loaded) before the clock starts
         best = float("inf")
         for r in range(ROUNDS):

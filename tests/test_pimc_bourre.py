@@ -155,7 +155,7 @@ def _duplicate(first, n, spec, players=5):
     codes, prm = B.heuristic_arrays(specs, B.BourreRules(), players)
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
-                           np.zeros((1, players), np.int64), 1, 1, 0, B.rules_array(B.BourreRules()))
+                           np.zeros((1, players), np.int64), 1, 1, 0, B.rules_array(B.BourreRules()), True)
 
 
 def test_same_result_for_any_threads_and_blocks():

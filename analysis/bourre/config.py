@@ -179,6 +179,13 @@ def has_pimc(specs) -> bool:
     return has_code(specs, K.H_PIMC)
 
 
+def pimc_arg(specs) -> tuple:
+    """The batch kernels' optional ``pimc`` argument: ``(True,)`` when a seat is the sampling player, else ``()``
+    (omitted: the kernel is compiled without the sampling player, minutes cold; omitted rather than None, so
+    that every kernel shares one compiled ``play_dealt``)."""
+    return (True,) if has_pimc(specs) else ()
+
+
 PIMC_COMPARE_HANDS = 10_000   # compare's default deals when an entrant is pimc (README: about 9 minutes on 2 cores
                               # for 3 entrants with decide=1, the default)
 PIMC_COMPARE_BLOCK = 1_024    # deals per engine block then (several seconds each)

@@ -16,7 +16,7 @@ from ..engine import RunOptions
 from ..output import pm
 from ..stats import hist_mean_ci, wilson
 from .bins import _pct
-from .config import ODDS_BLOCK, BourreRules, _dynamic, discard_limit, has_pimc, parse_hand
+from .config import ODDS_BLOCK, BourreRules, _dynamic, discard_limit, has_pimc, parse_hand, pimc_arg
 from .spec import SPEC
 
 CATS = ["passed", "won", "lone win", "tied", "lost with tricks", "bourre"]
@@ -55,7 +55,8 @@ def block_odds(params, first, n):
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     return _dynamic(K.sim_odds, kd, kc, first, n, params["players"], params["seat"], np.uint64(params["hand_mask"]),
-                    params["upcard"], params["pot"], cm, cdm, ra, codes, prm)
+                    params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
+                    *pimc_arg(SPEC.specs_from_json(params["heuristics"])))
 
 
 def _cell_value(cat, npl, nt, rules: BourreRules, players, pot0):

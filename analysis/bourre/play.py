@@ -35,7 +35,7 @@ from ..play_kinds import parse_play as parse_kinds
 from ..play_kinds import pimc_settings
 from ..stats import mean_ci, wilson
 from .bins import _pct
-from .config import BourreRules, _dynamic, has_pimc, parse_hand
+from .config import BourreRules, _dynamic, has_pimc, parse_hand, pimc_arg
 from .odds import _cell_value, odds_run
 from .spec import SPEC
 
@@ -63,13 +63,20 @@ def block_odds_play(params, first, n):
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     specs = SPEC.specs_from_json(params["heuristics"])
+    pimc = pimc_arg(specs)                          # a heuristic seat is the sampling player
     seat = params["seat"]
     if "pimc" in params["play"]:        # the seat the sampling player, the others as in the heuristics' column
         specs[seat] = SPEC.specs_from_json([params["pimc"]])[0]
     pc, pp = SPEC.heuristic_arrays(specs, SPEC.rules_of(params), params["players"])
     return _dynamic(O.sim_odds_play, kd, kc, first, n, params["players"], seat,
                     np.uint64(params["hand_mask"]), params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
-                    "open" in params["play"], pc, pp, "pimc" in params["play"])
+                    _on("open" in params["play"]), pc, pp, _on("pimc" in params["play"]), *pimc)
+
+
+def _on(flag: bool):
+    """A kind of play for sim_odds_play: True, or None when off (the kernel is then compiled without its solver
+    or sampling player)."""
+    return True if flag else None
 
 
 def odds_play_run(cards, up, players=7, seat=0, pot=0, seed=0, hands=PLAY_HANDS, rules=None, heuristics=None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...kernels import bourre as K
 from ...kernels.cards import SUITS, card_str, cards_of
 from ..common import TricksimError, rules_dict
-from .config import KEY, BourreRules, has_pimc, rules_array
+from .config import KEY, BourreRules, has_pimc, pimc_arg, rules_array
 from .pot import check_sessions
 from .spec import SPEC
 
@@ -78,7 +78,8 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     has_pimc(specs)                     # refuses a non-integer worlds
     kd, kc = SPEC.keys(seed)
     codes, prm = SPEC.heuristic_arrays(specs, rules, players)
-    recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm)
+    recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm,
+                                   *pimc_arg(specs))
     out = []
     for i in range(sessions):
         played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])

@@ -18,7 +18,7 @@ from .rules import (ALLPASS_DEALER_WINS, MAXP, OVF, R_ALL_PASS, R_RESHUFFLE, R_T
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
 def seat_order(players, dealer, inmask, iw):
     """iw[16:16+k] = the seats of ``inmask`` from the dealer's left, the dealer last; returns k."""
-    k = 0
+    k = np.int64(0)     # int64 from the start: play_dealt passes k on (a literal 0 compiles the callees once more)
     s = dealer
     for _ in range(players):
         s += 1

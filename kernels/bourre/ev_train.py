@@ -33,6 +33,118 @@ def ev_outcome(rec, s):
     return 3
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _train_sessions(acc, i0, i1, key_deal, key_dec, key_x, first, players, D, rules, hcodes, hparams, pparams, sep,
+                    limit, allm, g0, hands, h0, pool, p0, sd, st, sx, uw, iw, rec, rec2, cells, nbs, discs):
+    """Sessions first+i0 .. first+i1-1 of ``sim_ev_train`` counted into ``acc`` (one chunk; its own function, not
+    the prange body, so that numba types and compiles the deal loop once rather than again in the parallel
+    kernel's outlined body)."""
+    for i in range(i0, i1):
+        sess = first + i
+        seed_state(sd, key_deal, sess)
+        ks_deal = sd[0]
+        seed_state(st, key_dec, sess)
+        ks_dec = st[0]
+        seed_state(sx, key_x, sess)
+        ks_x = sx[0]
+        inmask = allm
+        exempt = np.int64(0)
+        pot = np.int64(0)
+        ante = rules[R_ANTE]
+        for j in range(D):
+            seed_state(sd, ks_deal, j)
+            seed_state(st, ks_dec, j)
+            seed_state(sx, ks_x, j)
+            dealer = j % players
+            while not (inmask >> dealer) & 1:
+                dealer = (dealer + 1) % players
+            rec[REC_DEALER] = dealer
+            rec2[REC_DEALER] = dealer
+            amt = ante
+            if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
+                amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
+            tot = post_antes(players, inmask, exempt, dealer, amt, rules, rec)
+            if tot > OVF - pot:
+                break
+            pot += tot
+            upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
+            for s in range(MAXP):
+                h0[s] = hands[s]
+            for q in range(m):
+                p0[q] = pool[q]
+            sd0 = sd[0]
+            st0 = st[0]
+            if not play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
+                              pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw):
+                break
+            # the decisions as play_dealt met them (declaration order, dealt hands)
+            k = rec[REC_NDEC]
+            trump = rec[REC_TRUMP]
+            lono = rec[REC_LONO] != 0
+            ko = bitc(upcard) if sep else U0
+            table_ante = max(1, amt) * players
+            a2 = amt if rules[R_DOUBLE_ANTE] != 0 else 0
+            ace_up = not sep and (upcard & 15) == 12
+            nb = 0
+            for q in range(k):
+                s = rec[REC_DEC + 4 * q]
+                pl = rec[REC_DEC + 4 * q + 1] != 0
+                cells[q] = -1
+                is_dealer = s == dealer
+                if not (is_dealer and (lono or ace_up or nb == 0)):
+                    h = np.uint64(rec[REC_DEAL + s])
+                    potq = pot + a2 * nb
+                    cur, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q, k,
+                                       nb, potq, table_ante, amt, rules, st)
+                    c = ev_cell(ev_kept_class(h & ~disc, trump, lono), q, k, nb, potq, table_ante)
+                    cells[q] = c
+                    discs[q] = disc
+                    nbs[q] = nb
+                    acc[c * EV_STATS + EV_DEC] += 1
+                    if pl:
+                        acc[c * EV_STATS + EV_PLAYED] += 1
+                    prev, pdisc = decide(hcodes[s], pparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q,
+                                         k, nb, potq, table_ante, amt, rules, st)
+                    acc[g0] += 1
+                    if prev != pl or (pl and pdisc != disc):
+                        acc[g0 + 1] += 1
+                if pl:
+                    nb += 1
+            q = below(sx, k)
+            if cells[q] >= 0:
+                s = rec[REC_DEC + 4 * q]
+                h = np.uint64(rec[REC_DEAL + s])
+                potq = pot + a2 * nbs[q]
+                for ps in range(2):
+                    dsel = discs[q]          # 0: its own discard
+                    if ps == 1:              # 1: explore a draw count drawn uniformly (if not its own)
+                        if hparams[s, P_DRAW] < 0.5:
+                            break
+                        dsel = ev_discard(h, trump, upcard, s == dealer, lono, below(sx, limit + 1))
+                        if dsel == discs[q]:
+                            break
+                    c = ev_cell(ev_kept_class(h & ~dsel, trump, lono), q, k, nbs[q], potq, table_ante)
+                    o = -1
+                    if rec[REC_DEC + 4 * q + 1] != 0 and dsel == discs[q]:
+                        o = ev_outcome(rec, s)
+                    else:            # replayed from the same cards, stock and decision stream
+                        for t in range(MAXP):
+                            hands[t] = h0[t]
+                        for t in range(m):
+                            pool[t] = p0[t]
+                        sd[0] = sd0
+                        st[0] = st0
+                        if play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams,
+                                      hands, pool, rec2, s, np.int64(1), dsel, uw, iw):
+                            o = ev_outcome(rec2, s)
+                    if o >= 0:
+                        acc[c * EV_STATS + EV_SAMP] += 1
+                        if o < 3:
+                            acc[c * EV_STATS + EV_WIN + o] += 1
+            pot = rec[REC_POT_AFTER]
+            exempt, inmask = next_deal(players, rec, rules)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes, hparams, pparams):
     """Sessions first..first+ns-1 of D deals (as ``play_session`` plays them: antes, the
@@ -70,109 +182,7 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes,
         cells = np.zeros(MAXP, np.int64)
         nbs = np.zeros(MAXP, np.int64)
         discs = np.zeros(MAXP, np.uint64)
-        acc = part[ch]
-        for i in range(ch * CH, min(ns, (ch + 1) * CH)):
-            sess = first + i
-            seed_state(sd, key_deal, sess)
-            ks_deal = sd[0]
-            seed_state(st, key_dec, sess)
-            ks_dec = st[0]
-            seed_state(sx, key_x, sess)
-            ks_x = sx[0]
-            inmask = allm
-            exempt = 0
-            pot = np.int64(0)
-            ante = rules[R_ANTE]
-            for j in range(D):
-                seed_state(sd, ks_deal, j)
-                seed_state(st, ks_dec, j)
-                seed_state(sx, ks_x, j)
-                dealer = j % players
-                while not (inmask >> dealer) & 1:
-                    dealer = (dealer + 1) % players
-                rec[REC_DEALER] = dealer
-                rec2[REC_DEALER] = dealer
-                amt = ante
-                if rules[R_DEALER_SETS_ANTE] != 0 and j > 0:
-                    amt = choose_ante(hcodes[dealer], hparams, dealer, ante, st)
-                tot = post_antes(players, inmask, exempt, dealer, amt, rules, rec)
-                if tot > OVF - pot:
-                    break
-                pot += tot
-                upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
-                for s in range(MAXP):
-                    h0[s] = hands[s]
-                for q in range(m):
-                    p0[q] = pool[q]
-                sd0 = sd[0]
-                st0 = st[0]
-                if not play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                                  pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw):
-                    break
-                # the decisions as play_dealt met them (declaration order, dealt hands)
-                k = rec[REC_NDEC]
-                trump = rec[REC_TRUMP]
-                lono = rec[REC_LONO] != 0
-                ko = bitc(upcard) if sep else U0
-                table_ante = max(1, amt) * players
-                a2 = amt if rules[R_DOUBLE_ANTE] != 0 else 0
-                ace_up = not sep and (upcard & 15) == 12
-                nb = 0
-                for q in range(k):
-                    s = rec[REC_DEC + 4 * q]
-                    pl = rec[REC_DEC + 4 * q + 1] != 0
-                    cells[q] = -1
-                    is_dealer = s == dealer
-                    if not (is_dealer and (lono or ace_up or nb == 0)):
-                        h = np.uint64(rec[REC_DEAL + s])
-                        potq = pot + a2 * nb
-                        cur, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q, k,
-                                           nb, potq, table_ante, amt, rules, st)
-                        c = ev_cell(ev_kept_class(h & ~disc, trump, lono), q, k, nb, potq, table_ante)
-                        cells[q] = c
-                        discs[q] = disc
-                        nbs[q] = nb
-                        acc[c * EV_STATS + EV_DEC] += 1
-                        if pl:
-                            acc[c * EV_STATS + EV_PLAYED] += 1
-                        prev, pdisc = decide(hcodes[s], pparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q,
-                                             k, nb, potq, table_ante, amt, rules, st)
-                        acc[g0] += 1
-                        if prev != pl or (pl and pdisc != disc):
-                            acc[g0 + 1] += 1
-                    if pl:
-                        nb += 1
-                q = below(sx, k)
-                if cells[q] >= 0:
-                    s = rec[REC_DEC + 4 * q]
-                    h = np.uint64(rec[REC_DEAL + s])
-                    potq = pot + a2 * nbs[q]
-                    for ps in range(2):
-                        dsel = discs[q]          # 0: its own discard
-                        if ps == 1:              # 1: explore a draw count drawn uniformly (if not its own)
-                            if hparams[s, P_DRAW] < 0.5:
-                                break
-                            dsel = ev_discard(h, trump, upcard, s == dealer, lono, below(sx, limit + 1))
-                            if dsel == discs[q]:
-                                break
-                        c = ev_cell(ev_kept_class(h & ~dsel, trump, lono), q, k, nbs[q], potq, table_ante)
-                        o = -1
-                        if rec[REC_DEC + 4 * q + 1] != 0 and dsel == discs[q]:
-                            o = ev_outcome(rec, s)
-                        else:            # replayed from the same cards, stock and decision stream
-                            for t in range(MAXP):
-                                hands[t] = h0[t]
-                            for t in range(m):
-                                pool[t] = p0[t]
-                            sd[0] = sd0
-                            st[0] = st0
-                            if play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams,
-                                          hands, pool, rec2, s, np.int64(1), dsel, uw, iw):
-                                o = ev_outcome(rec2, s)
-                        if o >= 0:
-                            acc[c * EV_STATS + EV_SAMP] += 1
-                            if o < 3:
-                                acc[c * EV_STATS + EV_WIN + o] += 1
-                pot = rec[REC_POT_AFTER]
-                exempt, inmask = next_deal(players, rec, rules)
+        _train_sessions(part[ch], ch * CH, min(ns, (ch + 1) * CH), key_deal, key_dec, key_x, first, players, D, rules,
+                        hcodes, hparams, pparams, sep, limit, allm, g0, hands, h0, pool, p0, sd, st, sx, uw, iw, rec,
+                        rec2, cells, nbs, discs)
     return part.sum(axis=0)

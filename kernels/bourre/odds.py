@@ -7,7 +7,7 @@ from numba import njit, prange
 from ..cards import DECK52, U0, popcount
 from ..rng import seed_state
 from .draw import seat_order
-from .play import play_dealt
+from .play import play_dealt, refuse_pimc_seats
 from .rules import (IW_LEN, MAXP, OUT_LONE, OUT_WIN, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_BOURRE,
                     REC_BPAID, REC_LEN, REC_NACTIVE, REC_OUTCOME, REC_POT_WON, REC_TIED, REC_WINNER, TRUMP_SEPARATE,
                     UW_LEN, bitc, draw_card, fill_pool)
@@ -66,11 +66,14 @@ def deal_around(sd, key_deal, idx, players, dealer, seat, fixed, upcard, sep, h0
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
-             hparams):
+             hparams, pimc=None):
     """Random deals of the unseen cards around ``fixed`` (seat ``seat``, dealer players-1,
     everyone antes); every choice of cmode/cdisc is played on the same deal (common
     random numbers: the same stock and the same decision stream).  Returns
-    int64[nc * ODDS_STRIDE]."""
+    int64[nc * ODDS_STRIDE].  ``pimc`` True when a seat of ``hcodes`` is the sampling player; None (omitted):
+    none is, and the kernel is compiled without it (play_dealt's ``pimc``)."""
+    if pimc is None:
+        refuse_pimc_seats(hcodes)
     nc = cmode.shape[0]
     CH = 1024
     nch = (nsamp + CH - 1) // CH
@@ -96,7 +99,7 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
             for ci in range(nc):
                 cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
                                                pot0 + ante * players, upcard, ante, rules, hcodes, hparams, rec,
-                                               cmode[ci], cdisc[ci], uw, iw)
+                                               cmode[ci], cdisc[ci], uw, iw, pimc)
                 acc[ci * ODDS_STRIDE + (cat * 9 + npl) * 9 + nt] += 1
                 acc[ci * ODDS_STRIDE + ODDS_CELLS] += x
     return part.sum(axis=0)
@@ -104,10 +107,11 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
 
 @njit(cache=True, nogil=True, _nrt=False)
 def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool, pot, upcard, ante, rules,
-                 hcodes, hparams, rec, mode, disc, uw, iw):
+                 hcodes, hparams, rec, mode, disc, uw, iw, pimc=None):
     """One choice (``mode``, ``disc``) played on deal ``idx`` of the odds as ``deal_around`` dealt it (the
     hands ``h0``, the stock ``p0[:m]``, the draw stream state ``sd0``), from the deal's decision stream.
-    Returns the seat's (category, players active, players tied, chips) (``odds_outcome``)."""
+    Returns the seat's (category, players active, players tied, chips) (``odds_outcome``); ``pimc`` as
+    play_dealt's."""
     for s in range(MAXP):
         hands[s] = h0[s]
     for q in range(m):
@@ -115,7 +119,7 @@ def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, ha
     sd[0] = sd0
     seed_state(st, key_dec, idx)
     play_dealt(sd, st, players, dealer, (1 << players) - 1, pot, upcard, m, ante, rules, hcodes, hparams, hands,
-               pool, rec, seat, mode, np.uint64(disc), uw, iw, True)
+               pool, rec, seat, mode, np.uint64(disc), uw, iw, pimc)
     cat = odds_outcome(rec, seat)
     nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
     return cat, rec[REC_NACTIVE], nt, rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]

@@ -32,6 +32,7 @@ from numba import njit, prange
 
 from ..cards import U0
 from .odds import ODDS_CELLS, deal_around, odds_playout
+from .play import refuse_pimc_seats
 from .rules import (IW_LEN, MAXP, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_HANDS, REC_LEN, REC_LONO, REC_NACTIVE,
                     REC_TRUMP, REC_UP_OUT, TRUMP_SEPARATE, UW_LEN, bitc)
 from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN, POS_LONO,
@@ -105,7 +106,7 @@ def open_outcome(rec, players, dealer, upcard, sep, me_seat, rules, h, pos, ws, 
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
-                  hparams, do_open, pcodes, pparams, do_pimc):
+                  hparams, do_open, pcodes, pparams, do_pimc, pimc=None):
     """Deals ``first .. first+nsamp-1`` as kernels/bourre/odds.sim_odds deals and plays them, every choice
     on the same deal; with ``do_open`` also the seat's open-hand outcome (OC_*) after the same draw; with
     ``do_pimc`` the same choice played again from the same deal and decision stream with the heuristics
@@ -114,7 +115,13 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
     ``((heuristic category * 9 + active players) * 9 + tied players) * N_OC + open outcome`` (the
     categories of sim_odds; open outcome 0 when ``do_open`` is off), then the heuristics' chips; then per
     choice the pimc playout's cells ``(category * 9 + active players) * 9 + tied players``, its chips and the
-    paired sums (PM_*) of pimc minus heuristics (zero when ``do_pimc`` is off)."""
+    paired sums (PM_*) of pimc minus heuristics (zero when ``do_pimc`` is off).
+
+    ``do_open`` and ``do_pimc`` are True or None (off): numba prunes the branches of an argument that is None,
+    so the kernel compiled without one of them does not compile the open-hand solver or the sampling player
+    (minutes cold); ``pimc`` True when a seat of ``hcodes`` is the sampling player (play_dealt's ``pimc``)."""
+    if pimc is None:
+        refuse_pimc_seats(hcodes)
     nc = cmode.shape[0]
     CH = 16
     nch = (nsamp + CH - 1) // CH
@@ -136,8 +143,8 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
         sh = np.zeros(MAXP, np.uint64)
         spos = np.zeros(POS_LEN, np.int64)
         o = np.zeros(N_OUT, np.int64)
-        ws = np.zeros(W_TT + 2 * (1 << TT_BITS) if do_open else W_TT + 2, np.uint64)
-        ws[W_BITS] = np.uint64(TT_BITS if do_open else 0)
+        ws = np.zeros(W_TT + 2 * (1 << TT_BITS) if do_open is not None else W_TT + 2, np.uint64)
+        ws[W_BITS] = np.uint64(TT_BITS if do_open is not None else 0)
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
             idx = first + i
@@ -147,16 +154,16 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
             for ci in range(nc):
                 cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
                                                pot, upcard, ante, rules, hcodes, hparams, rec, cmode[ci],
-                                               cdisc[ci], uw, iw)
+                                               cdisc[ci], uw, iw, pimc)
                 oc = 0
-                if do_open:
+                if do_open is not None:
                     oc = open_outcome(rec, players, dealer, upcard, sep, seat, rules, sh, spos, ws, o)
                 acc[ci * PLAY_STRIDE + ((cat * 9 + npl) * 9 + nt) * N_OC + oc] += 1
                 acc[ci * PLAY_STRIDE + PLAY_CELLS] += x
-                if do_pimc:
+                if do_pimc is not None:
                     pc, pn, pt, px = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands,
                                                   pool, pot, upcard, ante, rules, pcodes, pparams, rec, cmode[ci],
-                                                  cdisc[ci], uw, iw)
+                                                  cdisc[ci], uw, iw, do_pimc)
                     b = o_p + ci * PIMC_STRIDE
                     acc[b + (pc * 9 + pn) * 9 + pt] += 1
                     acc[b + PM_CHIPS] += px

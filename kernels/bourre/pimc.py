@@ -65,6 +65,8 @@ from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, POS_AKQ, POS_KN
 PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 4096
 RACE_EVERY = 8
+# 0, -1 and True as typed values: a literal argument compiles a callee once more (_finish, declare)
+Z0, M1, YES = np.int64(0), np.int64(-1), np.bool_(True)
 EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
 PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
 assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and IW_LEN == 124 + POS_LEN + N_OUT + 356
@@ -209,7 +211,7 @@ def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, de
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
 def _akq(hh, na, trump):
     """The players (bits by index) who hold Q K A of trumps in the hands ``hh[0:na]`` (rule 11, akq_in_order)."""
-    akq = 0
+    akq = np.int64(0)
     if trump >= 0:
         am = QKA << np.uint64(16 * trump)
         for q in range(na):
@@ -354,7 +356,7 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
     for w in range(nw):
         _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono, upcard,
                 known_out, rules)
-        akq = 0
+        akq = np.int64(0)   # int64 from the start: a literal 0 would compile _finish and _paranoid once more
         if trump >= 0:
             am = QKA << np.uint64(16 * trump)
             for q in range(na):
@@ -368,7 +370,7 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
                 oc, tk = _paranoid(hh, won, na, me, cand[ci], lead, kpos, ls, win_card, wsi, tcards, played,
                                    known_out, trump, lono, akq, rules, ws, pos, o3)
                 if oc < 0:                    # the deal ended: score it as a playout does
-                    oc = _finish(hh, na, me, -1, lead, 0, -1, -1, lead, played, won, known_out, trump, lono, rules,
+                    oc = _finish(hh, na, me, M1, lead, Z0, M1, M1, lead, played, won, known_out, trump, lono, rules,
                                  akq, hparams, me_real, st)
                 sums[ci] += 8 * val[oc] + tk      # the outcome first, then the guaranteed tricks
             else:
@@ -536,7 +538,7 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
     deal out as basic (``_finish``). Returns twice the seat's chips (``_values``, at the pot then at stake)."""
     is_dealer = me_real == dealer
     declare_first = rules[R_DECLARE_THEN_DRAW] != 0
-    ok, m, pot, active, nplay, known_out, up_in_dealer = declare(wsd, wpool, m, wh, me_real, i0, True, disc,
+    ok, m, pot, active, nplay, known_out, up_in_dealer = declare(wsd, wpool, m, wh, me_real, i0, YES, disc,
                                                                  is_dealer, nplay, active, pot, a2, known_out,
                                                                  up_in_dealer, declare_first, sep, upcard, lono, wd,
                                                                  rules, wrec)
@@ -555,8 +557,8 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
     _values(val, pot, ante_amt, rules)
     if nplay == 1:
         return val[0]                    # it alone plays: it takes the pot (rule 6)
-    na = 0
-    me = 0
+    na = np.int64(0)        # int64 from the start: a literal 0 would compile _finish once more
+    me = np.int64(0)
     for j in range(k):
         s = order[j]
         if (active >> s) & 1:
@@ -568,7 +570,7 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
         won[q] = 0
     akq = _akq(hh, na, trump)
     leader = na - 1 if lono else 0       # the dealer (last in order) leads the up-card under Lo-No
-    oc = _finish(hh, na, me, upcard if lono else -1, leader, 0, -1, -1, leader, U0, won, known_out, trump, lono,
+    oc = _finish(hh, na, me, upcard if lono else M1, leader, Z0, M1, M1, leader, U0, won, known_out, trump, lono,
                  rules, akq, hparams, me_real, st)
     return val[oc]
 
@@ -657,8 +659,8 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
             wsd[0] = next_u64(wrng)
             # the earlier players declare as basic: the layout is kept only if each made its actual choice
             # (play or pass and, in the default order, how many cards it drew)
-            wact = 0
-            wnp = 0
+            wact = np.int64(0)      # int64 from the start: a literal 0 would compile declare, seat_decision and
+            wnp = np.int64(0)       # _world_value once more
             wpot = pot0
             wko = ko0
             wup = not sep

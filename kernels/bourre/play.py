@@ -59,8 +59,10 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     akqm = U0
     if trump >= 0:
         akqm = np.uint64(0x1C00) << np.uint64(16 * trump)     # Q K A of trumps
-    active = 0
-    nplay = 0
+    # int64 from the start, not the literal 0: numba types a call while the loop's variables are still literals, and
+    # would compile pimc_decide (and the sampling player's callees) once more for them
+    active = np.int64(0)
+    nplay = np.int64(0)
     declare_first = rules[R_DECLARE_THEN_DRAW] != 0
     a2 = ante_amt if rules[R_DOUBLE_ANTE] != 0 else 0
     order = iw[16:24]
@@ -133,14 +135,14 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
         for s in range(MAXP):
             iw[8 + s] = 1 if ((active >> s) & 1 and (hands[s] & akqm) == akqm) else 0
     played = U0
-    nlg = 0
+    nlg = np.int64(0)         # int64 from the start (pimc_card's arguments: one compiled form)
     for t in range(5):
         base = REC_TRICKS + 10 * t
         rec[base] = leader
         for q in range(na, 8):
             rec[base + 1 + q] = -1
-        ls = -1
-        win_card = -1
+        ls = np.int64(-1)
+        win_card = np.int64(-1)
         win_seat = leader
         s = leader
         for kpos in range(na):
@@ -182,6 +184,16 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
         leader = win_seat
     rec[REC_NTRICKS] = 5
     return settle(pot, active, rec, rules)
+
+
+@njit(cache=True, nogil=True)
+def refuse_pimc_seats(codes):
+    """Raise when a seat of ``codes`` (any shape) is the sampling player: a batch kernel called without its
+    ``pimc`` argument (omitted or None) is compiled without the sampling player and would play such a seat as
+    basic."""
+    for c in codes.ravel():
+        if c == H_PIMC:
+            raise ValueError("a seat is the sampling player (pimc): pass the kernel's pimc argument (True)")
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)

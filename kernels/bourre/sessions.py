@@ -7,7 +7,7 @@ from ..cards import U0, highest, popcount
 from ..layout import Layout
 from ..rng import seed_state
 from .draw import deal_fresh
-from .play import add_net, next_deal, play_dealt, post_antes
+from .play import add_net, next_deal, play_dealt, post_antes, refuse_pimc_seats
 from .players import choose_ante
 from .rules import (IW_LEN, MAXP, NO_SEAT, OVF, R_ANTE, R_DEALER_SETS_ANTE, REC_ACTIVE, REC_ANTE2, REC_ANTE_AMT,
                     REC_ANTES, REC_BOURRE, REC_BPAID, REC_DEAL_IDX, REC_DEALER, REC_EXEMPT, REC_INMASK, REC_LEN,
@@ -183,9 +183,12 @@ def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes
 
 
 @njit(cache=True, nogil=True)
-def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams):
+def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, pimc=None):
     """The deal records of sessions first..first+ns-1 exactly as ``sim_sessions`` plays
-    them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows."""
+    them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows.  ``pimc`` True
+    when a seat is the sampling player; None (omitted): none is, and the kernel is compiled without it."""
+    if pimc is None:
+        refuse_pimc_seats(hcodes)
     out = np.zeros((ns, D, REC_LEN), np.int64)
     srows = np.zeros((ns, S_LEN), np.int64)
     fan = np.zeros(D, np.int64)
@@ -198,7 +201,7 @@ def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hpar
     iw = np.zeros(IW_LEN, np.int64)
     for i in range(ns):
         play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
-                     1, hands, pool, sd, st, nets, uw, iw, True)
+                     1, hands, pool, sd, st, nets, uw, iw, pimc)
     return out, srows
 
 

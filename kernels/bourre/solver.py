@@ -709,16 +709,16 @@ def can_make(hands, pos, rules, target, ws):
     """True iff seat pos[POS_ME] surely takes at least ``target`` of the remaining tricks (the
     trick in progress included) whatever the others play. ``target`` 1 from a whole deal (or
     with no trick won yet): surely not bourre."""
-    ls, wc, wseat, tm, left = _setup(hands, pos, ws, GOAL_TRICKS)
-    return _search(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, target, left)
+    ls, wc, wseat, tm, left = _setup(hands, pos, ws, np.int64(GOAL_TRICKS))
+    return _search(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, np.int64(target), left)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def can_win(hands, pos, rules, ws):
     """True iff seat pos[POS_ME] surely ends the deal with strictly more tricks than every other
     active player (counting pos[POS_WON..]), whatever they play: it surely wins the pot (rule 12)."""
-    ls, wc, wseat, tm, left = _setup(hands, pos, ws, GOAL_WIN)
-    return _search(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, 1, left)
+    ls, wc, wseat, tm, left = _setup(hands, pos, ws, np.int64(GOAL_WIN))
+    return _search(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, np.int64(1), left)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -739,7 +739,7 @@ def _value(hands, rules, ws, leader, n_in, ls, wc, wseat, tm, left):
 def solve(hands, pos, rules, ws):
     """The most of the remaining tricks (the one in progress included) that seat pos[POS_ME]
     takes whatever the others play (all cards seen)."""
-    ls, wc, wseat, tm, left = _setup(hands, pos, ws, GOAL_TRICKS)
+    ls, wc, wseat, tm, left = _setup(hands, pos, ws, np.int64(GOAL_TRICKS))
     return _value(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls, wc, wseat, tm, left)
 
 
@@ -750,7 +750,7 @@ def principal_variation(hands, pos, rules, ws, out):
     play chooses its weakest legal card after which me's guaranteed tricks from the whole
     position stay equal to the value (me never gives any up, the others never let it gain).
     ``hands`` is restored; the tricks won in the line are counted in ws[W_WON..]."""
-    ls0, wc0, ws0, tm0, left0 = _setup(hands, pos, ws, GOAL_TRICKS)
+    ls0, wc0, ws0, tm0, left0 = _setup(hands, pos, ws, np.int64(GOAL_TRICKS))
     v = _value(hands, rules, ws, pos[POS_LEADER], pos[POS_NTRICK], ls0, wc0, ws0, tm0, left0)
     players = pos[POS_N]
     me = pos[POS_ME]
@@ -793,8 +793,9 @@ def principal_variation(hands, pos, rules, ws, out):
                 got = 1 if nws == me else 0
                 ws[W_WON + nws] += U1
                 k = need - got
-                ok = _search(hands, rules, ws, nws, 0, -1, -1, nws, U0, k, left - 1) and \
-                    not _search(hands, rules, ws, nws, 0, -1, -1, nws, U0, k + 1, left - 1)
+                z, m1 = np.int64(0), np.int64(-1)     # typed as the other calls' (one compiled _search)
+                ok = _search(hands, rules, ws, nws, z, m1, m1, nws, U0, k, left - 1) and \
+                    not _search(hands, rules, ws, nws, z, m1, m1, nws, U0, k + 1, left - 1)
                 if ok:
                     chosen = c
                     need = k
