@@ -153,9 +153,7 @@ def capture(calls: Path, commands, timeout: float):
     calls.mkdir(parents=True, exist_ok=True)
     for argv in commands:
         out = tempfile.mkdtemp(prefix="tricksim-cc-run-")
-        full = [*argv, "--out", out, "--quiet"] if argv[0] not in ("trace",) else list(argv)
-        if argv[0] == "trace":
-            full = list(argv)
+        full = list(argv) if argv[0] == "trace" else [*argv, "--out", out, "--quiet"]   # trace writes no run folder
         env = dict(os.environ, NUMBA_DISABLE_JIT="1")
         t0 = time.time()
         try:
@@ -212,13 +210,6 @@ if sys.argv[2] == 'call':
                     for sg in sorted(sigs):
                         print(f'INNER        {sg[:300]}')
 """
-
-def _cpu_of(cmd, env):
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = p.communicate()
-    # the child's own rusage: Popen reaped it; use wait4 through a wrapper instead
-    return p.returncode, out, err
-
 
 def _run_measured(cmd, env):
     """(CPU s user+sys, rc, stdout, stderr) of one child process."""
