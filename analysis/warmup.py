@@ -61,6 +61,43 @@ sys.exit(rc)
 """
 
 
+# CPU seconds of each warm-up command on an empty cache, two processes side by side (2026-11-26, fresh clone, load
+# 1.3-4.5: `bash scripts/report.sh`'s warm-up): the order of the runs, longest first, so that the two processes end
+# together instead of one compiling the slowest kernels alone at the end.  A command not listed counts 20 s.
+MEASURED = {
+    "odds bourre --hand 'AH KH 7C 4D 2S' --up-card 9H --play heuristic,pimc,open --hands 4": 212,
+    'compare bourre ev:train_sessions=200,train_deals=20 basic --hands 4 --players 4': 186,
+    'trace bourre --players 4 --deals 1 -H pimc': 99,
+    "odds bourre --hand 'AH KH 7C 4D 2S' --up-card 9H --hands 200": 61,
+    'compare boulmous cautious pimc --hands 4': 46,
+    'trace boulmous --hands 1 -H pimc': 44,
+    'equity boulmous --scores 18,17,9,3 --deals 30000 --check 1 --check-games 10': 44,
+    "odds boulmous --hand 'JH JD AH KH 9S TC' --exact --trump NT --hands 200": 34,
+    "odds boulmous --hand 'JH JD AH KH 9S TC' --scores 18,17,9,3 --hands 200": 33,
+    "odds boulmous --hand 'JH JD AH KH 9S TC' --play heuristic,pimc,open --hands 8": 30,
+    'pot --players 4 --sessions 200 --deals 10 --tail --tail-levels 10 --tail-roots 100': 26,
+    'compare bourre basic pimc --hands 4 --players 4': 25,
+    "odds boulmous --hand 'JH JD AH KH 9S TC' --hands 200": 23,
+    'odds boulmous --play heuristic,pimc,open --hands 8': 23,
+    'compare boulmous cautious cautious:score_aware=1 --games 4 --rule target=11': 21,
+    "odds boomke-wies --hand 'AS KS QS JS TS 9S 8S AH KH QH AD KD AC' --hands 200": 20,
+    'stakes boulmous --games 20': 19,
+    'bench --solver --hands 4 --repeats 1 --threads 1': 17,
+    'pot --players 4 --sessions 20 --deals 10': 16,
+    'odds boulmous --hands 2000': 14,
+    'odds boomke-wies --hands 2000': 14,
+    'equity boomke-wies --scores 7,4 --deals-left 4 --deals 30000 --check 1 --check-games 10': 14,
+    'compare bourre basic tight --hands 200': 14,
+    'compare boulmous cautious aggressive --hands 400': 13,
+    'compare boulmous cautious aggressive --games 20': 13,
+    'compare boomke-wies partner naive --hands 200': 11,
+    'stakes boomke-wies --games 10': 10,
+    'trace bourre --players 4 --deals 2': 6,
+    'trace boomke-wies --hands 2': 4,
+    'trace boulmous --hands 2': 3,
+}
+
+
 @dataclass
 class Task:
     game: str
@@ -113,8 +150,7 @@ def run(games, jobs: int | None = None, progress: bool = True, cache_dir: str | 
     if cache_dir is not None:                        # the same for any thread count)
         env["NUMBA_CACHE_DIR"] = str(cache_dir)
     # longest first (what the last warm-up measured, when known), so that two processes finish together
-    est = {k: v for k, v in compiling.COLD_SECONDS.items()}
-    todo.sort(key=lambda t: -est.get(t.label, compiling.DEFAULT_SECONDS))
+    todo.sort(key=lambda t: -MEASURED.get(t.label.removeprefix("tricksim "), compiling.DEFAULT_SECONDS))
     bar = _bar(progress, len(todo))
     with tempfile.TemporaryDirectory(prefix="tricksim-warmup-") as cwd, ThreadPoolExecutor(jobs) as pool:
         env["TRICKSIM_CACHE"] = os.path.join(cwd, "tables")   # tiny tables trained here stay out of the user cache

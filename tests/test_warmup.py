@@ -59,7 +59,7 @@ def test_every_warmup_command_line_parses(game):
     for argv in g.warmup:
         _parse(argv)
         sizes = [int(argv[i + 1]) for i, a in enumerate(argv[:-1]) if a in ("--hands", "--games", "--sessions", "--deals")]
-        assert sizes and max(sizes) <= 20_000, argv
+        assert sizes and max(sizes) <= 30_000, argv
 
 
 def _parse(argv):

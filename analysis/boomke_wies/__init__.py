@@ -40,7 +40,7 @@ GAME = Game.of(
             ("trace", "boomke-wies", "--hands", "2"),
             ("compare", "boomke-wies", "partner", "naive", "--hands", "200"),
             ("stakes", "boomke-wies", "--games", "10"),
-            ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "20000", "--check", "1",
+            ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "30000", "--check", "1",
              "--check-games", "10")),
     trust=trust, equity_report=equity_report, tables=tables)
 

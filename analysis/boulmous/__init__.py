@@ -55,7 +55,7 @@ GAME = Game.of(
             ("compare", "boulmous", "cautious", "pimc", "--hands", "4"),
             ("stakes", "boulmous", "--games", "20"),
             ("compare", "boulmous", "cautious", "aggressive", "--games", "20"),
-            ("equity", "boulmous", "--scores", "18,17,9,3", "--deals", "20000", "--check", "1", "--check-games", "10"),
+            ("equity", "boulmous", "--scores", "18,17,9,3", "--deals", "30000", "--check", "1", "--check-games", "10"),
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--scores", "18,17,9,3", "--hands", "200"),
             ("compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "4", "--rule", "target=11")),
     solver_bench=solver_bench, trust=trust,
