@@ -117,7 +117,8 @@ def tasks(games) -> list[Task]:
     return [Task(g.name, tuple(argv)) for g in games for argv in g.warmup]
 
 
-def _run(task: Task, env: dict, cwd: str) -> Task:
+def _run(task: Task, env: dict, root: str) -> Task:
+    cwd = tempfile.mkdtemp(prefix="run-", dir=root)   # its own folder: two runs of one study never share a run folder
     fd, out = tempfile.mkstemp(prefix="warmup-", suffix=".json", dir=cwd)
     os.close(fd)
     t0 = time.perf_counter()

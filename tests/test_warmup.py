@@ -146,11 +146,12 @@ def test_warmup_reports_a_failing_command_and_its_cpu(tmp_path):
     """A command that fails is reported with its one-line error; CPU seconds are the child's own."""
     class G:
         name = "bourre"
-        warmup = (("odds", "bourre", "--hand", "AH AH 7C 4D 2S", "--up-card", "9H"), ("rules", "bourre"))
+        warmup = (("odds", "bourre", "--hand", "AH AH 7C 4D 2S", "--up-card", "9H"), ("rules", "bourre"),
+                  ("heuristics", "bourre"))
     done = warmup.run([G], jobs=2, progress=False, cache_dir=str(tmp_path))
     bad = next(t for t in done if "odds" in t.argv)
     ok = next(t for t in done if "rules" in t.argv)
     assert "AH" in bad.error and "tricksim: error" in bad.error
     assert ok.error == "" and ok.cpu > 0 and ok.compiled == {}
     lines = warmup.summary(done, 1.0)
-    assert lines[0].startswith("failed: tricksim odds bourre") and lines[-1].startswith("warmup: 2 commands")
+    assert lines[0].startswith("failed: tricksim odds bourre") and lines[-1].startswith("warmup: 3 commands")
