@@ -235,6 +235,7 @@ def test_trace_is_the_batch_kernel(rules):
     assert np.array_equal(agg[K.OFF_C:K.OFF_C + 4], pts)
 
 
+@pytest.mark.slow   # left out of the fast tier
 def test_thread_and_block_invariance():
     params = B.make_params(9, B.BoomkeRules(), B.parse_seats("random"))
     old = numba.get_num_threads()
