@@ -133,7 +133,6 @@ class Notice(nb_event.Listener):
         self.lock = threading.Lock()
         self.t0 = 0.0
         self.status = None
-        self.total = 0.0
 
     @property
     def stream(self):
@@ -163,7 +162,7 @@ class Notice(nb_event.Listener):
                            f"about {est:.0f} s, once; they are cached after that. `tricksim warmup` compiles every "
                            f"command's kernels ahead of use.")
             self.t0 = time.perf_counter()
-            self.status = _show(name, COLD_SECONDS.get(name, DEFAULT_SECONDS), self.stream)
+            self.status = _Shown(name, COLD_SECONDS.get(name, DEFAULT_SECONDS), self.stream)
 
     def on_end(self, event):
         d = getattr(self.depth, "n", 1) - 1
@@ -172,7 +171,6 @@ class Notice(nb_event.Listener):
             return
         with self.lock:
             dt = time.perf_counter() - self.t0
-            self.total += dt
             status, self.status = self.status, None
             try:
                 status.stop(dt)
@@ -232,7 +230,3 @@ class _Shown:
                 self.stream.flush()
             except (OSError, ValueError):
                 pass
-
-
-def _show(name, est, stream):
-    return _Shown(name, est, stream)

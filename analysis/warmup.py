@@ -186,7 +186,7 @@ class _bar:
         if self.p is not None:
             self.p.update(self.task, advance=1, description=t.game)
             self.p.console.print(line, highlight=False)
-        elif self.p is None and self.total:
+        else:
             sys.stderr.write(line + "\n")
 
     def close(self):
@@ -226,7 +226,7 @@ def check_lines() -> tuple[bool, list[str]]:
     cold = {k: v for k, v in state.items() if v != "warm"}
     if not cold:
         return True, [f"warm: all {len(state)} kernel entry points are compiled for this machine "
-                      f"(numba {_numba_version()})"]
+                      f"(numba {numba.__version__})"]
     lines = [f"cold: {len(cold)} of {len(state)} kernel entry points will compile on first use "
              f"(`tricksim warmup` compiles them now):"]
     by_reason = {}
@@ -235,10 +235,6 @@ def check_lines() -> tuple[bool, list[str]]:
     for why, names in by_reason.items():
         lines.append(f"  {len(names)} {compiling.REASONS[why]}: {', '.join(names)}")
     return False, lines
-
-
-def _numba_version():
-    return numba.__version__
 
 
 def dask_setup(worker=None):
