@@ -555,7 +555,7 @@ def tables(regenerate: Annotated[bool, typer.Option("--regenerate", help="make t
 def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help="where the headline reports go")] = Path("reports"),
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
-               "--only", help="only these studies, updating their sections of README.md and keeping the others: "
+               "--only", help="only these studies, rewriting their pages and the index and keeping the other pages: "
                               f"{', '.join(STUDIES)} (repeat the option or separate with commas)")] = None,
            quiet: Quiet = False):
     """The main job: run the headline studies on built-in defaults into reports/."""

@@ -214,10 +214,9 @@ class Game(GameSpec):
     bench_hands: int
     """Hands per benchmark case when none are given."""
     headline: Callable
-    """``headline(out, quick, progress) -> str``: the game's headline studies into ``out``; the
-    markdown section of reports/README.md (``tricksim report``)."""
-    heading: str
-    """How the game's section of reports/README.md begins (for READMEs without section markers)."""
+    """``headline(out, quick, progress) -> Section``: the game's headline studies into ``out``; its page
+    of the reports, ``reports/<game>.md``, with its questions and short answers (``tricksim report``,
+    analysis/pages.py)."""
     rules_section: str
     """The game's section of docs/RULES.md, e.g. ``2 (Boomke Wies)``."""
     stakes: Callable | None = None

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import os
-import re
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
@@ -14,6 +12,7 @@ from .compare import render_best, render_crossings
 from .engine import RunOptions
 from .equity.report import equity_section
 from .output import pm, write_table
+from .pages import Section, page_file, pair_answer, render_page, write_index
 from .registry import GAMES, get
 from .trust import trust_section
 from .tune.report import tune_section
@@ -45,7 +44,7 @@ def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points
             f"({h2h['n']:,} deals; 95% intervals). To compare two heuristics, play them head to head.")
 
 
-def _compare_section(out: Path, quick: bool, progress: bool) -> str:
+def _compare_section(out: Path, quick: bool, progress: bool) -> Section:
     from .plots import leaderboard_plot, sweep_edge_note, sweep_plot
 
     d = out / "compare"
@@ -83,14 +82,19 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> str:
           f"Each value plays the same {ns:,} deals (rotated through the seats). {sweep_sentence(best, changes, 'margin', res['unit'])} "
           f"The default margin is {default:g}." + (f" Note: {edge}." if edge else "") + "\n",
           "![sweep](compare/boulmous_sweep_margin.png)\n"]
-    return "\n".join(md)
+    answers = [("Boulmous: which plays better, `cautious` or `aggressive`?",
+                "Head to head, " + pair_answer(h2h["pairs"], names[0], names[1], "points", h2h["unit"])
+                + "; by money, " + pair_answer(h2h["pairs"], names[0], names[1], "stakes", "stakes per deal") + "."),
+               ("Boulmous: how cautious should the bidding be?",
+                f"Against `aggressive`, over {ns:,} deals per value: " + sweep_sentence(best, changes, "margin", res["unit"])
+                + f" The default margin is {default:g}.")]
+    return Section("\n".join(md), answers)
 
 
 STUDIES = [g.name for g in GAMES] + ["compare", "trust", "equity", "tune"]
-# how each study's section begins in reports/README.md (for READMEs written before the section markers)
-HEADINGS = {**{g.name: g.heading for g in GAMES}, "compare": "## Comparing heuristics",
-            "trust": "## How far to trust the odds", "equity": "## Whole games", "tune": "## Tuned heuristics"}
-_BEGIN = re.compile(r"^<!-- tricksim:section (\S+) seconds=(\S+) -->$")
+# the index's headings, each with its studies (pages), in the order of STUDIES
+GROUPS = {"The games": [g.name for g in GAMES],
+          "Across the games": ["compare", "trust", "equity", "tune"]}
 
 
 def check_only(only) -> list[str] | None:
@@ -112,90 +116,46 @@ def check_only(only) -> list[str] | None:
     return names
 
 
-def _wrap(study: str, text: str, seconds: float) -> str:
-    return f"<!-- tricksim:section {study} seconds={seconds:.0f} -->\n{text.rstrip()}\n<!-- tricksim:end {study} -->\n"
-
-
-def read_sections(path: Path) -> dict:
-    """The sections of an existing reports/README.md: {study: (marked text, seconds or None)}."""
-    if not path.exists():
-        return {}
-    lines = path.read_text().splitlines()
-    found: dict = {}
-    i = 0
-    while i < len(lines):
-        m = _BEGIN.match(lines[i])
-        if m:
-            end = f"<!-- tricksim:end {m.group(1)} -->"
-            j = i + 1
-            while j < len(lines) and lines[j] != end:
-                j += 1
-            found[m.group(1)] = ("\n".join(lines[i:j + 1]) + "\n", float(m.group(2)))
-            i = j + 1
-        else:
-            i += 1
-    if found:
-        return found
-    # a README without markers: cut it at the studies' headings; take the times from its time line
-    times = {}
-    for line in lines:
-        if line.startswith("Time per study:"):
-            for m in re.finditer(r"([a-z-]+) (\d+) s", line):
-                times[m.group(1)] = float(m.group(2))
-    starts = [(k, next(s for s, h in HEADINGS.items() if lines[k].startswith(h)))
-              for k in range(len(lines)) if any(lines[k].startswith(h) for h in HEADINGS.values())]
-    for n, (k, study) in enumerate(starts):
-        stop = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        found[study] = (_wrap(study, "\n".join(lines[k:stop]), times.get(study, 0)), times.get(study))
-    return found
-
-
-def headline_step(study: str, out: Path, quick: bool = False, progress: bool = False) -> str:
-    """Run one headline study (a game's, or ``compare``) into ``out``; its markdown section."""
+def headline_step(study: str, out: Path, quick: bool = False, progress: bool = False) -> Section:
+    """Run one headline study (a game's, or a cross-game one) into ``out``; its section."""
     if study == "compare":
-        return _compare_section(out, quick, progress)
-    if study == "trust":
-        return trust_section(out, quick, progress)
-    if study == "equity":
-        return equity_section(out, quick, progress)
-    if study == "tune":
-        return tune_section(out, quick, progress)
-    return get(study).headline(out, quick=quick, progress=progress)
+        sec = _compare_section(out, quick, progress)
+    elif study == "trust":
+        sec = trust_section(out, quick, progress)
+    elif study == "equity":
+        sec = equity_section(out, quick, progress)
+    elif study == "tune":
+        sec = tune_section(out, quick, progress)
+    else:
+        sec = get(study).headline(out, quick=quick, progress=progress)
+    return sec if isinstance(sec, Section) else Section(sec)
 
 
 def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True,
             log=None) -> Path:
-    """Run the headline studies into ``out`` and write ``out/README.md``.  With ``only``, just those
-    studies run and only their sections of the README are replaced; the others are kept.
-    ``log(line)`` receives one line as each study starts and ends, and the total."""
+    """Run the headline studies into ``out``: a page per study (``out/<study>.md``) and the index
+    ``out/README.md``.  With ``only``, just those studies run and only their pages are replaced; the index
+    is rebuilt from every page present.  ``log(line)`` receives one line as each study starts and ends, and
+    the total."""
     only = check_only(only)
     out = Path(out)
     check_out_path(out, "--out")
     out.mkdir(parents=True, exist_ok=True)
-    readme = out / "README.md"
-    sections = read_sections(readme) if only else {}
     todo = [s for s in STUDIES if not only or s in only]
     say = log or (lambda line: None)
+    cmd = "tricksim report" + (" --quick" if quick else "") + "".join(f" --only {x}" for x in (only or []))
     t_all = time.perf_counter()
     for i, study in enumerate(todo, 1):
         say(f"[{i}/{len(todo)}] {study}: running{' (quick)' if quick else ''} ...")
         t0 = time.perf_counter()
-        text = headline_step(study, out, quick=quick, progress=progress)
-        sec = time.perf_counter() - t0
-        sections[study] = (_wrap(study, text, sec), sec)
-        say(f"[{i}/{len(todo)}] {study}: done in {sec:.0f} s")
-    order = [s for s in STUDIES if s in sections]
-    cmd = "tricksim report" + (" --quick" if quick else "") + "".join(f" --only {x}" for x in (only or []))
-    kept = [s for s in order if only and s not in only]
-    head = [f"# tricksim headline reports\n",
-            f"Generated {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by tricksim {__version__} with "
-            f"`{cmd}` (the README's main-job command runs `tricksim report`). Every rate has "
-            "its 95% interval (Wilson) and sample size; every section names the command that regenerates it."
-            + (f" Kept from the previous report: {', '.join(kept)}." if kept else "") + "\n",
-            "Time per study: " + ", ".join(f"{g} {sections[g][1]:.0f} s" for g in order
-                                           if sections[g][1] is not None) + ".\n"]
-    tmp = readme.with_name("README.md.tmp")
-    tmp.write_text("\n".join(head + [sections[s][0] for s in order]))
-    os.replace(tmp, readme)
-    say(f"headline reports written to {readme} in {time.perf_counter() - t_all:.0f} s")
+        sec = headline_step(study, out, quick=quick, progress=progress)
+        seconds = time.perf_counter() - t0
+        page = out / page_file(study)
+        tmp = page.with_name(page.name + ".tmp")
+        tmp.write_text(render_page(study, sec, seconds, "tricksim report" + (" --quick" if quick else "")
+                                   + f" --only {study}", __version__))
+        os.replace(tmp, page)
+        say(f"[{i}/{len(todo)}] {study}: done in {seconds:.0f} s, {page}")
+    readme = write_index(out, STUDIES, cmd, __version__, GROUPS)
+    say(f"headline reports written to {readme} and its pages in {time.perf_counter() - t_all:.0f} s")
     return readme

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from . import compare as cmp
 from .engine import RunOptions
+from .pages import Section
 from .registry import GAMES
 
 
-def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str:
-    """Run the studies into ``out/runs`` and ``out/trust``; the markdown section."""
+def trust_section(out: Path, quick: bool = False, progress: bool = False) -> Section:
+    """Run the studies into ``out/runs`` and ``out/trust``; the page's section and its short answers."""
     out = Path(out)
     d = out / "trust"
     d.mkdir(parents=True, exist_ok=True)
@@ -36,4 +37,4 @@ def trust_section(out: Path, quick: bool = False, progress: bool = False) -> str
     for g in sorted(GAMES, key=lambda g: g.solver_bench is None):   # the games with a sampling player first
         if g.trust is not None:
             md.append(g.trust(d, opts, quick, cmp.compare, cmp.render_compare))
-    return "\n".join(md)
+    return Section.join(md)

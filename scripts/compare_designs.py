@@ -2,7 +2,7 @@
 entrants: (A) rounds of 3 seatings per deal (the design used), (B) all 6 seatings per deal.
 Efficiency = variance of a no-replay design with the same number of playouts / variance of
 the design, for the points difference of each pair.  Deal i is dealt as in the compare kernel (dealer i % 4); design A plays round
-i % 2 on it, B both rounds.  Usage (README, "Comparing heuristics"):
+i % 2 on it, B both rounds.  Usage (docs/methods/duplicate.md):
 
     .venv/bin/python scripts/compare_designs.py 400000 2026
 """

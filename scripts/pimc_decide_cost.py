@@ -1,4 +1,4 @@
-"""Cost of the Bourre sampling player's play/pass and discards by sampling (README, "The sampling player for
+"""Cost of the Bourre sampling player's play/pass and discards by sampling (docs/methods/sampling.md, "The sampling player for
 Bourre", decide): whole deals per second on one thread, every seat pimc, 5 players, fresh deals through the
 duplicate kernel with one entrant (as ``tricksim bench --solver`` times its pimc case), for decide = 0, the
 default (1) and 2; the best of 3 rounds of 400 deals.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: install (with the dd extra for the Boomke Wies double-dummy bound), compile every kernel ahead of
+# The main job: install (with the dd extra for Boomke Wies double-dummy play), compile every kernel ahead of
 # use in parallel processes (`tricksim warmup`: nothing when the cache is already warm), then run the headline
 # studies on built-in defaults into reports/.  Options go to `tricksim report` (e.g. --quick, --out DIR).
 set -euo pipefail

@@ -157,7 +157,8 @@ def test_open_hand_is_never_called_a_bound():
     heuristics' result: no printed or reported text calls it one."""
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
-    files = [root / "cli.py", root / "README.md", root / "docs" / "RULES.md", *sorted((root / "analysis").rglob("*.py"))]
+    files = [root / "cli.py", root / "README.md", *sorted((root / "docs").rglob("*.md")),
+             *sorted((root / "reports").glob("*.md")), *sorted((root / "analysis").rglob("*.py"))]
     for f in files:
         text = f.read_text().lower().replace("\n", " ")
         for phrase in ("perfect-play bound", "double-dummy bound", "double dummy bound"):

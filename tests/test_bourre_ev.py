@@ -267,7 +267,7 @@ def test_ev_beside_other_heuristics_in_one_table():
 # the fictitious play and its cache
 # ---------------------------------------------------------------------------
 def test_iteration_converges_and_is_deterministic(tmp_path, monkeypatch):
-    spec = _spec(4, "ev:train_sessions=500,train_deals=40,max_iter=30,draw=0")   # draw=1: noisier, see README
+    spec = _spec(4, "ev:train_sessions=500,train_deals=40,max_iter=30,draw=0")   # draw=1: noisier, see docs/methods/ev.md
     rules = B.BourreRules()
     monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path / "a"))
     hist = []

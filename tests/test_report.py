@@ -1,57 +1,77 @@
-"""The main job (tricksim report) runs end to end on small samples."""
+"""The main job (tricksim report) runs end to end on small samples: a page per study, each opening with its
+questions and short answers, and an index that gathers the answers and links the pages."""
 import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from cliparse import parse_cli
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
-def test_report_quick_writes_every_section(tmp_path):
+def _answers(md: str) -> list[str]:
+    a, b = md.index("<!-- tricksim:answers -->"), md.index("<!-- tricksim:end answers -->")
+    return [x for x in md[a:b].splitlines() if x.startswith("- **")]
+
+
+def test_report_quick_writes_every_page_and_the_index(tmp_path):
     from tricksim.analysis import studies
-    md_path = studies.run_all(out=tmp_path, quick=True, progress=False)
-    md = md_path.read_text()
-    assert "## Boulmous" in md and "## Comparing heuristics" in md
-    # every image the markdown links to exists, and every section names its command
-    for img in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
-        assert (tmp_path / img).exists(), img
-    assert md.count("Regenerate: `tricksim") >= 4
+    from tricksim.analysis.pages import page_file
+    readme = studies.run_all(out=tmp_path, quick=True, progress=False)
+    index = readme.read_text()
+    for study in studies.STUDIES:
+        page = tmp_path / page_file(study)
+        md = page.read_text()
+        assert f"]({page_file(study)})" in index, study            # the index links the page
+        answers = _answers(md)
+        assert answers, f"{study}: no short answers"
+        for a in answers:                                          # the index repeats the page's answers verbatim
+            assert a in index, (study, a)
+            assert re.search(r"\d", a), (study, a)                 # an answer states a figure
+        assert md.index("## Questions and short answers") < md.index("Regenerate: `tricksim"), study
+        for img in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):      # every image a page shows exists
+            assert (tmp_path / img).exists(), (study, img)
+    assert len(index.splitlines()) <= 150
     for game_dir in ("boulmous", "compare"):
         assert any((tmp_path / game_dir).glob("*.csv"))
 
 
-def _parse_cli(argv):
-    """Parse ``argv`` with tricksim's own command line, down to the sub-command, without running it:
-    the parser's usage error (unknown option, bad value, missing argument) if the CLI would refuse it."""
-    import typer
-
-    from tricksim.cli import app
-    cmd = typer.main.get_command(app)
-    ctx = cmd.make_context("tricksim", list(argv))
-    while hasattr(cmd, "resolve_command"):   # a group: on to its sub-command
-        args = [*getattr(ctx, "_protected_args", getattr(ctx, "protected_args", [])), *ctx.args]
-        name, sub, rest = cmd.resolve_command(ctx, args)
-        ctx = sub.make_context(name, rest, parent=ctx)
-        cmd = sub
-    return cmd.name, ctx.params
+def test_answers_say_what_the_tables_say():
+    """The short answers are computed from the tables: the committed Boulmous class table gives the classes
+    that make a 4 more often than not, and a class falls out of the answer when its interval reaches 50%."""
+    import pandas as pd
+    from tricksim.analysis.boulmous.report import class_answer
+    t = pd.read_csv(REPORTS / "boulmous" / "by_trumps_bowers.csv")
+    q, a = class_answer({"by_trumps_bowers": t, "n": 1})
+    assert "4 trumps with 2 bowers" in a and "3 trumps with 2 bowers" in a.split("close behind")[1]
+    t.loc[(t.trumps == 4) & (t.bowers == 2), "p4_lo"] = 0.49
+    assert "4 trumps with 2 bowers" not in class_answer({"by_trumps_bowers": t, "n": 1})[1].split("close behind")[0]
 
 
-def test_every_regenerate_line_of_the_committed_report_is_a_valid_command():
-    """Each "Regenerate: `tricksim ...`" of reports/README.md (the committed headline) is a command the CLI
-    accepts, with the sample size and seed the section reports: a renamed or removed option fails here."""
-    import shlex
-    from pathlib import Path
+def _committed_commands():
+    cmds = []
+    for page in sorted(REPORTS.glob("*.md")):
+        cmds += [(page.name, c) for c in re.findall(r"Regenerate: `(tricksim [^`]+)`", page.read_text())]
+    return cmds
 
-    md = (Path(__file__).resolve().parent.parent / "reports" / "README.md").read_text()
-    cmds = re.findall(r"Regenerate: `(tricksim [^`]+)`", md)
+
+def test_every_regenerate_line_of_the_committed_reports_is_a_valid_command():
+    """Each "Regenerate: `tricksim ...`" of the committed pages is a command the CLI accepts, with the sample
+    size and seed the section reports: a renamed or removed option fails here."""
+    cmds = _committed_commands()
     assert len(cmds) >= 8
-    for c in cmds:
-        name, params = _parse_cli(shlex.split(c)[1:])
-        assert params.get("seed") is not None, c
-        assert any(params.get(k) for k in ("hands", "games", "sessions", "matches", "deals")), c
+    for page, c in cmds:
+        name, params = parse_cli(shlex.split(c)[1:])
+        assert params.get("seed") is not None, (page, c)
+        assert any(params.get(k) for k in ("hands", "games", "sessions", "matches", "deals")), (page, c)
 
 
 def test_the_cli_parser_check_refuses_a_bad_command():
     """The check above would catch a stale command: an unknown option is refused by the parser."""
-    import pytest
-
     with pytest.raises(Exception) as e:
-        _parse_cli(["odds", "boulmous", "--hands", "10", "--no-such-option"])
+        parse_cli(["odds", "boulmous", "--hands", "10", "--no-such-option"])
     assert any(c.__name__ == "UsageError" for c in type(e.value).__mro__) and "--no-such-option" in str(e.value)
-    name, params = _parse_cli(["odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--hands", "10", "--seed", "3"])
+    name, params = parse_cli(["odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--hands", "10", "--seed", "3"])
     assert params["seed"] == 3 and params["hands"] == 10

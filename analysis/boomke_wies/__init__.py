@@ -34,7 +34,7 @@ GAME = Game.of(
             "boomke_wies.dd_hand": block_dd_hand, "boomke_wies.duplicate": block_duplicate,
             "boomke_wies.odds_play": block_odds_play, "boomke_wies.equity_outcomes": block_boomke},
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Boomke Wies", rules_section="2 (Boomke Wies)",
+    rules_section="2 (Boomke Wies)",
     warmup=(("odds", "boomke-wies", "--hand", "AS KS QS JS TS 9S 8S AH KH QH AD KD AC", "--hands", "200"),
             ("odds", "boomke-wies", "--hands", "2000"),
             ("trace", "boomke-wies", "--hands", "2"),

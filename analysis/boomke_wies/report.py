@@ -5,7 +5,8 @@ from pathlib import Path
 
 from ..common import TricksimError
 from ..engine import RunOptions
-from ..output import markdown_table, no_interval, pm, write_table
+from ..output import markdown_table, no_interval, pct, pm, write_table
+from ..pages import Section
 from . import equity as EQ
 from .dd import _endplay, dd_deals
 from .equity_views import boomke_command
@@ -16,7 +17,61 @@ from .views import plot_classes, plot_contracts, plot_dd, plot_tricks
 EXAMPLE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 
 
-def headline(out, quick: bool = False, progress: bool = False) -> str:
+def auction_answer(res: dict) -> tuple[str, str]:
+    c = res["contracts"]
+    c = c[c.declared > 0].sort_values("freq", ascending=False)
+    parts = [f"{r.contract}{' tricks' if str(r.contract).isdigit() else ''} on {pct(r.freq, r.freq_lo, r.freq_hi)} of deals (made {pct(r.p_made, r.made_lo, r.made_hi)})"
+             for r in c.head(3).itertuples()]
+    return "Which contracts are played, and how often are they made?", (
+        "With every seat playing `partner`: " + "; ".join(parts) + f" ({res['n']:,} deals).")
+
+
+def class_answer(cls: dict, bid: int = 9) -> tuple[str, str]:
+    """The shortest longest suit, and the fewest high-card points, with which the first to speak's team
+    takes ``bid`` tricks more often than not (the interval's lower end above 50%)."""
+    p, lo, hi = f"p{bid}", f"p{bid}_lo", f"p{bid}_hi"
+    parts = []
+    for key, what in (("by_longest", "longest_suit"), ("by_hcp", "hcp")):
+        t = cls[key]
+        ok = t[t[lo] > 0.5]
+        if len(ok):
+            r = ok.iloc[0]
+            label = f"a {int(r[what])}-card suit" if what == "longest_suit" else f"{r[what]} high-card points"
+            parts.append(f"{label} ({pct(r[p], r[lo], r[hi])}, {int(r.n):,} deals)")
+    text = (f"The team of the first to speak, declaring its longest suit, takes {bid} tricks more often than not "
+            f"from " + " or from ".join(parts) + " upwards" if parts else
+            f"No class of longest suit or high-card points takes {bid} tricks more often than not")
+    return f"How long a suit, or how many points, for {bid} tricks?", text + " (A4 K3 Q2 J1)."
+
+
+def hand_answer(oh: dict) -> tuple[str, str]:
+    b = oh["best"]
+    calls = b.best_call.unique()
+    if len(calls) == 1:
+        r = b.iloc[0]
+        text = f"**{r.best_call}** from every seat ({pm(r.exp_net, r.net_ci)} points net per deal, {oh['n']:,} deals)."
+    else:
+        text = "; ".join(f"{r.position}: **{r.best_call}** ({pm(r.exp_net, r.net_ci)})" for r in b.itertuples()) + \
+            f" ({oh['n']:,} deals)."
+    return f"What should I call with {EXAMPLE_HAND}?", text
+
+
+def dd_answer(dd: dict) -> tuple[str, str]:
+    t = dd["by_bid"]
+    t = t.set_index(t.bid.astype(str))
+    parts = []
+    for b in ("7", "10"):
+        if b in t.index:
+            r = t.loc[b]
+            sig = "significant" if abs(r.gap) > r.gap_ci else "not significant"
+            parts.append(f"{b} tricks {pct(r.p_heuristic, r.heur_lo, r.heur_hi)} under the heuristics and "
+                         f"{pct(r.p_double_dummy, r.dd_lo, r.dd_hi)} open-handed (gap {100 * r.gap:+.1f} ± "
+                         f"{100 * r.gap_ci:.1f} percentage points, {sig})")
+    return ("How far are the heuristics' odds from perfect (open-hand) play?",
+            f"On the same {dd['deals']:,} deals the declaring team reaches " + "; ".join(parts) + ".")
+
+
+def headline(out, quick: bool = False, progress: bool = False) -> Section:
     """Boomke Wies headline studies into ``out/boomke_wies/``: how auctions end, success by
     hand class, the example hand's bid odds, and heuristic vs double-dummy success."""
     out = Path(out)
@@ -27,6 +82,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     n_deals = 20_000 if quick else 2_000_000
     n_hand = 5_000 if quick else 200_000
     n_dd = 20 if quick else 200
+    answers = []
     md = ["## Boomke Wies: partnership bid odds, with open-hand (double-dummy) play beside them\n",
           "Default rules (docs/RULES.md section 2), every seat playing the default heuristic `partner`, seed "
           f"{seed}. Every rate has its 95% Wilson interval and sample size.\n"]
@@ -41,6 +97,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     md.append(f"{res['n']:,} random deals, dealer = deal index mod 4, {res['seconds']:.1f} s.\n\n" + markdown_table(contracts_table(res)) + "\n")
     md.append("Mean points per deal by seat position: " + points_text(res) + ".\n")
     md.append("![contracts](boomke_wies/contracts.png)\n")
+    answers.append(auction_answer(res))
     # 2. classes
     cls = odds_classes(seed, n_deals, opts=RunOptions(runs / "boomke_wies-headline-classes", progress=progress, force=True))
     for k in ("by_longest", "by_hcp", "grid"):
@@ -54,6 +111,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     for tab in class_tables(cls, bids=(7, 9, 10, 13)).values():
         md.append(markdown_table(tab) + "\n")
     md.append("![classes](boomke_wies/classes.png)\n")
+    answers.append(class_answer(cls))
     # 3. the example hand
     oh = odds_hand(EXAMPLE_HAND, None, seed, n_hand, opts=RunOptions(runs / "boomke_wies-headline-hand", progress=progress, force=True))
     for k in ("tricks", "calls", "positions", "best"):
@@ -67,6 +125,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                                                     for r in oh["best"].itertuples())
               + f". The heuristic opens {oh['open_suit']}.\n")
     md.append("![hand](boomke_wies/hand_tricks.png)\n")
+    answers.insert(0, hand_answer(oh))
     # 4. double dummy
     md.append("### Heuristic play beside open-hand (double-dummy) play\n")
     try:
@@ -103,7 +162,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                                 + ", ".join(below) + " (heuristic defenders err more than the heuristic declarer).")
                   + "\n")
         md.append("![double dummy](boomke_wies/double_dummy.png)\n")
-    return "\n".join(md)
+        answers.append(dd_answer(dd))
+    return Section("\n".join(md), answers)
 
 
 def trust(d, opts, quick: bool, compare, render_compare) -> str:

@@ -43,7 +43,7 @@ GAME = Game.of(
             WHOLE_GAMES.study: block_games_duplicate},
     hand_rows={"boulmous.deals": hand_rows},
     trace=trace, stakes=stakes_command, bench_cases=bench_cases, bench_hands=4_000_000, headline=headline,
-    heading="## Boulmous", rules_section="1 (Boulmous)", whole_games=WHOLE_GAMES,
+    rules_section="1 (Boulmous)", whole_games=WHOLE_GAMES,
     warmup=(("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--hands", "200"),
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--exact", "--trump", "NT", "--hands", "200"),
             ("odds", "boulmous", "--hands", "2000"),

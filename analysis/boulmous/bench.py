@@ -1,4 +1,4 @@
-"""Boulmous's sampling player measured for its ``race`` margin (README "The sampling player"): how many card
+"""Boulmous's sampling player measured for its ``race`` margin (docs/methods/sampling.md): how many card
 decisions change and how much solver work a margin saves (``python -c "from tricksim.analysis.boulmous.bench import
 pimc_race; print(pimc_race())"``)."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .spec import SPEC
 
 def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,
               repeats: int = 2, ref_worlds: int = 512) -> pd.DataFrame:
-    """The Boulmous sampling player's ``race`` measured (README "The sampling player"): ``deals`` random deals
+    """The Boulmous sampling player's ``race`` measured (docs/methods/sampling.md): ``deals`` random deals
     played by four pimc seats with ``race`` = 0 (taker deal i mod 4 on lead, trumps S H D C in turn, bid 3, goal the
     contract, default rules: kernels/boulmous/pimc.py pimc_play_batch); every decision with a choice is made again
     from the same view and stream with each margin of ``races`` (pimc_replay). One row per margin (0 first): the

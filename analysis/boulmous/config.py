@@ -61,9 +61,9 @@ def rules_array(r: BoulmousRules) -> np.ndarray:
 
 
 _DEFAULT = {row[0]: row[1] for row in K.PARAMS}   # the kernel's declaration (kernels/boulmous/players.py)
-PIMC_WORLDS = _DEFAULT["worlds"]   # default worlds per decision, chosen by measurement (README "The sampling player")
-PIMC_BID = _DEFAULT["bid"]         # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (measured: README)
-PIMC_RACE = _DEFAULT["race"]       # default race margin (0 = off), chosen by measurement (README)
+PIMC_WORLDS = _DEFAULT["worlds"]   # default worlds per decision, chosen by measurement (docs/methods/sampling.md)
+PIMC_BID = _DEFAULT["bid"]         # default bid: 1 = bid and name trumps by sampling, 0 = as cautious (measured: docs/methods/sampling.md)
+PIMC_RACE = _DEFAULT["race"]       # default race margin (0 = off), chosen by measurement (docs/methods/sampling.md)
 
 
 def _family(margin, bower, trump, ace, king, length, nt, bmargin, gang, draw, lead_high):
@@ -111,7 +111,7 @@ def has_pimc(specs) -> bool:
     return found
 
 
-PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (README: about 10 minutes, loaded host)
+PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (about 10 minutes on a loaded 2-core host)
 PIMC_COMPARE_BLOCK = 512      # deals per engine block then (a few seconds each)
 
 

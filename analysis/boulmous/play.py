@@ -41,7 +41,7 @@ PLAY_LABELS = {"heuristic": "heuristics", "pimc": "pimc", "open": "open-hand"}
 PLAY_BLOCK = 1 << 14   # deals per block: about a second of open-hand solving (five trumps a deal)
 PLAY_HANDS = 200_000   # default deals with --play (as the plain odds)
 PIMC_BLOCK = 128       # deals per block with pimc (five PIMC deals each: a few seconds a block)
-PIMC_HANDS = 4_000     # default deals of --hand with pimc (README: about a minute on 2 cores, five trumps)
+PIMC_HANDS = 4_000     # default deals of --hand with pimc (about a minute on 2 cores, five trumps)
 PIMC_CLASS_HANDS = 10_000   # default deals of the class table with pimc
 PIMC_CLASS_BLOCK = 512
 

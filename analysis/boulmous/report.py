@@ -4,7 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..engine import RunOptions
-from ..output import markdown_table, write_table
+from ..output import markdown_table, pct, pm, write_table
+from ..pages import Section
+from ..stats import wilson
 from .config import N_LAYOUTS
 from .studies import auction_stats, compare_exact, game_stakes, inside_text, odds_classes, odds_hand
 from .tables import auction_table, classes_table, exact_vs_mc_table, positions_table, stakes_table
@@ -13,8 +15,70 @@ from .views import render_odds
 HEADLINE_HAND = "JH JD AH KH 9S TC"
 
 
-def headline(out, quick: bool = False, progress: bool = False) -> str:
-    """Boulmous headline studies into ``out/boulmous/``; returns the markdown section."""
+def hand_answer(res: dict) -> tuple[str, str]:
+    """The headline hand's best call, its chance to make, and what passing is worth (``res``: ``odds_hand``)."""
+    b = res["best"].iloc[0]
+    q = f"What should I call with {HEADLINE_HAND}, first to speak?"
+    how = "exact, over every layout of the other hands" if res["exact"] else f"{res['n']:,} deals"
+    if b.best_call == "pass":
+        return q, f"Pass: it is worth {b.exp_value:+.3f} points plus stakes per deal, more than any bid ({how})."
+    bid, trump = b.best_call.split()
+    r = res["calls"][(res["calls"].trump == trump) & (res["calls"].bid == int(bid))].iloc[0]
+    made = pct(r.p_make) if res["exact"] else pct(r.p_make, r.ci_low, r.ci_high)
+    pas = res["pass"].iloc[0].exp_points if len(res["pass"]) else float("nan")
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "no-trump"}.get(trump, trump)
+    return q, (f"**{bid} in {suit}**: made {made} ({how}), worth {b.exp_value:+.3f} points plus stakes per deal, "
+               f"against {pas:+.3f} for passing.")
+
+
+def class_answer(res: dict, bid: int = 4, min_deals: int = 1000) -> tuple[str, str]:
+    """Which hand classes make ``bid`` more often than not (the interval's lower end above 50%)."""
+    t = res["by_trumps_bowers"]
+    t = t[t.n >= min_deals]
+    p, lo, hi = f"p{bid}", f"p{bid}_lo", f"p{bid}_hi"
+    sure = t[t[lo] > 0.5]
+    names = [f"{r.trumps} trumps with {r.bowers} bower{'s' if r.bowers != 1 else ''} "
+             f"({pct(getattr(r, p), getattr(r, lo), getattr(r, hi))})" for r in sure.itertuples()]
+    near = t[(t[lo] <= 0.5) & (t[hi] > 0.3)].sort_values(p, ascending=False).head(2)
+    text = (f"A {bid} is made more often than not only with {', '.join(names)}" if names
+            else f"No hand class makes a {bid} more often than not")
+    if len(near):
+        text += "; close behind: " + ", ".join(f"{r.trumps} trumps with {r.bowers} bower{'s' if r.bowers != 1 else ''} "
+                                                f"({pct(getattr(r, p), getattr(r, lo), getattr(r, hi))})"
+                                                for r in near.itertuples())
+    return f"How strong must a hand be to bid {bid}?", text + f" (the first to speak as taker, {res['n']:,} deals; trumps include the bowers)."
+
+
+def auction_answer(au: dict) -> tuple[str, str]:
+    c = au["contracts"].set_index("contract")
+    pos = au["positions"]
+    three, allpass = c.loc[3], c.loc["all pass"] if "all pass" in c.index else None
+    first, last = pos.iloc[0], pos.iloc[-1]
+    text = (f"Most auctions stop at 3 ({pct(three.freq, three.freq_lo, three.freq_hi)} of deals, made "
+            f"{pct(three.p_made, three.made_lo, three.made_hi)})")
+    if allpass is not None:
+        text += f"; all four pass on {pct(allpass.freq, allpass.freq_lo, allpass.freq_hi)}"
+    text += (f". Speaking first is worth {pm(first.mean_points, first.ci)} points per deal, the dealer's seat "
+             f"{pm(last.mean_points, last.ci)}.")
+    return "How do auctions end, and does the seat matter?", text
+
+
+def stakes_answer(gs: dict) -> tuple[str, str]:
+    """Whether any seat's share of whole games won differs from a quarter: Wilson intervals at 95%
+    simultaneous over the four seats (Bonferroni: each at 98.75%)."""
+    s = gs["seats"]
+    z = 2.4977    # two-sided 1.25%
+    rows = [(r.seat, *wilson(round(r.p_win * r.games), r.games, z)) for r in s.itertuples()]
+    off = [seat for seat, _, lo, hi in rows if lo > 0.25 or hi < 0.25]
+    text = (f"Over {gs['games']:,} whole games to 21 (seat 0 dealing first) the seats win "
+            + ", ".join(pct(r.p_win, r.win_lo, r.win_hi) for r in s.itertuples()) + " of games: "
+            + ("no seat's share differs from 25% (tested at 95% simultaneous over the four seats)." if not off else
+               "seat(s) " + ", ".join(map(str, off)) + " differ from 25% (tested at 95% simultaneous over the four seats)."))
+    return "Over a whole game, does the seat matter?", text
+
+
+def headline(out, quick: bool = False, progress: bool = False) -> Section:
+    """Boulmous headline studies into ``out/boulmous/``; returns the page's section and short answers."""
 
     from ..plots import heatmap_classes
 
@@ -26,7 +90,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     n_odds = 20_000 if quick else 400_000
     n_games = 2_000 if quick else 100_000
     seed = 2026
-    md = ["## Boulmous\n"]
+    md = ["## Boulmous: what to bid, how strong a hand must be, how auctions and games end\n"]
+    answers = []
 
     # 1. one hand, exact and Monte Carlo
     trumps = ["H", "NT"] if quick else None
@@ -54,12 +119,14 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
                   f"points {b.exp_points:+.3f}, stakes {b.exp_stakes:+.3f}).\n")
     else:
         md.append("\n```\n" + render_odds(mc) + "\n```\n")
+    answers.append(hand_answer(ex if ex is not None else mc))
 
     # 2. random deals by hand class
     res = odds_classes(seed, n_cls, opts=RunOptions(runs / "boulmous-headline-classes", progress=progress, force=True))
     write_table(res["classes"], d, "classes")
     write_table(res["by_trumps_bowers"], d, "by_trumps_bowers")
     heatmap_classes(res["by_trumps_bowers"], d / "classes_heatmap.png", res["n"])
+    answers.append(class_answer(res))
     md.append("### How often a contract is made, by hand class\n")
     md.append(f"Regenerate: `tricksim odds boulmous --hands {n_cls} --seed {seed}`\n")
     md.append(f"{res['n']:,} random deals. The first to speak is made taker at every level with the trump suit its "
@@ -76,6 +143,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     au = auction_stats(seed, n_cls, opts=RunOptions(runs / "boulmous-headline-auction", progress=progress, force=True))
     write_table(au["contracts"], d, "auction_contracts")
     write_table(au["positions"], d, "auction_positions")
+    answers.append(auction_answer(au))
     md.append("### How auctions end (all seats `cautious`)\n")
     md.append(f"Regenerate: `tricksim odds boulmous --hands {n_cls} --seed {seed}` (printed after the class table).\n")
     md.append(markdown_table(auction_table(au)) + "\n")
@@ -90,4 +158,5 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               "Stakes: the winner collects 1 from each other player plus 1 per box (failed contract) each made; "
               "a boulmous moves 1 per opponent at once.\n")
     md.append(markdown_table(stakes_table(gs)) + "\n")
-    return "\n".join(md)
+    answers.append(stakes_answer(gs))
+    return Section("\n".join(md), answers)

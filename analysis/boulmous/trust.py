@@ -10,6 +10,7 @@ import math
 import pandas as pd
 
 from ..output import markdown_table, pct, pm, write_table
+from ..pages import Section, pair_answer
 from ..plots import leaderboard_plot
 from ..stats import wilson
 from .play import PLAY_LABELS, odds_classes_play, odds_play
@@ -88,7 +89,7 @@ def tricks_table(res, labels: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def trust(d, opts, quick: bool, compare, render_compare) -> str:
+def trust(d, opts, quick: bool, compare, render_compare) -> Section:
     """The game's part of the ``trust`` section (``Game.trust``, analysis/game.py)."""
     n_cls = 300 if quick else 3_000
     n_hand = 200 if quick else 2_000
@@ -115,6 +116,9 @@ def trust(d, opts, quick: bool, compare, render_compare) -> str:
             gap, half = g3[f"gap {kind}"]
             words.append(f"{PLAY_LABELS[kind]} minus heuristics {pm(100 * gap, 100 * half, 1)} points ("
                          + ("significant at 5%" if abs(gap) > half else "not significant at 5%") + ")")
+    answers = [("Boulmous: do the odds tables hold when the cards are played better?",
+                f"At bid 3, over {res['n']:,} deals of every hand class: " + "; ".join(words) + " (percentage points "
+                "of success; positive: the heuristics' odds understate better play).")]
     md.append("Reading, at bid 3 over all classes: " + "; ".join(words) + ". A positive gap means the heuristics' odds understate what "
               "better card play makes of the same cards; a negative one that they flatter it.\n")
 
@@ -140,8 +144,10 @@ def trust(d, opts, quick: bool, compare, render_compare) -> str:
     md.append("`pimc` (its defaults) bids and names trumps by sampling (the call of the highest expected points plus "
               "stakes on layouts of the unseen cards solved open-handed, if above passing) and plays its cards by "
               "sampling, so its edge over `cautious` is what bidding and card play together are worth; `pimc:bid=0` "
-              "bids as `cautious` does, which isolates card play (README, \"The sampling player\").\n")
+              "bids as `cautious` does, which isolates card play ([the sampling player](../docs/methods/sampling.md)).\n")
     md.append("```\n" + render_compare(cr) + "\n```\n")
     md.append("![pimc leaderboard](trust/boulmous_pimc_leaderboard.png)\n")
-
-    return "\n".join(md)
+    answers.append(("Boulmous: how much is the sampling player worth?",
+                    pair_answer(cr["pairs"], "pimc", "cautious", "points", "points per deal")
+                    + "; it bids, names trumps and plays by sampling."))
+    return Section("\n".join(md), answers)

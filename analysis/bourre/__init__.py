@@ -38,7 +38,7 @@ GAME = Game.of(
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
             "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
-    heading="## Bourr", rules_section="3 (Bourre)",
+    rules_section="3 (Bourre)",
     warmup=(("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "--hands", "200"),
             ("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "--play", "heuristic,pimc,open",
              "--hands", "4"),

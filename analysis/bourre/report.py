@@ -9,6 +9,7 @@ import pandas as pd
 from ...kernels import bourre as K
 from ..engine import RunOptions
 from ..output import markdown_table, pm, write_table
+from ..pages import Section
 from .config import MAX_FAN, BourreRules
 from .ev import prepare_lines
 from .plots import plot_sweep
@@ -54,7 +55,7 @@ def tail_section(d, runs, seed, deals, quick, progress):
     roots = 40 if quick else 1000
     targets = (100, 1000) if quick else (100, 1000, 10_000)
     rules = BourreRules()
-    rows, parts = [], []
+    rows, parts, facts = [], [], []
     for h in TAIL_HEURISTICS:
         specs = SPEC.parse_seats([h], 7)
         for _ in prepare_lines(specs, rules, 7):
@@ -78,6 +79,8 @@ def tail_section(d, runs, seed, deals, quick, progress):
             row[f"{x:,}x: plain sampling, same work"] = _cell(r.p_plain, r.lo_plain, r.hi_plain) + f" ({r.plain_hits} hits)"
         rows.append(row)
         parts.append((h, tr, sentence))
+        facts.append((h, kr["E[A]"], status, kc, {x: _cell(t.loc[x].p_split, t.loc[x].lo_split, t.loc[x].hi_split)
+                                                  for x in targets[:2]}))
     tab = pd.DataFrame(rows)
     write_table(tab, d, "tail_summary")
     md = ["### Does the pot settle, and how rare are big pots?\n",
@@ -98,10 +101,42 @@ def tail_section(d, runs, seed, deals, quick, progress):
         md.append(f"![tail law, {h}](bourre/tail_{h}/tail_law.png)\n")
         md.append(markdown_table(k_table(tr)) + "\n")
         md.append(markdown_table(rare_table(tr["rare"])) + "\n\n" + rare_note(tr["rare"]) + "\n")
-    return md
+    return md, tail_answers(facts, deals, n_law, roots)
 
 
-def headline(out, quick: bool = False, progress: bool = False) -> str:
+def tail_answers(facts, deals: int, n_law: int, roots: int) -> list:
+    """Does the pot settle under each heuristic, and how rare are pots past 100x and 1,000x the ante."""
+    words = {"infinite": "has a tail so heavy that its long-run mean is infinite",
+             "maybe": "may have an infinite long-run mean (k's interval reaches 1)",
+             "finite": "has a light tail and a finite long-run mean", "capped": "is capped by the pot limit"}
+    settle = "; ".join(f"under `{h}` the pot {words[status]} (E[A] = {ea:.3f}, tail exponent k = {kc})"
+                       for h, ea, status, kc, _ in facts)
+    rare = "; ".join(f"`{h}` " + ", ".join(f"{x:,}x: {cell}" for x, cell in cells.items())
+                     for h, _, _, _, cells in facts)
+    return [("Does the pot stay small, or can it explode?",
+             f"At a table of 7, {settle}. A is what one deal multiplies the pot by; a 10x larger pot is 10^k times "
+             f"rarer ({n_law:,} sessions of {deals} deals per heuristic)."),
+            (f"How rare is a pot past 100x or 1,000x the ante within {deals} deals?",
+             f"{rare} (multilevel splitting from {roots:,} root sessions, 95% intervals).")]
+
+
+def players_answer(tab: pd.DataFrame, deals: int, n: int) -> tuple[str, str]:
+    """The largest pot of a session at each table size (the ``players`` sweep's table)."""
+    rows = tab[tab.players.astype(int).isin([4, 5, 7, 8])]
+
+    def est(col):
+        return [str(v).split(" [")[0] for v in rows[col]]
+    med, top = est("median largest pot [95% CI]"), est("99% largest pot [95% CI]")
+    sizes = [int(p) for p in rows.players]
+    tops = [f"{t} ({p} players)" for t, p in zip(top, sizes) if t[:1].isdigit()]
+    return ("How big does the pot get in an evening?",
+            f"Under `basic`, the largest pot of a {deals}-deal session (ante 1 per player) has a median of "
+            + ", ".join(f"{m} chips at {p} players" for m, p in zip(med, sizes))
+            + ("; one session in a hundred sees more than " + ", ".join(tops) if tops else "")
+            + f" ({n:,} sessions per table size; intervals in the sweep's table).")
+
+
+def headline(out, quick: bool = False, progress: bool = False) -> Section:
     """The pot-growth study (fan chart, tables) and sweeps of the player count and the pot
     limit, into ``out/bourre/``; returns the markdown section."""
     out = Path(out)
@@ -113,7 +148,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
     n_main = 500 if quick else 50_000
     n_sweep = 200 if quick else 3_000
     md = ["## Bourré: does the pot settle, and how rare are big pots\n"]
-    md += tail_section(d, runs, seed, deals, quick, progress)
+    tail_md, answers = tail_section(d, runs, seed, deals, quick, progress)
+    md += tail_md
     md.append("### The pot under `basic`: fan chart, largest pot, first passages\n")
     res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True))
     write_pot(res, d)
@@ -157,6 +193,8 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
         md.append(f"{n_sweep:,} sessions of {deals} deals per setting, the same seed for every setting. "
                   + SWEEP_NOTES[name] + "\n")
         md.append(f"![sweep {name}](bourre/sweep_{name}.png)\n\n" + markdown_table(tab) + "\n")
+        if name == "players":
+            answers.append(players_answer(tab, deals, n_sweep))
     lay = agg_layout(-(-deals // fan_stride(deals)), deals)
     bs = pot_block_size(deals)
     md.append(f"Memory is bounded by the block size, not by the number of deals: the kernel aggregates each block of "
@@ -165,4 +203,4 @@ def headline(out, quick: bool = False, progress: bool = False) -> str:
               f"using {bs * (K.S_LEN + min(deals, MAX_FAN)) * 8 / 2 ** 20:.0f} MB of per-session scratch while it runs; "
               "no row per deal is ever stored. A 100,000 x 200 run peaks at about 300 MB of resident memory "
               "(most of it the Python, NumPy, pandas and Numba runtime).\n")
-    return "\n".join(md)
+    return Section("\n".join(md), answers)

@@ -4,14 +4,17 @@ tournament ``basic`` / ``pimc:decide=0`` / ``pimc`` at 5 players."""
 from __future__ import annotations
 
 from ..output import write_table
+from ..pages import Section, pair_answer
 from .play import odds_play as bourre_play
 from .play import render_play as bourre_render
 
 SEED = 2026
+PLAY = {"heuristic": "under the heuristics", "pimc": "with the sampling player's card play",
+        "open": "open-handed (paranoid)"}
 BOURRE_HAND, BOURRE_UP = "AH KH 7C 4D 2S", "9H"
 
 
-def trust(d, opts, quick: bool, compare, render_compare) -> str:
+def trust(d, opts, quick: bool, compare, render_compare) -> Section:
     """The game's part of the ``trust`` section (``Game.trust``, analysis/game.py)."""
     n_bou = 1_000 if quick else 10_000
     n_bcmp = 200 if quick else 4_000   # pimc decides play/pass and discards by sampling too: about 70 deals/s a thread
@@ -42,8 +45,18 @@ def trust(d, opts, quick: bool, compare, render_compare) -> str:
     md.append("Chips per deal and seat at 5 players, the same deals for all with the seats rotated. `pimc` (its "
               "defaults) decides play/pass and its discards by sampling and plays its cards by sampling; "
               "`pimc:decide=0` takes play/pass and discards from `basic` and plays its cards by sampling, which "
-              "isolates card play (README, \"The sampling player for Bourré\"). Every entrant loses chips on average: "
+              "isolates card play ([the sampling player](../docs/methods/sampling.md)). Every entrant loses chips on average: "
               "each deal is scored alone, so a tied pot and the bourré payments stay in the middle for a next deal "
               "that is not played.\n")
     md.append("```\n" + render_compare(bc) + "\n```\n")
-    return "\n".join(md)
+    best = {r.play: r for r in br["best"].itertuples()}
+    same = len({r.best for r in best.values()}) == 1
+    answers = [(f"Bourré: does better card play change what to do with {BOURRE_HAND} (up-card {BOURRE_UP}, 5 players)?",
+                ("No: " if same else "Yes: ") + "; ".join(f"{PLAY[k]}: {r.best} ({r.exp_chips:+.2f} ± {r.chips_ci:.2f} "
+                                                          "chips)" for k, r in best.items())
+                + f" ({br['n']:,} deals, every choice on the same deals)."),
+               ("Bourré: how much is the sampling player worth?",
+                pair_answer(bc["pairs"], "pimc", "basic", "chips", "chips per deal") + "; "
+                + pair_answer(bc["pairs"], "pimc:decide=0", "basic", "chips", "chips per deal")
+                + " (card play alone).")]
+    return Section("\n".join(md), answers)

@@ -9,11 +9,12 @@ from pathlib import Path
 
 from ..compare.games import compare_games, render_games
 from ..engine import RunOptions
+from ..pages import Section
 from ..registry import GAMES
 
 
-def equity_section(out: Path, quick: bool = False, progress: bool = False) -> str:
-    """Run the studies into ``out/runs`` and ``out/equity``; the markdown section."""
+def equity_section(out: Path, quick: bool = False, progress: bool = False) -> Section:
+    """Run the studies into ``out/runs`` and ``out/equity``; the page's section and its short answers."""
     out = Path(out)
     d = out / "equity"
     d.mkdir(parents=True, exist_ok=True)
@@ -26,4 +27,4 @@ def equity_section(out: Path, quick: bool = False, progress: bool = False) -> st
     for g in GAMES:
         if g.equity_report is not None:
             md.append(g.equity_report(d, opts, quick, compare_games, render_games))
-    return "\n".join(md)
+    return Section.join(md)

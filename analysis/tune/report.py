@@ -9,6 +9,7 @@ import pandas as pd
 from ..compare import compare
 from ..engine import RunOptions
 from ..output import markdown_table, pm, write_table
+from ..pages import Section
 from ..registry import get
 from .search import tune, tuned_name
 from .views import _p, toml_text
@@ -20,6 +21,8 @@ CASES = [
     ("bourre", "basic", "threshold,position_weight", {"players": 7}, 600_000, 300_000),
 ]
 TRIALS, QUICK_TRIALS, SEED = 30, 8, 2026
+VERDICT_WORDS = {"better": "better than the defaults", "worse": "worse than the defaults",
+                 "not distinguishable": "not distinguishable from the defaults"}
 PIMC_DEALS, QUICK_PIMC_DEALS = 2_000, 120    # the tuned Boulmous heuristic against pimc (about 100 deals/s on 2 cores)
 
 
@@ -41,8 +44,8 @@ def pimc_match(g, res, out: Path, quick: bool, progress: bool) -> dict:
                        f"--hands {deals} --seed {SEED}"}
 
 
-def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
-    """Run the tunes into ``out/runs`` and ``out/tune``; the markdown section."""
+def tune_section(out: Path, quick: bool = False, progress: bool = False) -> Section:
+    """Run the tunes into ``out/runs`` and ``out/tune``; the page's section and its short answers."""
 
     d = out / "tune"
     d.mkdir(parents=True, exist_ok=True)
@@ -78,6 +81,11 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
           "`<base>-tuned`); every trial is in `tune/<game>_trials.csv`.\n",
           "Regenerate:\n", "```", *cmds, "```\n",
           markdown_table(pd.DataFrame(rows)), ""]
+    answers = [("Can the default heuristics be tuned to play better?",
+                "; ".join(f"{r['game']}: the defaults were the best of the trials" if "default itself" in r["verdict"]
+                          else f"{r['game']}: {r['tuned']}, {VERDICT_WORDS.get(r['verdict'], r['verdict'])} "
+                               f"({r['confirmed gain, fresh deals (95%)']} {r['unit']})" for r in rows)
+                + " (each tuned heuristic against its own defaults on fresh deals).")]
     if vs_pimc is not None:
         v = vs_pimc
         if v["ci"] != v["ci"]:
@@ -92,4 +100,9 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> str:
                f"match, every deal replayed with the seats rotated, {v['n']:,} deals of seed {SEED}, "
                f"{v['seconds']:.0f} s): {v['tuned']} - pimc = {pm(v['diff'], v['ci'], 4, missing='too few deals for an interval')} {v['unit']} "
                f"(95%, p {_p(v['p'])}): {word}. Regenerate: `{v['command']}`.", ""]
-    return "\n".join(md)
+        answers.append(("Does a tuned heuristic catch up with the sampling player?",
+                        f"No: {v['tuned']} - pimc = {pm(v['diff'], v['ci'], 4, missing='too few deals for an interval')} "
+                        f"{v['unit']} ({v['n']:,} deals): {word}." if v["diff"] + v["ci"] < 0 else
+                        f"{v['tuned']} - pimc = {pm(v['diff'], v['ci'], 4, missing='too few deals for an interval')} "
+                        f"{v['unit']} ({v['n']:,} deals): {word}."))
+    return Section("\n".join(md), answers)

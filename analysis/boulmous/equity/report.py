@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import shutil
 
-from ...output import write_table
+import pandas as pd
+
+from ...output import pct, write_table
+from ...pages import Section, pair_answer
 from ..spec import SPEC
 from . import table as E
 from .views import boulmous_command, odds_scores_command
@@ -20,7 +23,7 @@ def _block(lines):
                                 and not x.startswith("heatmap of")).strip() + "\n```\n"
 
 
-def equity_report(d, opts, quick: bool, compare_games, render_games) -> str:
+def equity_report(d, opts, quick: bool, compare_games, render_games) -> Section:
     """The game's part of the ``equity`` section (``Game.equity_report``, analysis/game.py)."""
     runs = d.parent / "runs"
     n_games = 5_000 if quick else 200_000
@@ -32,7 +35,7 @@ def equity_report(d, opts, quick: bool, compare_games, render_games) -> str:
     block = _block
     md = ["A Boulmous game is a race to 21 (to 11 in the quick run) and the right bid depends on the score. The equity table gives each "
           "seat's chance to win the game (and its expected money, in stakes) from any score state, built by value "
-          "iteration over 8,000,000 measured deals with `cautious` in every seat (README, \"Match equity\"); the "
+          "iteration over 8,000,000 measured deals with `cautious` in every seat ([match equity](../docs/methods/equity.md)); the "
           "intervals are the table's sampling error. The first run builds and caches the table "
           "(`$TRICKSIM_CACHE`, default `~/.cache/tricksim`).\n"]
 
@@ -42,6 +45,14 @@ def equity_report(d, opts, quick: bool, compare_games, render_games) -> str:
               f"{rflag}`\n")
     lines = list(boulmous_command(scores, DEALER, rules=rules, opts=opts("boulmous")))
     md.append(block(lines))
+    answers = []
+    state = opts("boulmous").out / "equity_state.csv"
+    if state.exists():
+        st = pd.read_csv(state)
+        answers.append((f"Boulmous: who wins from {scores.replace(',', '-')} (seat {DEALER} dealing next)?",
+                        ", ".join(f"seat {r.seat} at {r.score}: {pct(r.p_win, r.win_lo, r.win_hi, 2)}"
+                                  for r in st.itertuples())
+                        + f" of games won (game to {rules.target}, `cautious` in every seat, the equity table)."))
     png = runs / "equity-boulmous" / "equity_heatmap.png"
     if png.exists():
         shutil.copyfile(png, d / "boulmous_heatmap.png")
@@ -74,5 +85,7 @@ def equity_report(d, opts, quick: bool, compare_games, render_games) -> str:
               "table's expected money. Whole games to 21, every entrant in every seat, the same deals for all "
               "seatings (common random numbers); games won per seat (par 25%) and stakes per game per seat.\n")
     md.append("```\n" + render_games(res) + "\n```\n")
-
-    return "\n".join(md)
+    answers.append(("Boulmous: is it worth bidding by the score?",
+                    pair_answer(res["pairs"], names[1], names[0], "wins", "in the share of games won per seat") + "; bidding by money: "
+                    + pair_answer(res["pairs"], names[2], names[0], "wins", "in the share of games won per seat") + "."))
+    return Section("\n".join(md), answers)
