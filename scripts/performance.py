@@ -164,7 +164,7 @@ def cmd_tests(args):
         if args.only and args.only != what.split()[0]:
             continue
         with Load() as ld:
-            wall, cpu, code, out = timed(["bash", "scripts/test.sh", *extra, "-q"], ROOT, log=f"/tmp/tricksim-perf-{extra and 'fast' or 'all'}.log")
+            wall, cpu, code, out = timed(["bash", "scripts/test.sh", *extra], ROOT, log=f"/tmp/tricksim-perf-{extra and 'fast' or 'all'}.log")
         record("tests", what, "bash scripts/test.sh" + (" --fast" if extra else ""),
                f"{_pytest_summary(out)}; {_minsec(wall)} wall, {cpu:,.0f} CPU s" + ("" if code == 0 else f"; exit {code}"),
                ld.text())

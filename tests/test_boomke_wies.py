@@ -465,7 +465,9 @@ def test_cli_trace_lines(capsys):
 # the headline report (tricksim report --quick)
 # ---------------------------------------------------------------------------
 def test_headline_quick(tmp_path):
-    md = B.headline(tmp_path, quick=True, progress=False)
+    sec = B.headline(tmp_path, quick=True, progress=False)
+    md = sec.text
+    assert sec.answers and all(q.endswith("?") for q, _ in sec.answers)
     d = tmp_path / "boomke_wies"
     for f in ("contracts.csv", "contracts.png", "classes.png", "classes_by_longest.csv", "hand_calls.csv",
               "hand_tricks.png"):
