@@ -23,6 +23,7 @@ import typer
 
 from .analysis import __version__
 from .analysis import bench as bench_mod
+from .analysis import chart as chart_mod
 from .analysis import boomke_wies, boulmous, bourre
 from .analysis import compare as cmp
 from .analysis import compiling, engine, studies
@@ -79,6 +80,8 @@ odds_app = _group("odds", "Bid (play) success odds: of one hand with --hand, els
 trace_app = _group("trace", "Print simulated hands as JSON Lines (docs/trace.md; the only format, so --jsonl is optional), "
                             "from the same kernel as the studies.")
 compare_app = _group("compare", "Duplicate tournament: every heuristic in every seat over the same deals.")
+chart_app = _group("chart", "Strategy charts a player can carry to the table: the best action per hand class and "
+                            "situation, with its margin, 95% interval and n (heatmap PNG, CSV, markdown page).")
 sweep_app = _group("sweep", "Vary one parameter against a fixed opponent and plot the advantage with its band.")
 
 # the games, from the registry: the choice of every command that takes a game as an argument
@@ -251,6 +254,50 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
     _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
                               g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
                               until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
+
+
+# ---- chart: one sub-command per game ----------------------------------------------------------------
+ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well under a minute warm (few hands per "
+                                                          "cell: most cells close); the sizes are said in the output")]
+ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
+                                                   "intervals are taken over them)", show_default="24; --quick 4")]
+ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
+                                                   "the same deals for every action", show_default="2,048; --quick 512")]
+ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
+                                                  show_default="reports/charts")]
+
+
+def _players_list(text: str) -> list[int]:
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise TricksimError(f"--players takes table sizes separated by commas, e.g. 4,5,7; got {text!r}") from None
+    if not out:
+        raise TricksimError("--players is empty: give table sizes, e.g. 4,5,7")
+    return out
+
+
+def _chart_log(quiet: bool):
+    return None if quiet else (lambda line: typer.echo(f"tricksim: {line}", err=True))
+
+
+@chart_app.command("bourre")
+def chart_bourre(players: Annotated[str, typer.Option("--players", help="table sizes, one panel each (4-8)")] = "4,5,7",
+                 quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
+                 play: Annotated[str, typer.Option("--play", help="who plays the seat's cards: heuristic (every seat "
+                                                   "basic) or pimc (the sampling player, pimc:worlds=N; slow: give "
+                                                   "few --players, --hands and --deals), with the heuristics beside")] = "heuristic",
+                 rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
+    """Bourre: play or pass, and how many cards to draw (the weakest first), by hand class (rows: trumps held and
+    the highest, side aces and kings), seat (first to declare, middle, last before the dealer, dealer) and the
+    up-card's rank (columns), one panel per table size. A cell's hands are drawn at random within its class
+    (seeded: --seed fixes the chart); each is evaluated as 'odds bourre --hand' does, every action on the same
+    deals; the cell shows the action of the highest mean, its expected chips per chip in the pot (+1 = the pot
+    won alone, -1 = a bourre paid), and its margin over the next best with a 95% interval over the hands. A cell
+    whose interval reaches 0 is 'close' (hatched, '~'): both actions are named. Writes bourre.csv, one heatmap
+    per table size (bourre-7p.png ...) and bourre.md (a page to print) into --out."""
+    _echo(chart_mod.chart_command(bourre.GAME, out, quick, hands, deals, seed, play, bourre.GAME.rules_from(rule),
+                                  RunOptions(threads=threads), _chart_log(quiet), players=_players_list(players)))
 
 
 # ---- trace: one sub-command per game -------------------------------------------------------------

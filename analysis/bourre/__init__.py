@@ -8,6 +8,7 @@ that grows when players go bourre.
   its rare tails (multilevel splitting);
 - ``ev``: the expected-value player's probability table (fictitious play, cached);
 - ``trace``: the deals of sessions as the kernels played them (docs/trace.md);
+- ``chart``: the strategy chart's cells (``tricksim chart bourre``: play or pass, and how many to draw);
 - ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
@@ -15,6 +16,7 @@ that grows when players go bourre.
 from ...kernels import bourre as K
 from ..common import make_params, rules_dict
 from ..game import Game
+from .chart import CHART, block_chart
 from .bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid, fmt_chips_bin,
                    hist_quantile, pot_quantile, quantile_with_ci)
 from .config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS, REGISTRY, BourreRules,
@@ -36,7 +38,7 @@ from .views import odds_command, pot_command, pot_tables, render_pot, write_pot
 GAME = Game.of(
     SPEC,
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
-            "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
+            "bourre.duplicate": block_duplicate, "bourre.tail": block_tail, "bourre.chart": block_chart},
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
     heading="## Bourr", rules_section="3 (Bourre)",
     warmup=(("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "--hands", "200"),
@@ -51,7 +53,7 @@ GAME = Game.of(
             ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4"),
             ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
             ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
-    solver_bench=solver_bench, trust=trust, tables=tables)
+    solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats
