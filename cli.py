@@ -260,7 +260,7 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
 ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well under a minute warm (few hands per "
                                                           "cell: most cells close); the sizes are said in the output")]
 ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
-                                                   "intervals are taken over them)", show_default="24; --quick 4")]
+                                                   "intervals are taken over them)", show_default="Bourre 24, Boulmous 16; --quick 4")]
 ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
                                                    "the same deals for every action", show_default="2,048; --quick 512")]
 ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
@@ -298,6 +298,21 @@ def chart_bourre(players: Annotated[str, typer.Option("--players", help="table s
     per table size (bourre-7p.png ...) and bourre.md (a page to print) into --out."""
     _echo(chart_mod.chart_command(bourre.GAME, out, quick, hands, deals, seed, play, bourre.GAME.rules_from(rule),
                                   RunOptions(threads=threads), _chart_log(quiet), players=_players_list(players)))
+
+
+@chart_app.command("boulmous")
+def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
+                   deals: ChartDeals = None, seed: Seed = 0, rule: Rule = None, out: ChartOut = None,
+                   threads: Threads = None, quiet: Quiet = False):
+    """Boulmous: pass, or the bid to make (3 to 6, in the hand's long suit or at no trumps), by hand class (rows:
+    trumps in the long suit with the bowers, the bowers, side aces) and seat (columns: first to bid .. dealer).
+    A cell's hands are drawn at random within its class (seeded: --seed fixes the chart); each is evaluated as
+    'odds boulmous --hand' does, every call on the same deals; the cell shows the call of the highest mean (the
+    deal's points plus stakes), its margin over the next best with a 95% interval over the hands, and n. A cell
+    whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes boulmous.csv,
+    boulmous-4p.png and boulmous.md into --out. (Defaults: 16 hands x 2,048 deals per cell; --quick 4 x 512.)"""
+    _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, "heuristic",
+                                  boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
 
 
 # ---- trace: one sub-command per game -------------------------------------------------------------

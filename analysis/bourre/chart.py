@@ -217,8 +217,9 @@ def _check(players, play, rules):
 
 def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, play: str = "heuristic",
             rules: BourreRules | None = None, opts: RunOptions = RunOptions(), log=None,
-            players=PLAYERS) -> ChartData:
-    """The chart's cells (``Chart.measure``): every class, seat group and up-card group at each table size."""
+            players=PLAYERS, only=None) -> ChartData:
+    """The chart's cells (``Chart.measure``): every class, seat group and up-card group at each table size
+    (``only``: just the cells whose (seat group, up-card group, row) it holds)."""
     rules = rules or BourreRules()
     seed = check_seed(seed)
     players = [int(p) for p in players]
@@ -237,6 +238,8 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
         for seat in SEATS:
             for u, (up_name, _) in enumerate(UPS):
                 for row in ROWS:
+                    if only is not None and (seat, up_name, row) not in only:
+                        continue
                     hs = cell_hands(seed, p, seat, u, row, hands, rules)
                     if len(hs) < MIN_HANDS:
                         continue

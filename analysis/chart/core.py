@@ -53,13 +53,16 @@ def cell_stats(values, actions) -> dict:
 
 
 def label(action: str, runner_up: str, close: bool) -> str:
-    """The cell's words: the action, or for a close cell both (``draw 2 or 3``, ``pass or draw 0``)."""
+    """The cell's words: the action, or for a close cell both (``draw 2 or 3``, ``bid 3 or 4 NT``, ``pass or
+    draw 0``): two names that differ in one word share the rest."""
     if not close:
         return action
     a, b = action.split(" "), runner_up.split(" ")
-    if len(a) == 2 and len(b) == 2 and a[0] == b[0]:
-        x, y = sorted([a[1], b[1]])
-        return f"{a[0]} {x} or {y}"
+    diff = [i for i in range(len(a)) if len(a) == len(b) and a[i] != b[i]]
+    if len(a) > 1 and len(diff) == 1:
+        i = diff[0]
+        x, y = sorted([a[i], b[i]])
+        return " ".join(a[:i] + [f"{x} or {y}"] + a[i + 1:])
     return f"{action} or {runner_up}"
 
 

@@ -1,0 +1,173 @@
+"""Boulmous's strategy chart (``tricksim chart boulmous``, issue 27): the best call, pass or a bid of 3 to 6 in the
+hand's long suit or at no trumps, by hand class and seat, measured with the odds of one hand (``odds boulmous
+--hand``: the block function ``boulmous.odds``, every trump as the seat's contract and the auction in which the
+seat passes, on the same deals).
+
+**A cell** is a hand class (``row_of``: the trumps the hand holds in its long suit, bowers included; the bowers;
+the aces of the other suits) in one seat (0 = the dealer's left, first to bid, .. 3 = the dealer).  The long suit
+is the suit of the most trumps (the suit's cards and the other jack of its colour); ties go to more bowers, then
+the higher cards (``long_suit``).  A cell's hands are the first ``hands`` hands of its class in one seeded pool of
+random hands (``pool``: keyed by the run's seed alone, so every seat has the same hands).  Each hand is evaluated
+exactly as ``odds_hand(hand, seat, seed=hand_seed(...), hands=deals)`` does, and valued as its ``best_call``
+values a call: the expected points of the deal plus its stakes (a bid of 6 made +3, failed -3); pass: the points
+and stakes of the seat when it passes and the auction goes on.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+
+from ...kernels import boulmous as K
+from ...kernels.cards import card_str, mask_of
+from .. import engine
+from ..common import TricksimError, check_seed, make_params
+from ..engine import RunOptions
+from ..game import Chart, ChartCell, ChartData
+from .config import ODDS_BLOCK, TRUMP_NAMES, BoulmousRules
+from .spec import SPEC
+
+SEATS = ("first", "second", "third", "dealer")
+"""The seats from the dealer's left (0: first to bid) to the dealer (3: the last to bid)."""
+BIDS = (3, 4, 5, 6)
+ACTIONS = ["pass"] + [f"bid {b}" for b in BIDS] + [f"bid {b} NT" for b in BIDS]
+NT = TRUMP_NAMES.index("NT")
+POOL = 1 << 16
+MIN_HANDS = 3
+FULL = (16, 2048)
+QUICK = (4, 512)
+RJ, RA = 9, 12          # the jack's and the ace's ranks (kernels/cards.py)
+
+
+def trumps_of(cards, suit: int) -> tuple:
+    """(trumps, bowers) of a hand if ``suit`` is trumps: the suit's cards and the jack of its colour's other suit;
+    the bowers are the two jacks of the colour."""
+    left = sum(1 for c in cards if c == (3 - suit) * 16 + RJ)
+    return sum(1 for c in cards if c // 16 == suit) + left, left + sum(1 for c in cards if c == suit * 16 + RJ)
+
+
+def long_suit(cards) -> int:
+    """The suit the rows count trumps in: the most trumps, then the more bowers, then the higher cards."""
+    def key(s):
+        t, b = trumps_of(cards, s)
+        return (t, b, sorted((c % 16 for c in cards if c // 16 == s), reverse=True), -s)
+    return max(range(4), key=key)
+
+
+def row_of(trumps: int, bowers: int, aces: int) -> str:
+    """The row of a hand with ``trumps`` trumps in its long suit, ``bowers`` bowers and ``aces`` side aces."""
+    t = "2 or fewer trumps" if trumps <= 2 else "5-6 trumps" if trumps >= 5 else f"{trumps} trumps"
+    b = "no bower" if bowers == 0 else f"{bowers} bower{'s' if bowers > 1 else ''}"
+    a = "no side A" if aces == 0 else "1 side A" if aces == 1 else "2+ side A"
+    return f"{t}, {b}, {a}"
+
+
+ROWS = list(dict.fromkeys(row_of(t, b, a) for t in (2, 3, 4, 5) for b in (0, 1, 2) for a in (0, 1, 2)))
+
+
+def classify(cards) -> str:
+    s = long_suit(cards)
+    t, b = trumps_of(cards, s)
+    return row_of(t, b, sum(1 for c in cards if c % 16 == RA and c // 16 != s))
+
+
+def _seed_of(*key) -> int:
+    return int.from_bytes(hashlib.sha256(json.dumps(key).encode()).digest()[:8], "little") >> 1
+
+
+def hand_seed(seed: int, seat: str, row: str, k: int) -> int:
+    """The seed of the deals of hand ``k`` of a cell (``odds_hand(..., seed=hand_seed(...))`` deals the same)."""
+    return _seed_of("boulmous-chart-deals", seed, seat, row, k)
+
+
+_POOLS: dict = {}
+
+
+def pool(seed: int):
+    """The seeded random hands: (hands int64[POOL, 6] as kernel card ids, their rows as indices of ``ROWS``)."""
+    if seed not in _POOLS:
+        rng = np.random.default_rng(_seed_of("boulmous-chart-hands", seed))
+        deck = np.array([s * 16 + r for s in range(4) for r in range(7, 13)], np.int64)
+        pick = np.sort(np.argpartition(rng.random((POOL, 24)), 6, axis=1)[:, :6], axis=1)
+        hands = deck[pick]
+        _POOLS[seed] = (hands, np.array([ROWS.index(classify(list(h))) for h in hands.tolist()], np.int64))
+    return _POOLS[seed]
+
+
+def cell_hands(seed: int, seat: str, row: str, hands: int):
+    """The cell's hands: [(cards, seat number, deal seed)], at most ``hands``."""
+    ph, pr = pool(seed)
+    idx = np.flatnonzero(pr == ROWS.index(row))[:hands]
+    return [([int(c) for c in ph[i]], SEATS.index(seat), hand_seed(seed, seat, row, k)) for k, i in enumerate(idx)]
+
+
+def values(counts, suit: int, rules: BoulmousRules) -> list:
+    """The expected points plus stakes of every action of ``ACTIONS`` from the odds counts of one hand (the
+    block function ``boulmous.odds``), as ``studies.best_call`` values a call."""
+    o = K.ODDS.unpack(np.asarray(counts))
+    tricks = np.arange(7)
+    out = []
+    ph, sh = o["pass_points"], o["pass_stakes"]
+    out.append(float((np.arange(-6, 7) * ph).sum() / ph.sum() + (np.arange(-1, 4) * sh).sum() / sh.sum()))
+    for t in (suit, NT):
+        h = o["by_trump"][t]
+        for b in BIDS:
+            pts = np.where(tricks >= b, tricks, tricks - b if rules.failed_taker_keeps_tricks else -b)
+            stakes = np.where(tricks >= b, 3, -3) if b == 6 else np.zeros(7)
+            out.append(float(((pts + stakes) * h).sum() / h.sum()))
+    return out
+
+
+def sizes(quick: bool) -> tuple:
+    return QUICK if quick else FULL
+
+
+def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, play: str = "heuristic",
+            rules: BoulmousRules | None = None, opts: RunOptions = RunOptions(), log=None, only=None) -> ChartData:
+    """The chart's cells (``Chart.measure``): every class in every seat (``only``: the (seat, row) pairs it holds)."""
+    rules = rules or BoulmousRules()
+    seed = check_seed(seed)
+    if str(play).strip().lower() != "heuristic":
+        raise TricksimError("--play: the Boulmous chart is measured with the heuristics (heuristic); the sampling "
+                            "player is too slow for a chart's thousands of hands (odds boulmous --hand ... --play "
+                            "heuristic,pimc compares one hand)")
+    hands, deals = hands or FULL[0], deals or FULL[1]
+    if hands < MIN_HANDS:
+        raise TricksimError(f"--hands must be at least {MIN_HANDS} (the interval is taken over the hands)")
+    specs = SPEC.parse_seats(None)
+    cells = []
+    for seat in SEATS:
+        for row in ROWS:
+            if only is not None and (seat, row) not in only:
+                continue
+            hs = cell_hands(seed, seat, row, hands)
+            if len(hs) < MIN_HANDS:
+                continue
+            v = []
+            for cards, s, hseed in hs:
+                params = make_params(hseed, rules, specs, hand_mask=mask_of(cards), seat=s)
+                r = opts.at(None).execute(engine.Run("boulmous.odds", params, deals, ODDS_BLOCK))
+                v.append(values(r.counts, long_suit(cards), rules))
+            cells.append(ChartCell(panel="4 players", row=row, col=seat, values=np.array(v), deals=deals,
+                                   key={"seat": seat, "class": row, "hands_shown": " / ".join(
+                                       " ".join(card_str(x) for x in c) for c, _, _ in hs[:2])}))
+        if log:
+            log(f"boulmous chart, seat {seat}: {sum(c.col == seat for c in cells)} cells measured")
+    return ChartData(
+        title="Boulmous: pass, or the bid to make", player="every seat plays the heuristics (cautious: the default)",
+        unit="points", actions=ACTIONS, panels=["4 players"], rows=[r for r in ROWS if any(c.row == r for c in cells)],
+        cols=list(SEATS), cells=cells, name="boulmous",
+        command=f"tricksim chart boulmous --hands {hands} --deals {deals} --seed {seed}",
+        notes=["Rows: the trumps the hand holds in its long suit (the suit's cards and the other jack of its colour), "
+               "the bowers (the two jacks of the trump colour) among them, and the aces of the other suits. The long "
+               "suit: the most trumps, then the more bowers, then the higher cards.",
+               "Columns: the seat, from the dealer's left (first to bid) to the dealer (last to bid).",
+               "bid k = bid k and name the long suit trumps when the auction is won; bid k NT = at no trumps. A bid "
+               "is valued as won (the contract played, as odds boulmous --hand plays every contract): the taker "
+               "leads whatever his seat, so the seat moves only what passing is worth (the others bid on).",
+               "Values: the expected points of the deal plus its stakes (a boulmous, bid 6, made +3, failed -3); "
+               "pass: the seat's points and stakes when it passes and the others bid on."])
+
+
+CHART = Chart(measure=measure, sizes=sizes)
