@@ -260,7 +260,7 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
 ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well under a minute warm (few hands per "
                                                           "cell: most cells close); the sizes are said in the output")]
 ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
-                                                   "intervals are taken over them)", show_default="Bourre 24, Boulmous 16; --quick 4")]
+                                                   "intervals are taken over them)", show_default="Bourre 24, Boulmous 16, Boomke Wies 12; --quick 4")]
 ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
                                                    "the same deals for every action", show_default="2,048; --quick 512")]
 ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
@@ -313,6 +313,21 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
     boulmous-4p.png and boulmous.md into --out. (Defaults: 16 hands x 2,048 deals per cell; --quick 4 x 512.)"""
     _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, "heuristic",
                                   boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
+
+
+@chart_app.command("boomke-wies")
+def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
+                      rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
+    """Boomke Wies: pass, or the bid to make (7-12, Boom, the dealer's Meetje), by hand class (rows: the longest
+    suit's length, high-card points) and seat (columns: first to bid .. dealer, and the dealer's forced call after
+    three passes: 7, Boom or Meetje). A row's hands are drawn at random within its class (seeded: --seed fixes the
+    chart) and evaluated once, as 'odds boomke-wies --hand' does, for every seat on the same deals; the cell shows
+    the call of the highest expected net points, its margin over the next best with a 95% interval over the hands,
+    and n. A cell whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes
+    boomke-wies.csv, boomke-wies-4p.png and boomke-wies.md into --out. (Defaults: 12 hands x 2,048 deals per
+    row; --quick 4 x 512.)"""
+    _echo(chart_mod.chart_command(boomke_wies.GAME, out, quick, hands, deals, seed, "heuristic",
+                                  boomke_wies.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
 
 
 # ---- trace: one sub-command per game -------------------------------------------------------------

@@ -227,6 +227,87 @@ def test_the_odds_of_fresh_hands_of_a_cell_recommend_its_action_or_it_is_close(s
     assert odds["action"] == s["action"] or s["close"] or d - half <= 0
 
 
+# ---- the Boulmous chart against odds boulmous --hand --------------------------------------------------------
+@pytest.mark.parametrize("hand, row, suit", [
+    ("JH JD AH KH 9S TC", "4 trumps, 2 bowers, no side A", "H"),
+    ("JD 9D TD AS AC KH", "3 trumps, 1 bower, 2+ side A", "D"),
+    ("JS JC AS 9H TD QD", "3 trumps, 2 bowers, no side A", "S"),
+    ("JS JC AS TC 9H TD", "3 trumps, 2 bowers, no side A", "S"),      # spades and clubs tie: the higher cards
+    ("AH KH QH TH AS AC", "4 trumps, no bower, 2+ side A", "H"),
+    ("9S TS 9H TH 9D QC", "2 or fewer trumps, no bower, no side A", "S"),
+    ("JH JD AH KH QH TH", "5-6 trumps, 2 bowers, no side A", "H"),
+])
+def test_a_boulmous_hand_falls_in_its_class(hand, row, suit):
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous import parse_hand
+    cards = parse_hand(hand)
+    assert MC.classify(cards) == row and "SHDC"[MC.long_suit(cards)] == suit and row in MC.ROWS
+
+
+def test_boulmous_cells_are_the_odds_of_their_hands_on_the_same_deals():
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous import odds_hand as bodds
+    row = "3 trumps, 1 bower, 1 side A"
+    data = MC.measure(seed=5, hands=3, deals=300, only={("second", row), ("dealer", row)})
+    assert [c.col for c in data.cells] == ["second", "dealer"] and data.actions[0] == "pass"
+    for cell in data.cells:
+        hs = MC.cell_hands(5, cell.col, row, 3)
+        assert [h[0] for h in hs] == [h[0] for h in MC.cell_hands(5, "first", row, 3)]   # the same hands in every seat
+        for k, (cards, seat, hseed) in enumerate(hs):
+            assert MC.classify(cards) == row
+            res = bodds(cards, seat, seed=hseed, hands=300)
+            calls = res["calls"].assign(v=res["calls"].exp_points + res["calls"].exp_stakes)
+            suit = "SHDC"[MC.long_suit(cards)]
+            p = res["pass"].iloc[0]
+            want = [p.exp_points + p.exp_stakes]
+            want += [float(calls[(calls.trump == t) & (calls.bid == b)].v.iloc[0]) for t in (suit, "NT")
+                     for b in MC.BIDS]
+            assert cell.values[k] == pytest.approx(want, abs=1e-12)
+            best = max(range(len(want)), key=lambda a: (want[a], -a))
+            call = res["best"].best_call.iloc[0]       # odds' own best call is the cell's best action of this hand
+            if call != "pass" and call.split()[1] in (suit, "NT"):
+                assert data.actions[best] == f"bid {call.split()[0]}" + (" NT" if call.endswith("NT") else "")
+
+
+# ---- the Boomke Wies chart against odds boomke-wies --hand ---------------------------------------------------
+@pytest.mark.parametrize("hand, row, suit", [
+    ("AS KS QS JS TS 9S 8S AH KH QH AD KD AC", "7+ card suit, 19+ HCP", "S"),
+    ("AS KS 4S 3S AH KH 4H 3H 5D 4D 3D 2D 2C", "4-card suit, 13-15 HCP", "S"),   # a tie of length and points
+    ("2S 3S 4S 5S 6S 2H 3H 4H 5H 6H AD KD QD", "5-card suit, 0-9 HCP", "S"),
+    ("2S 3S 4S 5S 6S KH 3H 4H 5H 6H 2D 3D AC", "5-card suit, 0-9 HCP", "H"),     # a tie of length: more points
+])
+def test_a_boomke_hand_falls_in_its_class(hand, row, suit):
+    from tricksim.analysis.boomke_wies import chart as WC
+    from tricksim.analysis.boomke_wies.config import parse_hand
+    cards = parse_hand(hand)
+    assert WC.classify(cards) == row and "SHDC"[WC.long_suit(cards)] == suit and row in WC.ROWS
+
+
+def test_boomke_cells_are_the_odds_of_their_hands_for_every_seat():
+    from tricksim.analysis.boomke_wies import chart as WC
+    from tricksim.analysis.boomke_wies import odds_hand as wodds
+    row = "6-card suit, 13-15 HCP"
+    data = WC.measure(seed=3, hands=3, deals=200, only={row})
+    assert [c.col for c in data.cells] == list(WC.COLS)
+    hs = WC.row_hands(3, row, 3)
+    for k, (cards, hseed) in enumerate(hs):
+        assert WC.classify(cards) == row
+        res = wodds(cards, seed=hseed, hands=200)
+        suit = "SHDC"[WC.long_suit(cards)]
+        calls = res["calls"][res["calls"].trump == suit].set_index("call").exp_net
+        for j, col in enumerate(WC.COLS):
+            v = dict(zip(data.actions, data.cells[j].values[k]))
+            if j < 4:
+                assert v["pass"] == pytest.approx(float(res["positions"].pass_net.iloc[j]), abs=1e-12)
+            else:
+                assert np.isnan(v["pass"]) and np.isnan(v["bid 8"])        # after three passes: 7, Boom, Meetje
+            for name, call in [(f"bid {b}", str(b)) for b in range(7, 13)] + [("Boom", "Boom"), ("Meetje", "Meetje")]:
+                if np.isnan(v[name]):
+                    assert (name == "Meetje" and j < 3) or (j == 4 and name not in ("bid 7", "Boom", "Meetje"))
+                else:
+                    assert v[name] == pytest.approx(float(calls[call]), abs=1e-12), (col, name)
+
+
 # ---- bad input: one line, exit code 2 -----------------------------------------------------------------
 @pytest.mark.parametrize("args, words", [
     (["--players", "3"], "at least 4 players"),
@@ -236,9 +317,19 @@ def test_the_odds_of_fresh_hands_of_a_cell_recommend_its_action_or_it_is_close(s
     (["--play", "open"], "choose heuristic or pimc"),
     (["--hands", "2"], "--hands"),
     (["--rule", "ante=0"], "ante must be at least 1"),
+    (["--deals", "0"], "--deals"),
 ])
 def test_bad_chart_input_is_one_line_and_exit_code_2(args, words, capsys, tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["chart", "bourre", "--quiet", "--out", str(tmp_path / "c"), *args])
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("tricksim: error:") and words in err
+
+
+def test_the_boulmous_chart_refuses_the_sampling_player_in_one_line(capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["chart", "boulmous", "--quiet", "--out", str(tmp_path / "c"), "--hands", "2"])
+    assert e.value.code == 2 and "--hands" in capsys.readouterr().err
+    from tricksim.analysis.boulmous import chart as MC
+    with pytest.raises(Exception, match="measured with the heuristics"):
+        MC.measure(play="pimc")
