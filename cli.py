@@ -260,9 +260,9 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
 ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well under a minute warm (few hands per "
                                                           "cell: most cells close); the sizes are said in the output")]
 ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
-                                                   "intervals are taken over them)", show_default="Bourre 24, Boulmous 16, Boomke Wies 12; --quick 4")]
+                                                   "intervals are taken over them)", show_default="Bourre and Boomke Wies 24, Boulmous 16; --quick 4 (Boomke Wies 6)")]
 ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
-                                                   "the same deals for every action", show_default="2,048; --quick 512")]
+                                                   "the same deals for every action", show_default="2,048 (Boomke Wies 4,096); --quick 512 (1,024)")]
 ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
                                                   show_default="reports/charts")]
 
@@ -324,8 +324,8 @@ def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals
     chart) and evaluated once, as 'odds boomke-wies --hand' does, for every seat on the same deals; the cell shows
     the call of the highest expected net points, its margin over the next best with a 95% interval over the hands,
     and n. A cell whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes
-    boomke-wies.csv, boomke-wies-4p.png and boomke-wies.md into --out. (Defaults: 12 hands x 2,048 deals per
-    row; --quick 4 x 512.)"""
+    boomke-wies.csv, boomke-wies-4p.png and boomke-wies.md into --out. (Defaults: 24 hands x 4,096 deals per
+    row; --quick 6 x 1,024.)"""
     _echo(chart_mod.chart_command(boomke_wies.GAME, out, quick, hands, deals, seed, "heuristic",
                                   boomke_wies.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
 

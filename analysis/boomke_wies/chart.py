@@ -35,8 +35,8 @@ ACTIONS = ["pass"] + [f"bid {c}" for c in range(7, 13)] + ["Boom", "Meetje"]
 HCP = ((0, 9), (10, 12), (13, 15), (16, 18), (19, 37))
 POOL = 1 << 16
 MIN_HANDS = 3
-FULL = (12, 2048)
-QUICK = (4, 512)
+FULL = (24, 4096)
+QUICK = (6, 1024)
 
 
 def row_of(longest: int, hcp: int) -> str:
@@ -99,7 +99,7 @@ def row_hands(seed: int, row: str, hands: int):
 def values(counts, suit: int, rules: BoomkeRules) -> np.ndarray:
     """float64[5 columns, ACTIONS]: the expected net points of every action in every column from the odds counts
     of one hand (``boomke_wies.odds``, all four seats), as ``studies._odds_tables`` values them; nan where the
-    action is not open (Meetje only to the dealer; after three passes no pass, and 8-12 only under the rule)."""
+    action is not open (Meetje only to the dealer after three passes; then no pass, and 8-12 only under the rule)."""
     o = K.ODDS.unpack(np.asarray(counts))
     calls = []
     for c in CALLS:
@@ -113,8 +113,7 @@ def values(counts, suit: int, rules: BoomkeRules) -> np.ndarray:
         ph = K.ODDS_POSITION.unpack(by[p])["pass_net"]
         out[p, 0] = float((np.arange(-10, 6) * ph).sum() / ph.sum())
         out[p, 1:] = calls
-        if p < 3:
-            out[p, ACTIONS.index("Meetje")] = np.nan
+        out[p, ACTIONS.index("Meetje")] = np.nan      # Meetje only after three passes (rule 6): the last column
     forced = [7, K.BOOM, K.MEETJE] + (list(range(8, 13)) if rules.dealer_may_bid_8_to_12 else [])
     for c in forced:
         out[4, 1 + CALLS.index(c)] = calls[CALLS.index(c)]
@@ -155,10 +154,11 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
         for j, col in enumerate(COLS):
             cells.append(ChartCell(panel="4 players", row=row, col=col, values=v[:, j, :], deals=deals,
                                    key={"seat": col, "class": row, "hands_shown": shown}))
-        if log:
-            log(f"boomke-wies chart: {row} measured ({len(hs)} hands)")
+    if log:
+        log(f"boomke-wies chart: {len(cells)} cells measured")
     return ChartData(
-        title="Boomke Wies: pass, or the bid to make", player="every seat plays the heuristics (the default)",
+        shade=0.5,
+        title="Boomke Wies: pass, or the bid to make", player="the heuristics (partner, the default) in every seat",
         unit="net points", actions=ACTIONS, panels=["4 players"],
         rows=[r for r in ROWS if any(c.row == r for c in cells)], cols=list(COLS), cells=cells, name="boomke-wies",
         command=f"tricksim chart boomke-wies --hands {hands} --deals {deals} --seed {seed}",
@@ -167,8 +167,9 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                "forced call when the other three have passed (7, Boom or Meetje"
                + (", or 8-12" if rules.dealer_may_bid_8_to_12 else "") + ").",
                "bid k / Boom: bid and open the longest suit (it becomes trumps); a call is valued as ending the "
-               "auction (odds boomke-wies --hand), so the seat moves only what passing is worth. Meetje: the "
-               "dealer's call only.",
+               "auction (odds boomke-wies --hand), so the seat moves only what passing is worth (the others bid on; "
+               "the dealer's pass is valued over every deal, as odds boomke-wies --hand values it). Meetje: the "
+               "dealer's call after three passes only.",
                "Values: the expected net points of the deal (the hand's side minus the other) by the scoring table; "
                "pass: the side's net points when the hand passes and the others bid."])
 

@@ -155,7 +155,8 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
         if log:
             log(f"boulmous chart, seat {seat}: {sum(c.col == seat for c in cells)} cells measured")
     return ChartData(
-        title="Boulmous: pass, or the bid to make", player="every seat plays the heuristics (cautious: the default)",
+        shade=0.5,
+        title="Boulmous: pass, or the bid to make", player="the heuristics (cautious, the default) in every seat",
         unit="points", actions=ACTIONS, panels=["4 players"], rows=[r for r in ROWS if any(c.row == r for c in cells)],
         cols=list(SEATS), cells=cells, name="boulmous",
         command=f"tricksim chart boulmous --hands {hands} --deals {deals} --seed {seed}",

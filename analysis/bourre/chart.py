@@ -228,8 +228,8 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
     if hands < MIN_HANDS:
         raise TricksimError(f"--hands must be at least {MIN_HANDS} (the interval is taken over the hands)")
     extra = {"pimc": spec_json([pimc_spec(play)])[0]} if kind == "pimc" else {}
-    who = (f"the sampling player ({SPEC.specs_from_json([extra['pimc']])[0].label}) plays the seat's cards, the "
-           "other seats the heuristics (basic)" if kind == "pimc" else "every seat plays the heuristics (basic)")
+    who = (f"the sampling player ({SPEC.specs_from_json([extra['pimc']])[0].label}) playing the seat's cards, the "
+           "heuristics (basic) in the other seats" if kind == "pimc" else "the heuristics (basic) in every seat")
     cells = []
     for p in players:
         limit = discard_limit(rules, p)

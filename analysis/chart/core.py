@@ -98,5 +98,5 @@ def sizes_text(df: pd.DataFrame) -> str:
     few = sum(c for h, c in hands.items() if h < most)
     return (f"{len(df)} cells; {most} hands per cell" + (f" ({few} rare classes fewer, at least {min(hands)})"
                                                           if few else "")
-            + f", {', '.join(f'{d:,}' for d in deals)} deals per hand: n = {int(df.n.min()):,} to {int(df.n.max()):,} "
-            "deals per action and cell")
+            + f", {', '.join(f'{d:,}' for d in deals)} deals per hand: n = {int(df.n.min()):,}"
+            + (f" to {int(df.n.max()):,}" if df.n.max() > df.n.min() else "") + " deals per action and cell")

@@ -3,6 +3,7 @@ markdown page (analysis/chart/core.py computes the cells)."""
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -11,8 +12,6 @@ import pandas as pd
 from ..game import ChartData
 from ..output import markdown_table, show
 
-SHADE = 0.25
-"""A margin of this many units (or more) over the next-best action gives the full colour; smaller, paler."""
 SEP = " | "
 """Column labels ``group | label`` are drawn in two levels (e.g. the seat above the up-card)."""
 
@@ -33,7 +32,7 @@ def colours(actions) -> dict:
 
 def heatmap(data: ChartData, df: pd.DataFrame, panel: str, path: Path) -> Path:
     """The chart of one panel: rows x columns, each cell the action's colour, paler the smaller its margin over the
-    next best (full colour at ``SHADE``), hatched when close (both named), the value below the action."""
+    next best (full colour at ``ChartData.shade``), hatched when close (both named), the value below the action."""
     from ..plots import plt
     from matplotlib.patches import Patch, Rectangle
     d = df[df.panel == panel]
@@ -46,7 +45,7 @@ def heatmap(data: ChartData, df: pd.DataFrame, panel: str, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(fig_w, fig_h))
     for r in d.itertuples():
         i, j = row_of[r.row], col_of[r.col]
-        shade = 0.0 if r.close or not math.isfinite(r.margin) else min(1.0, max(0.0, r.margin) / SHADE)
+        shade = 0.0 if r.close or not math.isfinite(r.margin) else min(1.0, max(0.0, r.margin) / data.shade)
         rgb = np.array(pal[r.action])
         face = 1 - (0.3 + 0.7 * shade) * (1 - rgb)
         ax.add_patch(Rectangle((j, i), 1, 1, facecolor=face, edgecolor="white", lw=1.0,
@@ -82,9 +81,9 @@ def heatmap(data: ChartData, df: pd.DataFrame, panel: str, path: Path) -> Path:
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.03), ncol=min(len(handles), 5),
               fontsize=8, frameon=False)
     n = f"{int(d.hands.max())} hands x {int(d.deals.max()):,} deals per cell"
-    ax.set_title(f"{data.title}: {panel}\n{data.player}; {n}. Number: expected {data.unit} of the action; "
-                 f"paler: a smaller margin over the next best (full colour at {SHADE:g} {data.unit})",
-                 fontsize=9, pad=24)
+    sub = (f"{data.player}; {n}. Number: expected {data.unit} of the action; paler: a smaller margin over the "
+           f"next best (full colour at {data.shade:g} {data.unit})")
+    ax.set_title(f"{data.title}: {panel}\n" + "\n".join(textwrap.wrap(sub, int(11 * fig_w))), fontsize=9, pad=24)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
@@ -120,7 +119,7 @@ def terminal(data: ChartData, df: pd.DataFrame) -> list:
 
 def close_list(df: pd.DataFrame) -> pd.DataFrame:
     c = df[df.close]
-    return pd.DataFrame({"panel": c.panel, "situation": c.col, "hand class": c.row, "best two": c.chart,
+    return pd.DataFrame({"panel": c.panel, "situation": c.col.str.replace(SEP, ", ", regex=False), "hand class": c.row, "best two": c.chart,
                          "margin": [f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]" for m, lo, hi in
                                     zip(c.margin, c.margin_lo, c.margin_hi)], "n": c.n.map(lambda x: f"{x:,}")})
 
@@ -141,11 +140,11 @@ def page(data: ChartData, df: pd.DataFrame, images: dict, sizes: str, heading: s
         lines += [f"Beside it, {data.beside_name}: {len(df) - len(dis)} of {len(df)} cells choose the same action "
                   f"(or one of the two is close); where they differ:", ""]
         if len(dis):
-            lines += [markdown_table(pd.DataFrame({"panel": dis.panel, "situation": dis.col, "hand class": dis.row,
+            lines += [markdown_table(pd.DataFrame({"panel": dis.panel, "situation": dis.col.str.replace(SEP, ", "), "hand class": dis.row,
                                                    "chart": dis.chart, "beside": dis.beside_chart})), ""]
     for panel in data.panels:
         lines += [f"{heading}# {panel}", "", f"![{data.title}: {panel}]({images[panel]})", ""]
-        lines += [markdown_table(grid(data, df, panel)), ""]
+        lines += [markdown_table(grid(data, df, panel).rename(columns=lambda c: c.replace(SEP, ", "))), ""]
     close = close_list(df)
     lines += [f"{heading}# Close cells ({len(close)} of {len(df)})", ""]
     lines += [markdown_table(close) if len(close) else "None.", ""]
