@@ -248,9 +248,18 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
                 seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
                 out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
                 force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the seat plays its cards as the sampling player, pimc:worlds=N,pimc:race=X; open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None):
-    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,pimc,open: under the heuristics, the sampling player and paranoid open-hand play)."""
+                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the seat plays its cards as the sampling player, pimc:worlds=N,pimc:race=X; open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None,
+                explain: Annotated[bool, typer.Option("--explain", help="why: every choice with its paired margin behind the best (95% interval over 20 batches of the same deals; 'close' when it reaches 0) and deals of the run where the best choice wins and where it loses, with the other hands as dealt")] = False):
+    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,pimc,open: under the heuristics, the sampling player and paranoid open-hand play; --explain: why the best choice is best)."""
     g = bourre.GAME
+    if explain:
+        if play is not None or until_precision is not None:
+            raise TricksimError("--explain takes the plain odds (the heuristics) on --hands deals: leave out --play "
+                                "and --until-precision")
+        _echo(bourre.explain_command(hand, up_card, players, seat, pot, hands, seed,
+                             g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
+                             _opts(out, threads, scheduler, quiet, force, resume)))
+        return
     _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
                               g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
                               until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
@@ -285,8 +294,10 @@ def _chart_log(quiet: bool):
 def chart_bourre(players: Annotated[str, typer.Option("--players", help="table sizes, one panel each (4-8)")] = "4,5,7",
                  quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
                  play: Annotated[str, typer.Option("--play", help="who plays the seat's cards: heuristic (every seat "
-                                                   "basic) or pimc (the sampling player, pimc:worlds=N; slow: give "
-                                                   "few --players, --hands and --deals), with the heuristics beside")] = "heuristic",
+                                                   "basic) or pimc (the sampling player plays the seat's cards, "
+                                                   "pimc:worlds=N; slow: 3 hands x 64 deals a cell by default, "
+                                                   "about 10 minutes a table size), with the heuristics beside on "
+                                                   "the same deals")] = "heuristic",
                  rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
     """Bourre: play or pass, and how many cards to draw (the weakest first), by hand class (rows: trumps held and
     the highest, side aces and kings), seat (first to declare, middle, last before the dealer, dealer) and the

@@ -134,7 +134,8 @@ class Chart:
     """``measure(seed, hands, deals, play, rules, opts, log, **game_options) -> ChartData``; ``log(line)`` reports
     progress; ``opts`` the run options of the engine's runs (not persisted)."""
     sizes: Callable
-    """``sizes(quick) -> (hands per cell, deals per hand)``: the defaults of a full and a quick chart."""
+    """``sizes(quick, play) -> (hands per cell, deals per hand)``: the defaults of a full and a quick chart (under
+    the kind of play ``play``: a sampling player is slower)."""
 
 
 @dataclass(frozen=True, kw_only=True)

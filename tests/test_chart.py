@@ -146,7 +146,8 @@ def test_the_chart_writes_its_table_heatmaps_and_page(tmp_path):
     assert all(f.stat().st_size > 0 for f in files)
     assert "Regenerate: `tricksim chart toy`" in text and "![Toy: what to do: 4 players](toy-4p.png)" in text
     assert len(df) == 8 and set(df.columns) >= {"action", "runner_up", "close", "margin_lo", "margin_hi", "n",
-                                                  "value_lo", "value_hi", "beside_action", "agree"}
+                                                  "value_lo", "value_hi", "beside_action", "agree",
+                                                  "differ_clear"}
     assert (df.n == 600).all() and "8 cells; 6 hands per cell, 100 deals per hand" in CH.sizes_text(df)
     assert f"Close cells ({int(df.close.sum())} of 8)" in text
 
@@ -157,7 +158,7 @@ def test_the_report_section_links_images_relative_to_the_report(tmp_path, monkey
     class Toy:
         name, title = "toy", "Toy"
         rules = staticmethod(lambda: None)
-        chart = Chart(measure=lambda **kw: data, sizes=lambda quick: (6, 100))
+        chart = Chart(measure=lambda **kw: data, sizes=lambda quick, play: (6, 100))
     monkeypatch.setattr(CH, "games", lambda: [Toy])
     text = CH.chart_section(tmp_path, quick=True, progress=False)
     assert "![Toy: what to do: 4 players](charts/toy-4p.png)" in text and "Regenerate: `" in text

@@ -120,7 +120,7 @@ def values(counts, suit: int, rules: BoomkeRules) -> np.ndarray:
     return out
 
 
-def sizes(quick: bool) -> tuple:
+def sizes(quick: bool, play: str = "heuristic") -> tuple:
     return QUICK if quick else FULL
 
 

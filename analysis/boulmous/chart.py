@@ -119,7 +119,7 @@ def values(counts, suit: int, rules: BoulmousRules) -> list:
     return out
 
 
-def sizes(quick: bool) -> tuple:
+def sizes(quick: bool, play: str = "heuristic") -> tuple:
     return QUICK if quick else FULL
 
 

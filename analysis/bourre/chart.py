@@ -46,6 +46,8 @@ POOL = 1 << 16          # random hands per pool (a class rarer than ~1 in 5,000 
 MIN_HANDS = 3           # fewer hands of a class than this: the cell is left out (too rare to estimate)
 FULL = (24, 2048)       # hands per cell, deals per hand
 QUICK = (4, 512)
+PIMC_FULL = (3, 64)     # the sampling player: about 2 s a cell at 4 players on 2 cores (10 minutes a table size)
+PIMC_QUICK = (3, 16)
 PLAYS = ("heuristic", "pimc")
 
 
@@ -186,7 +188,9 @@ def block_chart(params, first, n):
     return out
 
 
-def sizes(quick: bool) -> tuple:
+def sizes(quick: bool, play: str = "heuristic") -> tuple:
+    if str(play).split(":")[0].strip().lower() == "pimc":
+        return PIMC_QUICK if quick else PIMC_FULL
     return QUICK if quick else FULL
 
 

@@ -34,7 +34,7 @@ def make(game, out: Path, quick: bool = False, hands: int | None = None, deals: 
         raise TricksimError(f"{game.title} has no strategy chart yet; the games with one: "
                             f"{', '.join(g.name for g in games())}")
     check_out_path(out, "--out")
-    h, d = game.chart.sizes(quick)
+    h, d = game.chart.sizes(quick, play)
     for name, v in (("--hands", hands), ("--deals", deals)):
         if v is not None and v < 1:
             raise TricksimError(f"{name} must be at least 1, got {v}")
@@ -60,7 +60,8 @@ def chart_command(game, out: Path | None = None, quick: bool = False, hands: int
     close = close_list(df)
     yield f"\nclose cells: {len(close)} of {len(df)} (the best two cannot be told apart; both named)"
     if "agree" in df:
-        yield f"{data.beside_name} beside it: the same action in {int(df.agree.sum())} of {len(df)} cells"
+        yield (f"{data.beside_name} beside it on the same deals: the same best action in {int(df.agree.sum())} of "
+               f"{len(df)} cells; a clear difference (neither close) in {int(df.differ_clear.sum())}")
     yield f"\n({secs:.1f} s) files: " + ", ".join(str(f) for f in files)
     yield f"Regenerate: {data.command}"
 

@@ -68,7 +68,8 @@ def label(action: str, runner_up: str, close: bool) -> str:
 
 def table(data: ChartData) -> pd.DataFrame:
     """One row per cell: its coordinates, the decision (``cell_stats``), n, what it keeps, every action's mean;
-    with a second player beside (``ChartCell.beside``), that player's decision and whether the two agree."""
+    with a second player beside (``ChartCell.beside``), that player's decision, whether the two choose the same
+    action (``agree``) and whether they differ with neither cell close (``differ_clear``)."""
     rows = []
     for c in data.cells:
         s = cell_stats(c.values, data.actions)
@@ -85,7 +86,8 @@ def table(data: ChartData) -> pd.DataFrame:
             b = cell_stats(c.beside, data.actions)
             r.update({"beside_action": b["action"], "beside_close": bool(b["close"]),
                       "beside_chart": label(b["action"], b["runner_up"], b["close"]), "beside_value": b["value"],
-                      "agree": b["action"] == s["action"] or s["close"] or b["close"]})
+                      "agree": b["action"] == s["action"],
+                      "differ_clear": b["action"] != s["action"] and not (s["close"] or b["close"])})
         rows.append(r)
     return pd.DataFrame(rows)
 

@@ -137,11 +137,13 @@ def page(data: ChartData, df: pd.DataFrame, images: dict, sizes: str, heading: s
               "be told apart; both are named, either is as good as the data can say.", ""]
     if "agree" in df:
         dis = df[~df.agree]
-        lines += [f"Beside it, {data.beside_name}: {len(df) - len(dis)} of {len(df)} cells choose the same action "
-                  f"(or one of the two is close); where they differ:", ""]
+        lines += [f"Beside it, {data.beside_name} on the same deals: the same best action in {len(df) - len(dis)} of "
+                  f"{len(df)} cells; different in {len(dis)}, {int(df.differ_clear.sum())} of them with neither cell "
+                  "close (a clear difference):", ""]
         if len(dis):
             lines += [markdown_table(pd.DataFrame({"panel": dis.panel, "situation": dis.col.str.replace(SEP, ", "), "hand class": dis.row,
-                                                   "chart": dis.chart, "beside": dis.beside_chart})), ""]
+                                                   "chart": dis.chart, "beside": dis.beside_chart,
+                                                   "clear": dis.differ_clear.map({True: "yes", False: "no"})})), ""]
     for panel in data.panels:
         lines += [f"{heading}# {panel}", "", f"![{data.title}: {panel}]({images[panel]})", ""]
         lines += [markdown_table(grid(data, df, panel).rename(columns=lambda c: c.replace(SEP, ", "))), ""]
