@@ -313,17 +313,23 @@ def chart_bourre(players: Annotated[str, typer.Option("--players", help="table s
 
 @chart_app.command("boulmous")
 def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
-                   deals: ChartDeals = None, seed: Seed = 0, rule: Rule = None, out: ChartOut = None,
-                   threads: Threads = None, quiet: Quiet = False):
+                   deals: ChartDeals = None, seed: Seed = 0,
+                   scores: Annotated[Optional[str], typer.Option("--scores", help="instead: the calls by the chance "
+                                     "to win the game (the equity table, as odds boulmous --hand --scores), one panel "
+                                     "per score state: even (0 each), need3 (I need 3 to win), opp3 (the next player "
+                                     "needs 3), or all; e.g. --scores even,need3,opp3")] = None,
+                   rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
     """Boulmous: pass, or the bid to make (3 to 6, in the hand's long suit or at no trumps), by hand class (rows:
     trumps in the long suit with the bowers, the bowers, side aces) and seat (columns: first to bid .. dealer).
     A cell's hands are drawn at random within its class (seeded: --seed fixes the chart); each is evaluated as
     'odds boulmous --hand' does, every call on the same deals; the cell shows the call of the highest mean (the
     deal's points plus stakes), its margin over the next best with a 95% interval over the hands, and n. A cell
     whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes boulmous.csv,
-    boulmous-4p.png and boulmous.md into --out. (Defaults: 16 hands x 2,048 deals per cell; --quick 4 x 512.)"""
+    boulmous-4p.png and boulmous.md into --out (with --scores: boulmous-scores.*, one image per score state).
+    (Defaults: 16 hands x 2,048 deals per cell; --quick 4 x 512.)"""
     _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, "heuristic",
-                                  boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
+                                  boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet),
+                                  scores=scores))
 
 
 @chart_app.command("boomke-wies")

@@ -124,6 +124,8 @@ class ChartData:
     """The stem of the files (``bourre`` -> ``bourre.csv``, ``bourre-7p.png``)."""
     shade: float = 0.25
     """A margin of this many units (or more) over the next-best action gives a heatmap cell its full colour."""
+    value_format: str = "{:+.2f}"
+    """How the heatmap and tables write a value (``{:.1%}`` for a chance)."""
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,8 @@ def test_margins_that_reach_zero_are_close_and_name_both():
     assert s["close"] and s["margin_lo"] <= 0 < s["margin_hi"]
     assert CH.label(s["action"], s["runner_up"], True) == "draw 0 or 1"
     assert CH.label("pass", "draw 0", True) == "pass or draw 0"
+    assert CH.label("bid 4 NT", "bid 3 NT", True) == "bid 3 NT or 4 NT"
+    assert CH.label("bid 3", "bid 3 NT", True) == "bid 3 or bid 3 NT"
 
 
 def test_the_margin_is_paired_hand_by_hand():
@@ -268,6 +270,25 @@ def test_boulmous_cells_are_the_odds_of_their_hands_on_the_same_deals():
             call = res["best"].best_call.iloc[0]       # odds' own best call is the cell's best action of this hand
             if call != "pass" and call.split()[1] in (suit, "NT"):
                 assert data.actions[best] == f"bid {call.split()[0]}" + (" NT" if call.endswith("NT") else "")
+
+
+def test_boulmous_score_charts_are_the_game_odds_of_their_hands():
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous.equity.decide import odds_scores
+    row = "3 trumps, 2 bowers, 1 side A"
+    data = MC.measure(seed=5, hands=3, deals=200, only={("third", row)}, scores="need3,opp3")
+    assert [c.panel for c in data.cells] == ["I need 3", "the next player needs 3"]
+    assert data.value_format == "{:.1%}" and data.name == "boulmous-scores"
+    for cell, state, y in zip(data.cells, ("need3", "opp3"), ([0, 0, 18, 0], [0, 0, 0, 18])):
+        assert MC.state_scores(state, 2, 21) == y
+        for k, (cards, seat, hseed) in enumerate(MC.cell_hands(5, "third", row, 3)):
+            p = odds_scores(cards, seat, y, seed=hseed, hands=200)["calls"].set_index("call").p_win_game
+            t = "SHDC"[MC.long_suit(cards)]
+            want = [p["pass"]] + [p[f"{b} {t}"] for b in MC.BIDS] + [p[f"{b} NT"] for b in MC.BIDS]
+            assert cell.values[k] == pytest.approx(want, abs=1e-12)
+    assert MC.parse_states("all") == ["even", "need3", "opp3"]
+    with pytest.raises(Exception, match="choose among even, need3, opp3"):
+        MC.parse_states("even,lead")
 
 
 # ---- the Boomke Wies chart against odds boomke-wies --hand ---------------------------------------------------

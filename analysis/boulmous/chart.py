@@ -26,6 +26,7 @@ from ..common import TricksimError, check_seed, make_params
 from ..engine import RunOptions
 from ..game import Chart, ChartCell, ChartData
 from .config import ODDS_BLOCK, TRUMP_NAMES, BoulmousRules
+from .equity.decide import odds_scores
 from .spec import SPEC
 
 SEATS = ("first", "second", "third", "dealer")
@@ -123,43 +124,87 @@ def sizes(quick: bool, play: str = "heuristic") -> tuple:
     return QUICK if quick else FULL
 
 
+STATES = {"even": "even scores", "need3": "I need 3", "opp3": "the next player needs 3"}
+"""The score states of ``--scores``: the chart by the chance to win the game (the equity table's values)."""
+
+
+def state_scores(state: str, seat: int, target: int) -> list:
+    """The four scores (the odds' seats) of a score state for the hand in ``seat``."""
+    y = [0, 0, 0, 0]
+    if state == "need3":
+        y[seat] = target - 3
+    elif state == "opp3":
+        y[(seat + 1) % 4] = target - 3
+    return y
+
+
+def parse_states(text) -> list:
+    """The score states of ``--scores`` (names separated by commas; ``all``: every one)."""
+    names = [x.strip().lower() for x in str(text).split(",") if x.strip()]
+    names = list(STATES) if names == ["all"] else names
+    bad = [x for x in names if x not in STATES]
+    if bad or not names:
+        raise TricksimError(f"--scores: choose among {', '.join(STATES)} (or all), got {text!r}")
+    return list(dict.fromkeys(names))
+
+
+def _hand_values(cards, seat: int, hseed: int, deals: int, rules, specs, opts, state):
+    """The values of ``ACTIONS`` for one hand: points plus stakes, or (``state``) the chance to win the game."""
+    suit = long_suit(cards)
+    if state is None:
+        params = make_params(hseed, rules, specs, hand_mask=mask_of(cards), seat=seat)
+        return values(opts.at(None).execute(engine.Run("boulmous.odds", params, deals, ODDS_BLOCK)).counts, suit,
+                      rules)
+    res = odds_scores(cards, seat, state_scores(state, seat, rules.target), seed=hseed, hands=deals, rules=rules,
+                      heuristics=specs, opts=opts.at(None))
+    p = res["calls"].set_index("call").p_win_game
+    t = TRUMP_NAMES[suit]
+    return [float(p["pass"])] + [float(p[f"{b} {t}"]) for b in BIDS] + [float(p[f"{b} NT"]) for b in BIDS]
+
+
 def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, play: str = "heuristic",
-            rules: BoulmousRules | None = None, opts: RunOptions = RunOptions(), log=None, only=None) -> ChartData:
-    """The chart's cells (``Chart.measure``): every class in every seat (``only``: the (seat, row) pairs it holds)."""
+            rules: BoulmousRules | None = None, opts: RunOptions = RunOptions(), log=None, only=None,
+            scores=None) -> ChartData:
+    """The chart's cells (``Chart.measure``): every class in every seat (``only``: the (seat, row) pairs it holds);
+    with ``scores`` (score states of ``STATES``) one panel per state, valued by the chance to win the game."""
     rules = rules or BoulmousRules()
     seed = check_seed(seed)
     if str(play).strip().lower() != "heuristic":
         raise TricksimError("--play: the Boulmous chart is measured with the heuristics (heuristic); the sampling "
                             "player is too slow for a chart's thousands of hands (odds boulmous --hand ... --play "
                             "heuristic,pimc compares one hand)")
+    states = parse_states(scores) if scores is not None else [None]
     hands, deals = hands or FULL[0], deals or FULL[1]
     if hands < MIN_HANDS:
         raise TricksimError(f"--hands must be at least {MIN_HANDS} (the interval is taken over the hands)")
     specs = SPEC.parse_seats(None)
     cells = []
-    for seat in SEATS:
-        for row in ROWS:
-            if only is not None and (seat, row) not in only:
-                continue
-            hs = cell_hands(seed, seat, row, hands)
-            if len(hs) < MIN_HANDS:
-                continue
-            v = []
-            for cards, s, hseed in hs:
-                params = make_params(hseed, rules, specs, hand_mask=mask_of(cards), seat=s)
-                r = opts.at(None).execute(engine.Run("boulmous.odds", params, deals, ODDS_BLOCK))
-                v.append(values(r.counts, long_suit(cards), rules))
-            cells.append(ChartCell(panel="4 players", row=row, col=seat, values=np.array(v), deals=deals,
-                                   key={"seat": seat, "class": row, "hands_shown": " / ".join(
-                                       " ".join(card_str(x) for x in c) for c, _, _ in hs[:2])}))
+    for state in states:
+        panel = "4 players" if state is None else STATES[state]
+        for seat in SEATS:
+            for row in ROWS:
+                if only is not None and (seat, row) not in only:
+                    continue
+                hs = cell_hands(seed, seat, row, hands)
+                if len(hs) < MIN_HANDS:
+                    continue
+                v = [_hand_values(c, s, hseed, deals, rules, specs, opts, state) for c, s, hseed in hs]
+                cells.append(ChartCell(panel=panel, row=row, col=seat, values=np.array(v), deals=deals,
+                                       key={"scores": state or "", "seat": seat, "class": row,
+                                            "hands_shown": " / ".join(" ".join(card_str(x) for x in c)
+                                                                      for c, _, _ in hs[:2])}))
         if log:
-            log(f"boulmous chart, seat {seat}: {sum(c.col == seat for c in cells)} cells measured")
+            log(f"boulmous chart, {panel}: {sum(c.panel == panel for c in cells)} cells measured")
+    game = scores is not None
     return ChartData(
-        shade=0.5,
-        title="Boulmous: pass, or the bid to make", player="the heuristics (cautious, the default) in every seat",
-        unit="points", actions=ACTIONS, panels=["4 players"], rows=[r for r in ROWS if any(c.row == r for c in cells)],
-        cols=list(SEATS), cells=cells, name="boulmous",
-        command=f"tricksim chart boulmous --hands {hands} --deals {deals} --seed {seed}",
+        shade=0.02 if game else 0.5, value_format="{:.1%}" if game else "{:+.2f}",
+        title="Boulmous: pass, or the bid to make" + (", by the chance to win the game" if game else ""),
+        player="the heuristics (cautious, the default) in every seat", unit="chance to win" if game else "points",
+        actions=ACTIONS, panels=[STATES[x] for x in states] if game else ["4 players"],
+        rows=[r for r in ROWS if any(c.row == r for c in cells)], cols=list(SEATS), cells=cells,
+        name="boulmous-scores" if game else "boulmous",
+        command=f"tricksim chart boulmous --hands {hands} --deals {deals} --seed {seed}"
+        + (f" --scores {','.join(states)}" if game else ""),
         notes=["Rows: the trumps the hand holds in its long suit (the suit's cards and the other jack of its colour), "
                "the bowers (the two jacks of the trump colour) among them, and the aces of the other suits. The long "
                "suit: the most trumps, then the more bowers, then the higher cards.",
@@ -167,8 +212,12 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                "bid k = bid k and name the long suit trumps when the auction is won; bid k NT = at no trumps. A bid "
                "is valued as won (the contract played, as odds boulmous --hand plays every contract): the taker "
                "leads whatever his seat, so the seat moves only what passing is worth (the others bid on).",
-               "Values: the expected points of the deal plus its stakes (a boulmous, bid 6, made +3, failed -3); "
-               "pass: the seat's points and stakes when it passes and the others bid on."])
+               ("Values: the hand's chance to win the game after the deal (the equity table of odds boulmous --hand "
+                f"--scores, target {rules.target}); panels: the scores before the deal: all at 0; the hand's seat at "
+                f"{rules.target - 3}, the others at 0; the next seat (on the hand's left) at {rules.target - 3}, the "
+                "others at 0." if game else
+                "Values: the expected points of the deal plus its stakes (a boulmous, bid 6, made +3, failed -3); "
+                "pass: the seat's points and stakes when it passes and the others bid on.")])
 
 
 CHART = Chart(measure=measure, sizes=sizes)

@@ -53,16 +53,16 @@ def cell_stats(values, actions) -> dict:
 
 
 def label(action: str, runner_up: str, close: bool) -> str:
-    """The cell's words: the action, or for a close cell both (``draw 2 or 3``, ``bid 3 or 4 NT``, ``pass or
-    draw 0``): two names that differ in one word share the rest."""
+    """The cell's words: the action, or for a close cell both (``draw 2 or 3``, ``bid 3 NT or 4 NT``, ``pass or
+    draw 0``): two names that differ in one word share what comes before it."""
     if not close:
         return action
     a, b = action.split(" "), runner_up.split(" ")
     diff = [i for i in range(len(a)) if len(a) == len(b) and a[i] != b[i]]
     if len(a) > 1 and len(diff) == 1:
         i = diff[0]
-        x, y = sorted([a[i], b[i]])
-        return " ".join(a[:i] + [f"{x} or {y}"] + a[i + 1:])
+        (x, xs), (y, ys) = sorted([(a[i], a), (b[i], b)])
+        return " ".join(xs[:i] + [f"{x} or {y}"]) if i == len(a) - 1 else f"{' '.join(xs)} or {' '.join(ys[i:])}"
     return f"{action} or {runner_up}"
 
 

@@ -3,6 +3,7 @@ markdown page (analysis/chart/core.py computes the cells)."""
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def heatmap(data: ChartData, df: pd.DataFrame, panel: str, path: Path) -> Path:
         ax.text(j + 0.5, i + 0.42, words, ha="center", va="center", fontsize=7.2, color=ink,
                 fontweight="bold" if not r.close else "normal",
                 bbox=dict(boxstyle="square,pad=0.05", fc=face, ec="none") if r.close else None)
-        ax.text(j + 0.5, i + 0.78, f"{r.value:+.2f}", ha="center", va="center", fontsize=6, color=ink)
+        ax.text(j + 0.5, i + 0.78, data.value_format.format(r.value), ha="center", va="center", fontsize=6, color=ink)
     ax.set_xlim(0, len(cols))
     ax.set_ylim(len(rows), 0)
     ax.set_yticks(np.arange(len(rows)) + 0.5)
@@ -81,8 +82,8 @@ def heatmap(data: ChartData, df: pd.DataFrame, panel: str, path: Path) -> Path:
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.03), ncol=min(len(handles), 5),
               fontsize=8, frameon=False)
     n = f"{int(d.hands.max())} hands x {int(d.deals.max()):,} deals per cell"
-    sub = (f"{data.player}; {n}. Number: expected {data.unit} of the action; paler: a smaller margin over the "
-           f"next best (full colour at {data.shade:g} {data.unit})")
+    sub = (f"{data.player}; {n}. Number: the action's expected value ({data.unit}); paler: a smaller margin over "
+           f"the next best (full colour at {data.shade:g})")
     ax.set_title(f"{data.title}: {panel}\n" + "\n".join(textwrap.wrap(sub, int(11 * fig_w))), fontsize=9, pad=24)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120, bbox_inches="tight")
@@ -91,8 +92,9 @@ def heatmap(data: ChartData, df: pd.DataFrame, panel: str, path: Path) -> Path:
 
 
 def panel_file(data: ChartData, panel: str) -> str:
-    return f"{data.name}-{panel.split()[0] if panel.split()[0].isdigit() else panel.replace(' ', '-')}" + (
-        "p.png" if panel.endswith("players") else ".png")
+    """The heatmap's file name: ``bourre-7p.png`` for ``7 players``, else the panel's words (``even-scores``)."""
+    m = re.fullmatch(r"(\d+) players", panel)
+    return f"{data.name}-{m.group(1)}p.png" if m else f"{data.name}-{re.sub('[^a-z0-9]+', '-', panel.lower()).strip('-')}.png"
 
 
 def grid(data: ChartData, df: pd.DataFrame, panel: str, col_group: str | None = None, marks: bool = True):
