@@ -271,7 +271,10 @@ ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well
 ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
                                                    "intervals are taken over them)", show_default="Bourre and Boomke Wies 24, Boulmous 16; --quick 4 (Boomke Wies 6)")]
 ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
-                                                   "the same deals for every action", show_default="2,048 (Boomke Wies 4,096); --quick 512 (1,024)")]
+                                                   "the same deals for every action", show_default="2,048 (Boomke Wies 4,096); --quick 512 (Boomke Wies 1,024)")]
+ChartThreads = Annotated[Optional[int], typer.Option("--threads", min=1, rich_help_panel=RUN, help="threads of the "
+                                                     "kernels (a hand's few deals keep a second thread waiting)",
+                                                     show_default="1")]
 ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
                                                   show_default="reports/charts")]
 
@@ -298,7 +301,7 @@ def chart_bourre(players: Annotated[str, typer.Option("--players", help="table s
                                                    "pimc:worlds=N; slow: 3 hands x 64 deals a cell by default, "
                                                    "about 10 minutes a table size), with the heuristics beside on "
                                                    "the same deals")] = "heuristic",
-                 rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
+                 rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Bourre: play or pass, and how many cards to draw (the weakest first), by hand class (rows: trumps held and
     the highest, side aces and kings), seat (first to declare, middle, last before the dealer, dealer) and the
     up-card's rank (columns), one panel per table size. A cell's hands are drawn at random within its class
@@ -318,7 +321,7 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
                                      "to win the game (the equity table, as odds boulmous --hand --scores), one panel "
                                      "per score state: even (0 each), need3 (I need 3 to win), opp3 (the next player "
                                      "needs 3), or all; e.g. --scores even,need3,opp3")] = None,
-                   rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
+                   rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Boulmous: pass, or the bid to make (3 to 6, in the hand's long suit or at no trumps), by hand class (rows:
     trumps in the long suit with the bowers, the bowers, side aces) and seat (columns: first to bid .. dealer).
     A cell's hands are drawn at random within its class (seeded: --seed fixes the chart); each is evaluated as
@@ -334,7 +337,7 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
 
 @chart_app.command("boomke-wies")
 def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
-                      rule: Rule = None, out: ChartOut = None, threads: Threads = None, quiet: Quiet = False):
+                      rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Boomke Wies: pass, or the bid to make (7-12, Boom, the dealer's Meetje), by hand class (rows: the longest
     suit's length, high-card points) and seat (columns: first to bid .. dealer, and the dealer's forced call after
     three passes: 7, Boom or Meetje). A row's hands are drawn at random within its class (seeded: --seed fixes the

@@ -8,6 +8,7 @@ section (``chart_section``).
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -29,7 +30,10 @@ def games() -> list:
 
 def make(game, out: Path, quick: bool = False, hands: int | None = None, deals: int | None = None, seed: int = 0,
          play: str = "heuristic", rules=None, opts: RunOptions = RunOptions(), log=None, **options):
-    """Measure ``game``'s chart and write it into ``out``: (ChartData, table, page text, files, seconds)."""
+    """Measure ``game``'s chart and write it into ``out``: (ChartData, table, page text, files, seconds).  The
+    kernels run on one thread unless ``opts.threads`` says otherwise: a hand's few deals are one or two of a
+    kernel's chunks, and a second thread mostly waits at the kernel's end (measured on a shared 2-core machine:
+    twice as fast on one thread at 2,048 deals a hand, four times at 256)."""
     if game.chart is None:
         raise TricksimError(f"{game.title} has no strategy chart yet; the games with one: "
                             f"{', '.join(g.name for g in games())}")
@@ -38,6 +42,8 @@ def make(game, out: Path, quick: bool = False, hands: int | None = None, deals: 
     for name, v in (("--hands", hands), ("--deals", deals)):
         if v is not None and v < 1:
             raise TricksimError(f"{name} must be at least 1, got {v}")
+    if opts.threads is None:
+        opts = dataclasses.replace(opts, threads=1)
     t0 = time.perf_counter()
     data = game.chart.measure(seed=seed, hands=hands or h, deals=deals or d, play=play,
                               rules=rules or game.rules(), opts=opts, log=log, **options)
@@ -67,19 +73,24 @@ def chart_command(game, out: Path | None = None, quick: bool = False, hands: int
 
 
 def chart_section(out: Path, quick: bool, progress: bool) -> str:
-    """The report's charts (``tricksim report --only charts``): every game's chart into ``out/charts/``; the
-    markdown section (image paths relative to ``out``, a ``Regenerate:`` line per chart)."""
+    """The report's charts (``tricksim report --only charts``): every game's chart into ``out/charts/`` (its CSV,
+    heatmaps and printable page); the markdown section: per game what it decides, who plays, the sizes, a
+    ``Regenerate:`` line, the heatmaps (paths relative to ``out``) and the close cells' count (the page lists them)."""
     out = Path(out)
-    parts = ["## Strategy charts", ""]
+    parts = ["## Strategy charts", "",
+             "What to do with hands like this, cell by cell: the action of the highest expected value over a "
+             "class's hands, every action on the same deals; a cell whose best two cannot be told apart (the 95% "
+             "interval of their paired margin reaches 0) is hatched and names both. Each page has the legend, the "
+             "tables in words and the close cells.", ""]
     log = (lambda line: print(f"tricksim: {line}", file=sys.stderr, flush=True)) if progress else None
     for g in games():
-        data, df, _, files, secs = make(g, out / "charts", quick, log=log,
-                                        opts=RunOptions(progress=False))
-        images = {p: f.relative_to(out).as_posix() for p, f in zip(data.panels, files[1:-1])}
-        parts.append(page(data, df, images, sizes_text(df) + f"; measured in {secs:.0f} s", heading="###"))
-        parts.append(f"CSV: `{files[0].relative_to(out).as_posix()}`; the page alone: "
-                     f"`{files[-1].relative_to(out).as_posix()}`.")
-        parts.append("")
+        data, df, _, files, secs = make(g, out / "charts", quick, log=log, opts=RunOptions(progress=False))
+        rel = [f.relative_to(out).as_posix() for f in files]
+        parts += [f"### {data.title}", "", f"Measured with {data.player}. {sizes_text(df)}; {secs:.0f} s.", "",
+                  f"Regenerate: `{data.command} --out {(out / 'charts').as_posix()}`", ""]
+        parts += [f"![{data.title}: {p}]({f})" for p, f in zip(data.panels, rel[1:-1])]
+        parts += ["", f"Close cells: {int(df.close.sum())} of {len(df)}. The page to print: [{rel[-1]}]({rel[-1]}); "
+                      f"every cell with its intervals and n: `{rel[0]}`.", ""]
     return "\n".join(parts)
 
 
