@@ -202,6 +202,27 @@ def test_a_cell_does_not_depend_on_the_threads():
     assert np.array_equal(one[1].values, two[1].values)
 
 
+def test_rule_variants_reach_the_chart():
+    """A turned-up card nobody holds (the dealer may pass under an Ace); a lower discard limit at 7 players (its
+    cells lack the draws past it, the other table's keep them)."""
+    row = "2 trumps (A), no side A/K"
+    sep = BourreRules(trump_card="separate_turnup")
+    data = BC.measure(seed=2, hands=3, deals=64, players=[4], rules=sep,
+                      only={("dealer", "A", "1 trump (A), no side A/K")})
+    assert len(data.cells) == 0                       # nobody holds the Ace turned up: no trump Ace in any hand
+    kq = "2 trumps (K/Q), no side A/K"
+    data = BC.measure(seed=2, hands=3, deals=64, players=[4], rules=sep, only={("dealer", "A", kq)})
+    assert not np.isnan(data.cells[0].values[:, 0]).any()          # pass is open to the dealer
+    for cards, up, _, _ in BC.cell_hands(2, 4, "dealer", 2, kq, 3, sep):
+        assert up not in cards
+    lim = BourreRules(max_discard_7plus=3)
+    data = BC.measure(seed=2, hands=3, deals=64, players=[4, 7], rules=lim, only={("first", "10-K", row)})
+    four, seven = data.cells
+    assert data.actions[-1] == "draw 5" and not np.isnan(four.values).any()
+    assert np.isnan(seven.values[:, -2:]).all() and not np.isnan(seven.values[:, :-2]).any()
+    assert set(CH.table(data).action) <= set(data.actions)
+
+
 @pytest.mark.slow   # left out of the fast tier
 @pytest.mark.parametrize("seat, up, row", [("first", "2-9", "no trump, no side A/K"),
                                            ("first", "10-K", "1 trump (K/Q), 1 side A/K"),

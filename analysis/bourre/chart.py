@@ -275,7 +275,8 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                "then trumps from the lowest; draw 0 = play the five cards dealt.",
                f"Values: the chips of the deal from the decision on, per chip in the pot after the antes (players x "
                f"{rules.ante}, nothing carried over): +1 = the pot won alone, -1 = a bourre of the pot paid; pass = 0.",
-               "An Ace turned up obliges the dealer to play: that column has no pass."])
+               "An Ace turned up obliges the dealer to play: that column has no pass." if rules.trump_card ==
+               "dealer_fifth" else "The dealer may pass like anyone (the turned-up card is nobody's)."])
 
 
 def _measure_cell(hs, players, seat, up_name, row, names, kind, extra, deals, rules, specs, seed, opts):

@@ -97,13 +97,19 @@ def panel_file(data: ChartData, panel: str) -> str:
     return f"{data.name}-{m.group(1)}p.png" if m else f"{data.name}-{re.sub('[^a-z0-9]+', '-', panel.lower()).strip('-')}.png"
 
 
-def grid(data: ChartData, df: pd.DataFrame, panel: str, col_group: str | None = None, marks: bool = True):
-    """A panel as a table of words (rows x columns): the action, ``~`` before a close cell's two."""
+def grid(data: ChartData, df: pd.DataFrame, panel: str, col_group: str | None = None, marks: bool = True,
+         keep: bool = False):
+    """A panel as a table of words (rows x columns): the action, ``~`` before a close cell's two; with ``keep``,
+    what a clear cell's action keeps (``draw 3 (keep 2 trumps)``)."""
     d = df[df.panel == panel]
     cols = [c for c in data.cols if col_group is None or c.split(SEP)[0] == col_group]
     out = pd.DataFrame({"hand class": [r for r in data.rows if r in set(d.row)]})
+
+    def word(r):
+        kept = f" (keep {r.keep})" if keep and not r.close and isinstance(r.keep, str) and r.keep else ""
+        return ("~ " if (r.close and marks) else "") + r.chart + kept
     for c in cols:
-        words = {r.row: ("~ " if (r.close and marks) else "") + r.chart for r in d[d.col == c].itertuples()}
+        words = {r.row: word(r) for r in d[d.col == c].itertuples()}
         out[c.split(SEP)[-1] if col_group else c] = [words.get(r, "") for r in out["hand class"]]
     return out
 
@@ -148,7 +154,7 @@ def page(data: ChartData, df: pd.DataFrame, images: dict, sizes: str, heading: s
                                                    "clear": dis.differ_clear.map({True: "yes", False: "no"})})), ""]
     for panel in data.panels:
         lines += [f"{heading}# {panel}", "", f"![{data.title}: {panel}]({images[panel]})", ""]
-        lines += [markdown_table(grid(data, df, panel).rename(columns=lambda c: c.replace(SEP, ", "))), ""]
+        lines += [markdown_table(grid(data, df, panel, keep=True).rename(columns=lambda c: c.replace(SEP, ", "))), ""]
     close = close_list(df)
     lines += [f"{heading}# Close cells ({len(close)} of {len(df)})", ""]
     lines += [markdown_table(close) if len(close) else "None.", ""]
