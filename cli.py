@@ -269,9 +269,9 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
 ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well under a minute warm (few hands per "
                                                           "cell: most cells close); the sizes are said in the output")]
 ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
-                                                   "intervals are taken over them)", show_default="Bourre and Boomke Wies 24, Boulmous 16; --quick 4 (Boomke Wies 6)")]
+                                                   "intervals are taken over them)", show_default="Bourre and Boomke Wies 24, Boulmous 32; --quick 4 (Boomke Wies 6)")]
 ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
-                                                   "the same deals for every action", show_default="2,048 (Boomke Wies 4,096); --quick 512 (Boomke Wies 1,024)")]
+                                                   "the same deals for every action", show_default="Bourre 2,048, the others 4,096; --quick 512 (Boomke Wies 1,024)")]
 ChartThreads = Annotated[Optional[int], typer.Option("--threads", min=1, rich_help_panel=RUN, help="threads of the "
                                                      "kernels (a hand's few deals keep a second thread waiting)",
                                                      show_default="1")]
@@ -329,7 +329,7 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
     deal's points plus stakes), its margin over the next best with a 95% interval over the hands, and n. A cell
     whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes boulmous.csv,
     boulmous-4p.png and boulmous.md into --out (with --scores: boulmous-scores.*, one image per score state).
-    (Defaults: 16 hands x 2,048 deals per cell; --quick 4 x 512.)"""
+    (Defaults: 32 hands x 4,096 deals per cell; --quick 4 x 512.)"""
     _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, "heuristic",
                                   boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet),
                                   scores=scores))

@@ -268,6 +268,13 @@ def test_a_boulmous_hand_falls_in_its_class(hand, row, suit):
     assert MC.classify(cards) == row and "SHDC"[MC.long_suit(cards)] == suit and row in MC.ROWS
 
 
+def test_the_boulmous_pool_classes_its_hands_as_classify_does():
+    from tricksim.analysis.boulmous import chart as MC
+    hands, rows = MC.pool(9)
+    assert len(set(map(tuple, hands[:5000].tolist()))) > 4900 and all(len(set(h)) == 6 for h in hands[:200].tolist())
+    assert [MC.ROWS[r] for r in rows[:3000]] == [MC.classify(list(h)) for h in hands[:3000].tolist()]
+
+
 def test_boulmous_cells_are_the_odds_of_their_hands_on_the_same_deals():
     from tricksim.analysis.boulmous import chart as MC
     from tricksim.analysis.boulmous import odds_hand as bodds

@@ -34,9 +34,9 @@ SEATS = ("first", "second", "third", "dealer")
 BIDS = (3, 4, 5, 6)
 ACTIONS = ["pass"] + [f"bid {b}" for b in BIDS] + [f"bid {b} NT" for b in BIDS]
 NT = TRUMP_NAMES.index("NT")
-POOL = 1 << 16
+POOL = 1 << 18
 MIN_HANDS = 3
-FULL = (16, 2048)
+FULL = (32, 4096)
 QUICK = (4, 512)
 RJ, RA = 9, 12          # the jack's and the ace's ranks (kernels/cards.py)
 
@@ -92,8 +92,28 @@ def pool(seed: int):
         deck = np.array([s * 16 + r for s in range(4) for r in range(7, 13)], np.int64)
         pick = np.sort(np.argpartition(rng.random((POOL, 24)), 6, axis=1)[:, :6], axis=1)
         hands = deck[pick]
-        _POOLS[seed] = (hands, np.array([ROWS.index(classify(list(h))) for h in hands.tolist()], np.int64))
+        _POOLS[seed] = (hands, rows_of(hands))
     return _POOLS[seed]
+
+
+def rows_of(hands) -> np.ndarray:
+    """``classify`` of many hands (int64[n, 6] kernel card ids) at once: the rows' indices.  The long suit's key
+    (trumps, bowers, its cards' ranks, the first suit) as one number: distinct ranks compared from the highest
+    down order as the sum of 2^rank does."""
+    suit, rank = hands // 16, hands % 16
+    key = np.zeros((len(hands), 4), np.int64)
+    tb = []
+    for s in range(4):
+        own, left = (hands == s * 16 + RJ).any(axis=1), (hands == (3 - s) * 16 + RJ).any(axis=1)
+        t, b = (suit == s).sum(axis=1) + left, own.astype(np.int64) + left
+        key[:, s] = ((t * 3 + b) * (1 << 13) + np.where(suit == s, 1 << rank, 0).sum(axis=1)) * 4 + (3 - s)
+        tb.append((t, b))
+    best = key.argmax(axis=1)
+    t = np.choose(best, [x[0] for x in tb])
+    b = np.choose(best, [x[1] for x in tb])
+    aces = ((rank == RA) & (suit != best[:, None])).sum(axis=1)
+    lut = np.array([[[ROWS.index(row_of(tt, bb, aa)) for aa in range(5)] for bb in range(3)] for tt in range(7)])
+    return lut[t, b, aces]
 
 
 def cell_hands(seed: int, seat: str, row: str, hands: int):
