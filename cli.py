@@ -274,7 +274,7 @@ ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="rando
                                                    "the same deals for every action", show_default="Bourre 2,048, the others 4,096; --quick 512 (Boomke Wies 1,024)")]
 ChartThreads = Annotated[Optional[int], typer.Option("--threads", min=1, rich_help_panel=RUN, help="threads of the "
                                                      "kernels (a hand's few deals keep a second thread waiting)",
-                                                     show_default="1")]
+                                                     show_default="1; --play pimc: all cores")]
 ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
                                                   show_default="reports/charts")]
 

@@ -31,9 +31,10 @@ def games() -> list:
 def make(game, out: Path, quick: bool = False, hands: int | None = None, deals: int | None = None, seed: int = 0,
          play: str = "heuristic", rules=None, opts: RunOptions = RunOptions(), log=None, **options):
     """Measure ``game``'s chart and write it into ``out``: (ChartData, table, page text, files, seconds).  The
-    kernels run on one thread unless ``opts.threads`` says otherwise: a hand's few deals are one or two of a
-    kernel's chunks, and a second thread mostly waits at the kernel's end (measured on a shared 2-core machine:
-    twice as fast on one thread at 2,048 deals a hand, four times at 256)."""
+    heuristics' kernels run on one thread unless ``opts.threads`` says otherwise: a hand's few deals are one or two
+    of a kernel's chunks, and a second thread mostly waits at the kernel's end (measured on a shared 2-core machine:
+    twice as fast on one thread at 2,048 deals a hand, four times at 256); the sampling player's chunks are small
+    (16 deals), so it keeps every thread."""
     if game.chart is None:
         raise TricksimError(f"{game.title} has no strategy chart yet; the games with one: "
                             f"{', '.join(g.name for g in games())}")
@@ -42,7 +43,7 @@ def make(game, out: Path, quick: bool = False, hands: int | None = None, deals: 
     for name, v in (("--hands", hands), ("--deals", deals)):
         if v is not None and v < 1:
             raise TricksimError(f"{name} must be at least 1, got {v}")
-    if opts.threads is None:
+    if opts.threads is None and str(play).split(":")[0].strip().lower() != "pimc":
         opts = dataclasses.replace(opts, threads=1)
     t0 = time.perf_counter()
     data = game.chart.measure(seed=seed, hands=hands or h, deals=deals or d, play=play,
