@@ -383,3 +383,15 @@ def test_the_boulmous_chart_refuses_the_sampling_player_in_one_line(capsys, tmp_
     from tricksim.analysis.boulmous import chart as MC
     with pytest.raises(Exception, match="measured with the heuristics"):
         MC.measure(play="pimc")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["boulmous", "--scores", "foo"], "--scores: choose among even, need3, opp3"),
+    (["boomke-wies", "--rule", "variant=no_auction"], "needs the bidding game"),
+    (["skat"], "the games are bourre, boulmous, boomke-wies"),
+])
+def test_bad_chart_input_of_the_other_games_is_one_line_and_exit_code_2(args, words, capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["chart", *args, "--quiet", "--out", str(tmp_path / "c")] if args != ["skat"] else ["chart", "skat"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and words in err
