@@ -23,6 +23,7 @@ import typer
 
 from .analysis import __version__
 from .analysis import bench as bench_mod
+from .analysis import chart as chart_mod
 from .analysis import boomke_wies, boulmous, bourre
 from .analysis import compare as cmp
 from .analysis import compiling, engine, studies
@@ -79,6 +80,8 @@ odds_app = _group("odds", "Bid (play) success odds: of one hand with --hand, els
 trace_app = _group("trace", "Print simulated hands as JSON Lines (docs/trace.md; the only format, so --jsonl is optional), "
                             "from the same kernel as the studies.")
 compare_app = _group("compare", "Duplicate tournament: every heuristic in every seat over the same deals.")
+chart_app = _group("chart", "Strategy charts a player can carry to the table: the best action per hand class and "
+                            "situation, with its margin, 95% interval and n (heatmap PNG, CSV, markdown page).")
 sweep_app = _group("sweep", "Vary one parameter against a fixed opponent and plot the advantage with its band.")
 
 # the games, from the registry: the choice of every command that takes a game as an argument
@@ -245,12 +248,106 @@ def odds_bourre(hand: Annotated[str, typer.Option("--hand", callback=_check_hand
                 seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
                 out: Out = None, threads: Threads = None, scheduler: Sched = None, resume: Resume = True,
                 force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the seat plays its cards as the sampling player, pimc:worlds=N,pimc:race=X; open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None):
-    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,pimc,open: under the heuristics, the sampling player and paranoid open-hand play)."""
+                play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the seat plays its cards as the sampling player, pimc:worlds=N,pimc:race=X; open = paranoid open-hand play of the tricks after the heuristics' draw: every card seen, all the others together against the seat; default 20,000 deals)")] = None,
+                explain: Annotated[bool, typer.Option("--explain", help="why: every choice with its paired margin behind the best (95% interval over 20 batches of the same deals; 'close' when it reaches 0) and deals of the run where the best choice wins and where it loses, with the other hands as dealt")] = False):
+    """Bourre: the chances of one hand before the draw, every pass / play / discard choice on the same deals (--play heuristic,pimc,open: under the heuristics, the sampling player and paranoid open-hand play; --explain: why the best choice is best)."""
     g = bourre.GAME
+    if explain:
+        if play is not None or until_precision is not None:
+            raise TricksimError("--explain takes the plain odds (the heuristics) on --hands deals: leave out --play "
+                                "and --until-precision")
+        _echo(bourre.explain_command(hand, up_card, players, seat, pot, hands, seed,
+                             g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
+                             _opts(out, threads, scheduler, quiet, force, resume)))
+        return
     _echo(bourre.odds_command(hand, up_card, players, seat, pot, hands, seed,
                               g.parse_seats(heuristic, players, _user_defs(heuristics)), g.rules_from(rule),
                               until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
+
+
+# ---- chart: one sub-command per game ----------------------------------------------------------------
+ChartQuick = Annotated[bool, typer.Option("--quick", help="a small chart in well under a minute warm (few hands per "
+                                                          "cell: most cells close); the sizes are said in the output")]
+ChartHands = Annotated[Optional[int], typer.Option("--hands", min=3, help="representative hands per cell (the "
+                                                   "intervals are taken over them)", show_default="Bourre and Boomke Wies 24, Boulmous 32; --quick 4 (Boomke Wies 6)")]
+ChartDeals = Annotated[Optional[int], typer.Option("--deals", min=1, help="random deals of the unseen cards per hand, "
+                                                   "the same deals for every action", show_default="Bourre 2,048, the others 4,096; --quick 512 (Boomke Wies 1,024)")]
+ChartThreads = Annotated[Optional[int], typer.Option("--threads", min=1, rich_help_panel=RUN, help="threads of the "
+                                                     "kernels (a hand's few deals keep a second thread waiting)",
+                                                     show_default="1; --play pimc: all cores")]
+ChartOut = Annotated[Optional[Path], typer.Option("--out", callback=_check_out, help="folder of the chart's files",
+                                                  show_default="reports/charts")]
+
+
+def _players_list(text: str) -> list[int]:
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise TricksimError(f"--players takes table sizes separated by commas, e.g. 4,5,7; got {text!r}") from None
+    if not out:
+        raise TricksimError("--players is empty: give table sizes, e.g. 4,5,7")
+    return out
+
+
+def _chart_log(quiet: bool):
+    return None if quiet else (lambda line: typer.echo(f"tricksim: {line}", err=True))
+
+
+@chart_app.command("bourre")
+def chart_bourre(players: Annotated[str, typer.Option("--players", help="table sizes, one panel each (4-8)")] = "4,5,7",
+                 quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
+                 play: Annotated[str, typer.Option("--play", help="who plays the seat's cards: heuristic (every seat "
+                                                   "basic) or pimc (the sampling player plays the seat's cards, "
+                                                   "pimc:worlds=N; slow: 3 hands x 64 deals a cell by default, "
+                                                   "about 10 minutes a table size), with the heuristics beside on "
+                                                   "the same deals")] = "heuristic",
+                 rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
+    """Bourre: play or pass, and how many cards to draw (the weakest first), by hand class (rows: trumps held and
+    the highest, side aces and kings), seat (first to declare, middle, last before the dealer, dealer) and the
+    up-card's rank (columns), one panel per table size. A cell's hands are drawn at random within its class
+    (seeded: --seed fixes the chart); each is evaluated as 'odds bourre --hand' does, every action on the same
+    deals; the cell shows the action of the highest mean, its expected chips per chip in the pot (+1 = the pot
+    won alone, -1 = a bourre paid), and its margin over the next best with a 95% interval over the hands. A cell
+    whose interval reaches 0 is 'close' (hatched, '~'): both actions are named. Writes bourre.csv, one heatmap
+    per table size (bourre-7p.png ...) and bourre.md (a page to print) into --out."""
+    _echo(chart_mod.chart_command(bourre.GAME, out, quick, hands, deals, seed, play, bourre.GAME.rules_from(rule),
+                                  RunOptions(threads=threads), _chart_log(quiet), players=_players_list(players)))
+
+
+@chart_app.command("boulmous")
+def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
+                   deals: ChartDeals = None, seed: Seed = 0,
+                   scores: Annotated[Optional[str], typer.Option("--scores", help="instead: the calls by the chance "
+                                     "to win the game (the equity table, as odds boulmous --hand --scores), one panel "
+                                     "per score state: even (0 each), need3 (I need 3 to win), opp3 (the next player "
+                                     "needs 3), or all; e.g. --scores even,need3,opp3")] = None,
+                   rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
+    """Boulmous: pass, or the bid to make (3 to 6, in the hand's long suit or at no trumps), by hand class (rows:
+    trumps in the long suit with the bowers, the bowers, side aces) and seat (columns: first to bid .. dealer).
+    A cell's hands are drawn at random within its class (seeded: --seed fixes the chart); each is evaluated as
+    'odds boulmous --hand' does, every call on the same deals; the cell shows the call of the highest mean (the
+    deal's points plus stakes), its margin over the next best with a 95% interval over the hands, and n. A cell
+    whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes boulmous.csv,
+    boulmous-4p.png and boulmous.md into --out (with --scores: boulmous-scores.*, one image per score state).
+    (Defaults: 32 hands x 4,096 deals per cell; --quick 4 x 512.)"""
+    _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, "heuristic",
+                                  boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet),
+                                  scores=scores))
+
+
+@chart_app.command("boomke-wies")
+def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
+                      rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
+    """Boomke Wies: pass, or the bid to make (7-12, Boom, the dealer's Meetje), by hand class (rows: the longest
+    suit's length, high-card points) and seat (columns: first to bid .. dealer, and the dealer's forced call after
+    three passes: 7, Boom or Meetje). A row's hands are drawn at random within its class (seeded: --seed fixes the
+    chart) and evaluated once, as 'odds boomke-wies --hand' does, for every seat on the same deals; the cell shows
+    the call of the highest expected net points, its margin over the next best with a 95% interval over the hands,
+    and n. A cell whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes
+    boomke-wies.csv, boomke-wies-4p.png and boomke-wies.md into --out. (Defaults: 24 hands x 4,096 deals per
+    row; --quick 6 x 1,024.)"""
+    _echo(chart_mod.chart_command(boomke_wies.GAME, out, quick, hands, deals, seed, "heuristic",
+                                  boomke_wies.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
 
 
 # ---- trace: one sub-command per game -------------------------------------------------------------

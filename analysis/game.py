@@ -72,6 +72,74 @@ class WholeGames:
     (Boulmous: the score-aware seats' equity table and calibration), computed once."""
 
 
+@dataclass
+class ChartCell:
+    """One cell of a strategy chart (``tricksim chart GAME``, analysis/chart/): a hand class in one situation,
+    measured on a fixed, seeded set of representative hands of the class, every action of a hand on the same
+    deals of the unseen cards (paired)."""
+
+    panel: str
+    """The panel (figure) of the cell, e.g. ``7 players``."""
+    row: str
+    """The hand class, as the chart's rows say it."""
+    col: str
+    """The situation (seat, up-card ...), as the chart's columns say it."""
+    values: np.ndarray
+    """float64[hands, actions]: each hand's mean value of each action of ``ChartData.actions`` over its deals (the
+    same deals for every action of the hand); nan where the action is not open to that hand."""
+    deals: int
+    """Deals of the unseen cards per hand."""
+    key: dict = field(default_factory=dict)
+    """The cell's coordinates as columns of the chart's table (e.g. players, seat, up-card, trumps)."""
+    keep: dict = field(default_factory=dict)
+    """Action -> what the hands of the cell keep with it, in words (e.g. ``2 trumps + A``); optional."""
+    beside: np.ndarray | None = None
+    """Like ``values``, under another player on the same deals (the heuristics beside a sampling player)."""
+
+
+@dataclass
+class ChartData:
+    """A game's measured strategy chart: its cells and how to present them (analysis/chart/)."""
+
+    title: str
+    """What the chart decides, e.g. ``Bourre: play or pass, and how many cards to draw``."""
+    player: str
+    """Which player the values are measured under (the heuristics or the sampling player), in words."""
+    unit: str
+    """The values' unit, e.g. ``pots`` (chips per chip in the pot after the antes)."""
+    actions: list
+    """Every action of the chart, in the colours' order (e.g. ``pass``, ``draw 0`` .. ``draw 5``)."""
+    panels: list
+    rows: list
+    cols: list
+    cells: list
+    """``ChartCell``s (a cell with no hand of its class is left out: the class cannot occur there)."""
+    command: str
+    """The command line that makes this chart again (``tricksim chart ...``)."""
+    notes: list = field(default_factory=list)
+    """Lines of the page's legend: what the rows, columns and actions mean."""
+    beside_name: str = ""
+    """Who ``ChartCell.beside`` measures ("" when no cell has it)."""
+    name: str = "chart"
+    """The stem of the files (``bourre`` -> ``bourre.csv``, ``bourre-7p.png``)."""
+    shade: float = 0.25
+    """A margin of this many units (or more) over the next-best action gives a heatmap cell its full colour."""
+    value_format: str = "{:+.2f}"
+    """How the heatmap and tables write a value (``{:.1%}`` for a chance)."""
+
+
+@dataclass(frozen=True)
+class Chart:
+    """How ``tricksim chart GAME`` measures the game's strategy chart (analysis/chart/ shapes, tests and draws it)."""
+
+    measure: Callable
+    """``measure(seed, hands, deals, play, rules, opts, log, **game_options) -> ChartData``; ``log(line)`` reports
+    progress; ``opts`` the run options of the engine's runs (not persisted)."""
+    sizes: Callable
+    """``sizes(quick, play) -> (hands per cell, deals per hand)``: the defaults of a full and a quick chart (under
+    the kind of play ``play``: a sampling player is slower)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameSpec:
     """What a game is, below its studies: its rules, heuristics and kernel, and the helpers every game shares
@@ -240,6 +308,8 @@ class Game(GameSpec):
     ``equity`` section (its match equity; ``compare_games``/``render_games``: the whole-game tournament of
     analysis/compare/games.py, handed down likewise); None when the game has no equity table."""
 
+    chart: Chart | None = None
+    """How ``tricksim chart`` measures the game's strategy chart (analysis/chart/); None: the game has none."""
     tables: Callable | None = None
     """``tables() -> [cache.Shipped]``: the tables the game ships in analysis/data/ (the ones the main job reads,
     and a small canary of each kind), for ``tricksim tables`` (analysis/tables.py); None: it ships none."""

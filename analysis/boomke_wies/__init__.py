@@ -12,6 +12,7 @@ from ...kernels import boomke_wies as K
 from ...kernels.cards import mask_of
 from ..common import make_params, parse_cards, parse_heuristic, rules_dict
 from ..game import Game
+from .chart import CHART
 from .config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY, BoomkeRules, call_name,
                      parse_call, parse_hand, rules_array, score)
 from .dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
@@ -42,7 +43,7 @@ GAME = Game.of(
             ("stakes", "boomke-wies", "--games", "10"),
             ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "30000", "--check", "1",
              "--check-games", "10")),
-    trust=trust, equity_report=equity_report, tables=tables)
+    trust=trust, equity_report=equity_report, tables=tables, chart=CHART)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

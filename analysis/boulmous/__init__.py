@@ -6,6 +6,7 @@ tricks, euchre-like bowers.
   auctions, whole games with the money settlement); ``play``: the odds of one hand under several
   kinds of play (heuristics, open-hand) on the same deals;
 - ``trace``: hands and games as the kernels played them (docs/trace.md);
+- ``chart``: the strategy chart's cells (``tricksim chart boulmous``: pass or the bid to make);
 - ``views``: text tables and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
@@ -13,6 +14,7 @@ tricks, euchre-like bowers.
 from ...kernels import boulmous as K
 from ..common import make_params
 from ..game import Game
+from .chart import CHART
 from .config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, TRUMP_NAMES, BoulmousRules,
                      check_seat, parse_entrants, parse_hand, rules_array)
 from .equity import decide as equity_decide
@@ -58,7 +60,7 @@ GAME = Game.of(
             ("equity", "boulmous", "--scores", "18,17,9,3", "--deals", "30000", "--check", "1", "--check-games", "10"),
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--scores", "18,17,9,3", "--hands", "200"),
             ("compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "4", "--rule", "target=11")),
-    solver_bench=solver_bench, trust=trust,
+    solver_bench=solver_bench, trust=trust, chart=CHART,
     equity_report=equity_report, tables=equity_shipped.tables)
 
 # the generic helpers under the names the game's callers know

@@ -8,6 +8,8 @@ that grows when players go bourre.
   its rare tails (multilevel splitting);
 - ``ev``: the expected-value player's probability table (fictitious play, cached);
 - ``trace``: the deals of sessions as the kernels played them (docs/trace.md);
+- ``chart``: the strategy chart's cells (``tricksim chart bourre``: play or pass, and how many to draw);
+- ``explain``: why one decision (``odds bourre --hand ... --explain``: paired margins, example deals);
 - ``views``: text tables, plots, files and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
@@ -15,10 +17,12 @@ that grows when players go bourre.
 from ...kernels import bourre as K
 from ..common import make_params, rules_dict
 from ..game import Game
+from .chart import CHART, block_chart
 from .bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid, fmt_chips_bin,
                    hist_quantile, pot_quantile, quantile_with_ci)
 from .config import (ALIASES, DEFAULT_PLAYERS, KEY, MAX_FAN, MAX_PLAYERS, MIN_PLAYERS, REGISTRY, BourreRules,
                      discard_limit, parse_hand, rules_array)
+from .explain import explain_command
 from .odds import block_odds, keep_order, odds_choices, odds_hand, odds_run, odds_table, render_odds, validate_odds
 from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .plots import plot_pot, plot_sweep
@@ -36,7 +40,7 @@ from .views import odds_command, pot_command, pot_tables, render_pot, write_pot
 GAME = Game.of(
     SPEC,
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
-            "bourre.duplicate": block_duplicate, "bourre.tail": block_tail},
+            "bourre.duplicate": block_duplicate, "bourre.tail": block_tail, "bourre.chart": block_chart},
     trace=trace, bench_cases=bench_cases, bench_hands=2_000_000, headline=headline,
     rules_section="3 (Bourre)",
     warmup=(("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "--hands", "200"),
@@ -51,7 +55,7 @@ GAME = Game.of(
             ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4"),
             ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
             ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
-    solver_bench=solver_bench, trust=trust, tables=tables)
+    solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART)
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats
@@ -61,7 +65,7 @@ check_players = GAME.check_players
 
 __all__ = ["_seat_net_stats", "agg_layout", "ALIASES", "batch_sums", "bench_cases", "bin_hi", "bin_lo", "BIN_MID",
            "bin_mid", "block_duplicate", "block_odds", "block_pot", "BourreRules", "check_players", "decode_pot",
-           "DEFAULT_PLAYERS", "discard_limit", "fan_stride", "fmt_chips_bin", "GAME", "headline", "heuristic_arrays",
+           "DEFAULT_PLAYERS", "discard_limit", "explain_command", "fan_stride", "fmt_chips_bin", "GAME", "headline", "heuristic_arrays",
            "hist_quantile", "K", "keep_order", "KEY", "make_params", "MAX_FAN", "MAX_PLAYERS", "MIN_PLAYERS", "NB1",
            "odds_choices", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "odds_table", "parse_hand", "parse_seats",
            "parse_sweep", "plot_pot", "plot_sweep", "pot_block_size", "pot_command", "POT_HI", "POT_LO",

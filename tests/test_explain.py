@@ -1,0 +1,85 @@
+"""``tricksim odds bourre --hand ... --explain`` (issue 27 item 3, analysis/bourre/explain.py): the paired margins
+are the plain odds' on the same deals, their intervals are t over the batches, and the example deals are the run's
+own deals, replayed exactly."""
+
+import numpy as np
+import pytest
+
+from tricksim.analysis.bourre import BourreRules, odds_hand
+from tricksim.analysis.bourre import explain as E
+from tricksim.analysis.bourre.odds import block_odds
+from tricksim.analysis.common import parse_card
+from tricksim.analysis.stats import t_crit
+from tricksim.cli import main
+from tricksim.kernels import bourre as K
+from tricksim.kernels.cards import cards_of, mask_of
+
+pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
+
+HAND, UP = [parse_card(x) for x in "QH 9H 7C 4D 2S".split()], parse_card("3H")
+
+
+@pytest.fixture(scope="module")
+def res():
+    return E.explain(HAND, UP, players=5, seat=2, seed=4, hands=2000)
+
+
+def test_the_table_is_the_plain_odds_on_the_same_deals(res):
+    plain = odds_hand(HAND, UP, players=5, seat=2, seed=4, hands=2000)["choices"].set_index("choice")
+    for r in res["table"].itertuples():
+        assert r.exp_chips == pytest.approx(plain.loc[r.choice, "exp_chips"], abs=1e-12)
+    assert res["n"] == 2000 and res["size"] == 100
+
+
+def test_the_margins_are_paired_batch_means_with_t_intervals(res):
+    mg, t = res["margins"], res["table"]
+    assert mg.choice.iloc[0] == t.choice.iloc[0] and mg["best minus it"].iloc[0] == 0
+    for j in range(1, len(mg)):
+        # equal batches: the mean of the batch differences is the difference of the means over all deals
+        assert mg["best minus it"].iloc[j] == pytest.approx(t.exp_chips.iloc[0] - t.exp_chips.iloc[j], abs=1e-9)
+    means = np.array([[1.0, 0.5], [1.2, 0.9], [0.8, 0.6], [1.1, 0.4]])
+    m = E.margins(means, ["a", "b"], 0)
+    d = means[:, 0] - means[:, 1]
+    assert m.hi.iloc[1] - m["best minus it"].iloc[1] == pytest.approx(t_crit(3) * d.std(ddof=1) / 2)
+    assert m.clear.iloc[1] and not E.margins(np.array([[1.0, 0.9], [0.8, 1.1], [1.0, 1.0]]), ["a", "b"], 0).clear.iloc[1]
+
+
+def test_the_example_deals_are_the_runs_deals_replayed():
+    run, choices, size = E.explain_run(HAND, UP, 5, 2, 0, 4, 40)
+    total = np.asarray(block_odds(run.params, 0, 40)).reshape(len(choices), K.ODDS_STRIDE)
+    chips = np.zeros(len(choices), np.int64)
+    for idx in range(40):
+        for i, (cat, x) in enumerate(E.one_deal(run.params, idx, len(choices))):
+            chips[i] += x
+            assert 0 <= cat < K.ODDS_CATS
+    assert np.array_equal(chips, total[:, K.ODDS_CELLS])     # the single deals add up to the run
+
+
+def test_a_deal_as_dealt_holds_the_hand_and_the_up_card():
+    run, _, _ = E.explain_run(HAND, UP, 5, 2, 0, 4, 40)
+    for idx in range(5):
+        masks = E.dealt(run.params, idx, BourreRules())
+        assert masks[2] == mask_of(HAND) and (masks[4] >> UP) & 1
+        cards = [c for m in masks for c in cards_of(m)]
+        assert len(cards) == 25 == len(set(cards))
+
+
+def test_the_examples_show_the_best_choice_winning_and_losing(res):
+    kinds = [x["kind"] for x in res["examples"]]
+    assert kinds.count("wins") == 2 and kinds.count("loses") == 2
+    best = res["table"].choice.iloc[0]
+    for ex in res["examples"]:
+        assert ex["outcomes"][0].startswith(best)
+        assert ("won" in ex["outcomes"][0]) == (ex["kind"] == "wins")
+        assert len(ex["others"]) == 4
+    assert "Why: Bourre hand QH 9H 7C 4D 2S" in E.render(res)
+
+
+@pytest.mark.parametrize("args, words", [(["--play", "heuristic"], "leave out --play"),
+                                         (["--hands", "10"], "20 batches")])
+def test_bad_explain_input_is_one_line_and_exit_code_2(args, words, capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["odds", "bourre", "--hand", "QH 9H 7C 4D 2S", "--up-card", "3H", "--explain", "--quiet",
+              "--out", str(tmp_path / "x"), *args])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and words in err
