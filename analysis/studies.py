@@ -8,6 +8,7 @@ from pathlib import Path
 from . import __version__
 from . import compare as cmp
 from .common import TricksimError, check_out_path
+from .chart import chart_section
 from .compare import render_best, render_crossings
 from .engine import RunOptions
 from .equity.report import equity_section
@@ -91,9 +92,9 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> Section:
     return Section("\n".join(md), answers)
 
 
-STUDIES = [g.name for g in GAMES] + ["compare", "trust", "equity", "tune"]
+STUDIES = [g.name for g in GAMES] + ["charts", "compare", "trust", "equity", "tune"]
 # the index's headings, each with its studies (pages), in the order of STUDIES
-GROUPS = {"The games": [g.name for g in GAMES],
+GROUPS = {"The games": [g.name for g in GAMES], "What to do with hands like this": ["charts"],
           "Across the games": ["compare", "trust", "equity", "tune"]}
 
 
@@ -118,7 +119,9 @@ def check_only(only) -> list[str] | None:
 
 def headline_step(study: str, out: Path, quick: bool = False, progress: bool = False) -> Section:
     """Run one headline study (a game's, or a cross-game one) into ``out``; its section."""
-    if study == "compare":
+    if study == "charts":
+        sec = chart_section(out, quick, progress)
+    elif study == "compare":
         sec = _compare_section(out, quick, progress)
     elif study == "trust":
         sec = trust_section(out, quick, progress)

@@ -16,6 +16,7 @@ from typing import Iterator
 
 from ..common import TricksimError, check_out_path
 from ..engine import RunOptions
+from ..pages import Section
 from ..registry import GAMES
 from .core import cell_stats, label, mean_t, sizes_text, table
 from .views import close_list, grid, heatmap, page, terminal, write
@@ -73,7 +74,33 @@ def chart_command(game, out: Path | None = None, quick: bool = False, hands: int
     yield f"Regenerate: {data.command}"
 
 
-def chart_section(out: Path, quick: bool, progress: bool) -> str:
+def _names(xs, most: int = 4) -> str:
+    xs = list(xs)
+    return "; ".join(xs[:most]) + (f"; and {len(xs) - most} more" if len(xs) > most else "")
+
+
+def chart_answers(data, df) -> list:
+    """What a game's chart says, in words from its cells: the classes whose every cell of one panel (the
+    middle one: a typical table) is a pass, those that never pass, and how many cells are close."""
+    panel = data.panels[len(data.panels) // 2]
+    d = df[df.panel == panel]
+    by = d.groupby("class", sort=False)
+    always = [c for c, g in by if (g.action == "pass").all() and not g.close.any()]
+    never = [c for c, g in by if not (g.action == "pass").any() and not (g.runner_up[g.close] == "pass").any()]
+    game = data.title.split(":")[0]
+    pas = (f"At {panel}, pass from every seat with: {_names(always)}" if always else
+           f"At {panel}, no class passes from every seat")
+    pas += f"; never pass with: {_names(never)}" if never else ""
+    close = df[df.close]
+    common = close.chart.value_counts().head(3)
+    return [(f"{game}: when should I pass?", pas + f" ({sizes_text(df)})."),
+            (f"{game}: how sure is the chart?",
+             f"{len(df) - len(close)} of {len(df)} cells have one best action; {len(close)} are close (the best two "
+             "cannot be told apart)" + (", most often " + ", ".join(f"'{k}' ({v})" for k, v in common.items())
+                                        if len(common) else "") + ".")]
+
+
+def chart_section(out: Path, quick: bool, progress: bool) -> Section:
     """The report's charts (``tricksim report --only charts``): every game's chart into ``out/charts/`` (its CSV,
     heatmaps and printable page); the markdown section: per game what it decides, who plays, the sizes, a
     ``Regenerate:`` line, the heatmaps (paths relative to ``out``) and the close cells' count (the page lists them)."""
@@ -84,6 +111,7 @@ def chart_section(out: Path, quick: bool, progress: bool) -> str:
              "interval of their paired margin reaches 0) is hatched and names both. Each page has the legend, the "
              "tables in words and the close cells.", ""]
     log = (lambda line: print(f"tricksim: {line}", file=sys.stderr, flush=True)) if progress else None
+    answers = []
     for g in games():
         data, df, _, files, secs = make(g, out / "charts", quick, log=log, opts=RunOptions(progress=False))
         rel = [f.relative_to(out).as_posix() for f in files]
@@ -92,7 +120,8 @@ def chart_section(out: Path, quick: bool, progress: bool) -> str:
         parts += [f"![{data.title}: {p}]({f})" for p, f in zip(data.panels, rel[1:-1])]
         parts += ["", f"Close cells: {int(df.close.sum())} of {len(df)}. The page to print: [{rel[-1]}]({rel[-1]}); "
                       f"every cell with its intervals and n: `{rel[0]}`.", ""]
-    return "\n".join(parts)
+        answers += chart_answers(data, df)
+    return Section("\n".join(parts), answers)
 
 
 __all__ = ["cell_stats", "chart_command", "chart_section", "close_list", "DEFAULT_OUT", "games", "grid", "heatmap",
