@@ -466,19 +466,27 @@ def _compare_commands(g):
             _echo(cmp.sweep_command(g, name, param, against, hands, seed, g.rules_from(rule), _user_defs(heuristics),
                                     players, _opts(out, threads, scheduler, quiet, force, resume)))
     else:
-        def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
-                        rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
-                        resume: Resume = True, force: Force = False, until_precision: Prec = None,
-                        quiet: Quiet = False, games: CompareGames = None):
-            if games is not None:
-                if hands is not None or until_precision is not None:
-                    raise TricksimError("--games plays whole games: give --games or --hands (and --until-precision), "
-                                        "not both")
-                _echo(games_command(g, names, games, seed, g.rules_from(rule), _user_defs(heuristics),
-                                    _opts(out, threads, scheduler, quiet, force, resume)))
-                return
-            _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
-                                      until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+        if g.whole_games is None:     # no whole-game compare: no --games either
+            def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
+                            rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                            resume: Resume = True, force: Force = False, until_precision: Prec = None,
+                            quiet: Quiet = False):
+                _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
+                                          until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+        else:
+            def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
+                            rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                            resume: Resume = True, force: Force = False, until_precision: Prec = None,
+                            quiet: Quiet = False, games: CompareGames = None):
+                if games is not None:
+                    if hands is not None or until_precision is not None:
+                        raise TricksimError("--games plays whole games: give --games or --hands "
+                                            "(and --until-precision), not both")
+                    _echo(games_command(g, names, games, seed, g.rules_from(rule), _user_defs(heuristics),
+                                        _opts(out, threads, scheduler, quiet, force, resume)))
+                    return
+                _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
+                                          until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
 
         def sweep_cmd(name: SweepName, param: Param, against: Against = "default", hands: SweepHands = None,
                       seed: Seed = 0, heuristics: HeurFile = None, rule: Rule = None, out: Out = None,

@@ -383,7 +383,10 @@ def test_help_groups_options_and_shows_defaults(capsys):
     code, out, _ = run_cli(["compare", "bourre", "--help"], capsys)
     assert "--players" in out
     code, out, _ = run_cli(["compare", "boulmous", "--help"], capsys)
-    assert "--players" not in out
+    assert "--players" not in out and "--games" in out
+    for game in ("boomke-wies", "bourre"):     # no whole-game compare: --games is not offered
+        code, out, _ = run_cli(["compare", game, "--help"], capsys)
+        assert code == 0 and "--games" not in out
     code, out, _ = run_cli(["report", "--help"], capsys)
     assert all(s in out for s in ("boulmous", "boomke-wies", "bourre", "compare"))
 
