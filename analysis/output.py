@@ -144,6 +144,9 @@ def no_interval(n: int, min_n: int = 10) -> str:
     return f"no interval: n = {n:,} < {min_n}"
 
 
+PP = "pp = percentage points"
+"""The footer note of every output that prints percentage points as pp."""
+
 WIDTH = 120   # every table the commands print fits this many columns
 
 
