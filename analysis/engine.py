@@ -197,7 +197,9 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
             state["acc"] = v.copy() if state["acc"] is None else state["acc"] + v
             state["n"] += spans[b][2]
             state["prefix"] += 1
-            if stop is not None and state["prefix"] >= min_blocks and stop(state["acc"], state["n"]):
+            # the last block ends the run anyway: a run that played every unit asked for is complete
+            if (stop is not None and min_blocks <= state["prefix"] < nblocks
+                    and stop(state["acc"], state["n"])):
                 state["stopped"] = True
                 return
 

@@ -72,6 +72,8 @@ BAD_INPUT = {
         ("until-precision-zero", ODDS + ["--hand", HAND, "--until-precision", "0"], "--until-precision"),
         ("until-precision-nan", ODDS + ["--hand", HAND, "--until-precision", "nan"], "--until-precision"),
         ("until-precision-without-hand", ODDS + ["--until-precision", "0.01"], "--until-precision needs --hand"),
+        ("until-precision-scores", ODDS + ["--hand", HAND, "--scores", "1,2,3,4", "--until-precision", "0.01"],
+         "--until-precision does not go with --scores"),
         ("seat-without-hand", ODDS + ["--seat", "1"], "--seat needs --hand"),
         ("keep-hands-with-hand", ODDS + ["--hand", HAND, "--keep-hands"], "--keep-hands"),
         # --play (issue 12): an unknown kind, a kind not available, open-hand play where it cannot apply
@@ -389,6 +391,22 @@ def test_help_groups_options_and_shows_defaults(capsys):
         assert code == 0 and "--games" not in out
     code, out, _ = run_cli(["report", "--help"], capsys)
     assert all(s in out for s in ("boulmous", "boomke-wies", "bourre", "compare"))
+
+
+def test_until_precision_help_says_what_x_is():
+    """X is a half-width: of a rate as a fraction for odds (0.01 = 1 percentage point), in the table's unit for
+    compare."""
+    import typer.main
+    root = typer.main.get_command(cli.app)
+
+    def help_of(group, game):
+        cmd = root.commands[group].commands[game]
+        return next(p.help for p in cmd.params if "--until-precision" in p.opts)
+    for game in ("boulmous", "boomke-wies", "bourre"):
+        h = help_of("odds", game)
+        assert "half-width" in h and "0.01 = 1 percentage point" in h and "P(make)" in h
+        c = help_of("compare", game)
+        assert "half-width" in c and "points or chips per deal" in c and "percentage" not in c
 
 
 def test_a_group_without_a_game_prints_its_help_once(capsys):

@@ -156,6 +156,9 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     rules = rules or BoulmousRules()
     specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/boulmous/equity/)
+        if until_precision is not None:
+            raise TricksimError("--until-precision does not go with --scores (the calls by the chance to win the "
+                                "game): give --hands")
         yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
         return
     if play is not None:
