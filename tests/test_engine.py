@@ -281,7 +281,7 @@ def test_a_short_last_block_is_never_overwritten(tmp_path):
     assert longer.reused == 1
     now = _block_bytes(tmp_path)
     assert {k: now[k] for k in files} == files and "b00000001.parquet" in now
-    with pytest.raises(TricksimError, match="finished run of 20,000 hands"):
+    with pytest.raises(TricksimError, match="finished run of 20,000 hands.*ask for 20,000 hands to reuse it"):
         engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False)
     again = engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False, force=True)
     assert again.reused == 2 and np.array_equal(again.counts, short.counts)
