@@ -227,3 +227,29 @@ def test_best_value_of_a_sweep_is_tested_against_the_others():
     assert "No single best value" in C.render_best(b, "margin", "points per deal")
     # the simultaneous interval is wider than each value's own 95% interval
     assert b["sim_hi"] - b["sim_lo"] > 2 * 0.02
+
+
+def test_sweep_default_folder_is_named_after_the_whole_run(tmp_path, monkeypatch, capsys):
+    """The default folder of a sweep was keyed on the game, heuristic, --param, --against, seed and deals only:
+    the same sweep under another rule (or a heuristics file that changed) was refused as 'a different run'."""
+    from tricksim.cli import main
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "h.toml"
+    f.write_text('[heuristics.bold]\nbase = "aggressive"\nmargin = -0.4\n')
+    argv = ["sweep", "boulmous", "cautious", "--param", "margin=0:0.5:0.5", "--against", "bold", "--heuristics",
+            str(f), "--hands", "400", "-q"]
+    runs = tmp_path / "reports" / "runs"
+
+    def folders():
+        return {p.name for p in runs.iterdir()}
+    main(argv)
+    one = folders()
+    main(argv)                                                  # the same sweep: the same folder, reused
+    assert folders() == one and len(one) == 1
+    main(argv + ["--rule", "must_head=true"])                   # another rule: another run, another folder
+    two = folders()
+    assert len(two) == 2
+    f.write_text('[heuristics.bold]\nbase = "aggressive"\nmargin = -0.2\n')
+    main(argv)                                                  # the file's heuristic changed: another run
+    assert len(folders()) == 3 and two < folders()
+    assert "holds a different run" not in capsys.readouterr().err
