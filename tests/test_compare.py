@@ -22,14 +22,18 @@ def test_design_is_balanced_in_every_seat_and_every_relative_seat(n_seats, ks):
             rnd = ids[c * k:(c + 1) * k]
             for s in range(n_seats):
                 assert sorted(rnd[:, s]) == list(range(k))
-        # the design: every ordered pair of entrants in every ordered pair of seats equally often
+        # the design: seats s, t with s mod k != t mod k hold every ordered pair of different entrants equally
+        # often (never one entrant in both); with more seats than entrants, seats with s mod k == t mod k are
+        # always held by one entrant, every entrant equally often (so not every pair of entrants sits there)
         for s, t in itertools.permutations(range(n_seats), 2):
             cnt = np.zeros((k, k), int)
             for row in ids:
                 cnt[row[s], row[t]] += 1
-            off = cnt[~np.eye(k, dtype=bool)]
-            assert len(set(off)) == 1, (k, n_seats, s, t, cnt)
-            assert len(set(np.diag(cnt))) == 1
+            off, diag = cnt[~np.eye(k, dtype=bool)], np.diag(cnt)
+            if s % k != t % k:
+                assert set(off) == {len(ids) // (k * (k - 1))} and set(diag) == {0}, (k, n_seats, s, t, cnt)
+            else:
+                assert set(off) == {0} and set(diag) == {len(ids) // k}, (k, n_seats, s, t, cnt)
         # closed under renaming the entrants: the order of the names cannot matter
         rows = {tuple(r) for r in ids}
         for perm in itertools.permutations(range(k)):
