@@ -253,6 +253,12 @@ def test_rules(capsys):
         assert f"boulmous.{f.name} = {f.default}" in out
     assert "single_round | multi_round" in out
     assert "optional | must_trump | must_trump_and_overtrump" in out
+    # every flag says what it changes, not only which rule it belongs to
+    import re
+    for game in ("boulmous", "boomke-wies"):
+        code, out, _ = run_cli(["rules", game], capsys)
+        bare = [line for line in out.splitlines() if re.fullmatch(r"\s*(rule )?[\d.]+", line)]
+        assert code == 0 and not bare, (game, bare)
 
 
 def test_bench_interleaved_rounds(capsys):
