@@ -197,10 +197,9 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
             state["acc"] = v.copy() if state["acc"] is None else state["acc"] + v
             state["n"] += spans[b][2]
             state["prefix"] += 1
-            # the last block ends the run anyway: a run that played every unit asked for is complete
-            if (stop is not None and min_blocks <= state["prefix"] < nblocks
-                    and stop(state["acc"], state["n"])):
-                state["stopped"] = True
+            if stop is not None and state["prefix"] >= min_blocks and stop(state["acc"], state["n"]):
+                # stopped early only if units asked for are left: one that played them all is complete
+                state["stopped"] = state["prefix"] < nblocks
                 return
 
     t0 = time.perf_counter()
