@@ -151,7 +151,15 @@ Resume = Annotated[bool, typer.Option("--resume/--no-resume", rich_help_panel=RU
 Force = Annotated[bool, typer.Option("--force", rich_help_panel=RUN,
                                      help="replace a run folder that holds a different run (or the tables of a larger one)")]
 Prec = Annotated[Optional[float], typer.Option("--until-precision", callback=_check_precision, rich_help_panel=RUN,
-                                               help="stop when every 95% interval half-width is at most this (> 0)")]
+                                               help="with --hand: stop early when the 95% interval of every rate "
+                                                    "in the table (P(make); Bourre: P(win pot), P(tie), P(bourre)) "
+                                                    "has a half-width of at most X, X a fraction: 0.01 = 1 "
+                                                    "percentage point (checked after each block; at most --hands)")]
+ComparePrec = Annotated[Optional[float], typer.Option(
+    "--until-precision", callback=_check_precision, rich_help_panel=RUN,
+    help="stop early when every 95% interval (each heuristic's result and each pair's difference) has a "
+         "half-width of at most X, in the table's unit (points or chips per deal), e.g. 0.01; without --hands "
+         "the precision alone decides when to stop")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", rich_help_panel=RUN, help="no progress bar")]
 Hand = Annotated[Optional[str], typer.Option("--hand", callback=_check_hand,
                                              help="the hand to study, e.g. 'JH JD AH KH 9S TC'")]
@@ -552,7 +560,7 @@ def _compare_commands(g):
         def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
                         rule: Rule = None, players: Players = None, out: Out = None, threads: Threads = None,
                         scheduler: Sched = None, resume: Resume = True, force: Force = False,
-                        until_precision: Prec = None, quiet: Quiet = False):
+                        until_precision: ComparePrec = None, quiet: Quiet = False):
             _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), players,
                                       until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
 
@@ -563,19 +571,27 @@ def _compare_commands(g):
             _echo(cmp.sweep_command(g, name, param, against, hands, seed, g.rules_from(rule), _user_defs(heuristics),
                                     players, _opts(out, threads, scheduler, quiet, force, resume)))
     else:
-        def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
-                        rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
-                        resume: Resume = True, force: Force = False, until_precision: Prec = None,
-                        quiet: Quiet = False, games: CompareGames = None):
-            if games is not None:
-                if hands is not None or until_precision is not None:
-                    raise TricksimError("--games plays whole games: give --games or --hands (and --until-precision), "
-                                        "not both")
-                _echo(games_command(g, names, games, seed, g.rules_from(rule), _user_defs(heuristics),
-                                    _opts(out, threads, scheduler, quiet, force, resume)))
-                return
-            _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
-                                      until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+        if g.whole_games is None:     # no whole-game compare: no --games either
+            def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
+                            rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                            resume: Resume = True, force: Force = False, until_precision: ComparePrec = None,
+                            quiet: Quiet = False):
+                _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
+                                          until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
+        else:
+            def compare_cmd(names: Names, hands: CompareHands = None, seed: Seed = 0, heuristics: HeurFile = None,
+                            rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
+                            resume: Resume = True, force: Force = False, until_precision: ComparePrec = None,
+                            quiet: Quiet = False, games: CompareGames = None):
+                if games is not None:
+                    if hands is not None or until_precision is not None:
+                        raise TricksimError("--games plays whole games: give --games or --hands "
+                                            "(and --until-precision), not both")
+                    _echo(games_command(g, names, games, seed, g.rules_from(rule), _user_defs(heuristics),
+                                        _opts(out, threads, scheduler, quiet, force, resume)))
+                    return
+                _echo(cmp.compare_command(g, names, hands, seed, g.rules_from(rule), _user_defs(heuristics), None,
+                                          until_precision, _opts(out, threads, scheduler, quiet, force, resume)))
 
         def sweep_cmd(name: SweepName, param: Param, against: Against = "default", hands: SweepHands = None,
                       seed: Seed = 0, heuristics: HeurFile = None, rule: Rule = None, out: Out = None,

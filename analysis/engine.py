@@ -198,7 +198,8 @@ def execute(run: Run, out: Path | None = None, threads: int | None = None, sched
             state["n"] += spans[b][2]
             state["prefix"] += 1
             if stop is not None and state["prefix"] >= min_blocks and stop(state["acc"], state["n"]):
-                state["stopped"] = True
+                # stopped early only if units asked for are left: one that played them all is complete
+                state["stopped"] = state["prefix"] < nblocks
                 return
 
     t0 = time.perf_counter()

@@ -116,6 +116,13 @@ def pm(m, h, digits=3, sign=True, missing=None):
     return f"{m:{sg}.{d}f} ± {h:.{d}f}"
 
 
+def p_text(p) -> str:
+    """A p-value as every output writes it: ``p = 0.031``-like, ``p < 1e-16`` below that, ``p = -`` when none."""
+    if _isnan(p):
+        return "p = -"
+    return "p < 1e-16" if p < 1e-16 else f"p = {p:.2g}"
+
+
 def pct_pm(p, h, digits=2):
     """A rate in percent with a symmetric half-width, ``p% ± h``, with enough decimals for a non-zero
     half-width to show a non-zero digit (see ``pm``)."""
@@ -143,6 +150,9 @@ def no_interval(n: int, min_n: int = 10) -> str:
     """The words in place of an interval that a sample of ``n`` cannot give."""
     return f"no interval: n = {n:,} < {min_n}"
 
+
+PP = "pp = percentage points"
+"""The footer note of every output that prints percentage points as pp."""
 
 WIDTH = 120   # every table the commands print fits this many columns
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .output import pm
+from .output import p_text, pm
 
 _PAGE = re.compile(r"^<!-- tricksim:page (\S+) seconds=(\S+) generated=(\S+) -->$")
 _ANSWERS, _END_ANSWERS = "<!-- tricksim:answers -->", "<!-- tricksim:end answers -->"
@@ -143,5 +143,5 @@ def pair_answer(pairs, a: str, b: str, metric: str, unit: str) -> str:
     if r.p_holm != r.p_holm:
         return text + ")"
     if bool(r.significant):
-        return text + f", Holm p {'<1e-16' if r.p_holm < 1e-16 else f'{r.p_holm:.2g}'}): {a if d > 0 else b} is better"
-    return text + f", Holm p {r.p_holm:.2g}): not significantly different"
+        return text + f", Holm-adjusted {p_text(r.p_holm)}): {a if d > 0 else b} is better"
+    return text + f", Holm-adjusted {p_text(r.p_holm)}): not significantly different"

@@ -143,7 +143,7 @@ def check_folder(run, out, force: bool = False) -> None:
         unit = old.get("unit", run.unit)
         raise TricksimError(
             f"run folder {out} holds a finished run of {have:,} {unit} of this study; a run of {run.total:,} would "
-            f"replace its tables: ask for {have} {unit} to reuse it, choose another --out, or add --force "
+            f"replace its tables: ask for {have:,} {unit} to reuse it, choose another --out, or add --force "
             f"(its blocks are kept)")
 
 

@@ -30,8 +30,10 @@ def design(k: int, n_seats: int):
     ids int64[nround * k, n_seats] = the entrant of each seat, round c in rows c*k..c*k+k-1.
     The rows are every assignment of the entrants to the pattern s -> s mod k (each
     once), grouped in rounds that shift the entrants cyclically, so a round puts every
-    entrant in every seat once and the whole design puts every ordered pair of entrants
-    in every ordered pair of seats equally often."""
+    entrant in every seat once.  For two seats s != t the whole design puts every ordered
+    pair of different entrants in (s, t) equally often when s mod k != t mod k; with more
+    seats than entrants, seats with s mod k == t mod k are always held by one entrant (every
+    entrant equally often), never by two different ones."""
     if k < 2:
         raise TricksimError("compare needs at least two heuristics")
     rows, nround = _design(int(k), int(n_seats))

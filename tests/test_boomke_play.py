@@ -99,6 +99,14 @@ def test_play_heuristic_rows_equal_plain_odds():
     for col in ("p_make", "exp_points", "exp_net", "n"):
         assert np.allclose(got[col].to_numpy(float), plain[col].to_numpy(float)), col
     assert res["gaps"].empty
+    # the mean tricks are counts: printed without a sign
+    from tricksim.analysis.boomke_wies.play import render_play
+    lines = render_play(res).splitlines()
+    head = next(x for x in lines if "E[tricks]" in x)
+    assert head.split()[-2:] == ["E[tricks]", "n"]
+    rows = [x.split() for x in lines[lines.index(head) + 1:] if x.strip() and x.split()[0] in "SHDC"]
+    assert rows and all(r[-3] == "±" and r[-6] == "±" for r in rows)      # ... E[net] ± h  E[tricks] ± h  n
+    assert not any(r[-4].startswith("+") for r in rows) and all(r[-7][0] in "+-" for r in rows)
 
 
 def test_gap_is_paired_difference():

@@ -316,6 +316,11 @@ def test_odds_hand_tables_are_consistent():
     assert len(res["positions"]) == 4 and len(res["best"]) == 4
     text = B.render_odds(res)
     assert "Best call per position" in text
+    # trick counts are never negative: no plus sign on them
+    lines = text.splitlines()
+    head = next(i for i, x in enumerate(lines) if "E[team tricks]" in x)
+    rows = [x.split() for x in lines[head + 1:head + 5]]
+    assert [r[0] for r in rows] == ["S", "H", "D", "C"] and not any(r[1].startswith("+") for r in rows)
 
 
 def test_duplicate_symmetry_and_layout():

@@ -223,3 +223,22 @@ def test_block_size_does_not_change_the_result(study):
     assert np.array_equal(small.counts, large.counts)
     # and the same as one call of the block function over all the hands
     assert np.array_equal(small.counts, engine.find_block(study)(params, 0, n))
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_odds_footer_names_only_what_the_table_shows(exact):
+    """The footer of ``odds boulmous --hand`` promised a P(box) column the table does not have and, with
+    --exact, an interval the exact table does not print."""
+    import pandas as pd
+    from tricksim.analysis.boulmous.views import render_odds
+    agg = np.zeros(KB.AGG_ODDS, np.int64)
+    agg[7:14] = [5, 10, 20, 30, 20, 10, 5]
+    agg[35 + 6 + 2] = 100
+    calls, pas = B._odds_tables(agg, 0, exact, BoulmousRules())
+    call, val, pts, stakes = B.best_call(calls, pas)
+    best = pd.DataFrame([{"best_call": call, "exp_value": val, "exp_points": pts, "exp_stakes": stakes}])
+    text = render_odds({"hand": HAND, "exact": exact, "n": 100, "calls": calls, "pass": pas, "best": best})
+    assert "P(box)" not in text and "1 - P(make)" in text
+    table = text.splitlines()[1]
+    assert ("P(make) exact" in table) == exact and ("[95% CI]" in table) != exact
+    assert ("interval" in text.splitlines()[-1]) != exact

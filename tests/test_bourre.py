@@ -567,9 +567,14 @@ def test_odds_hand_choices():
     assert pas.p_win == 0 and pas.exp_chips == 0 and pas.n == 4000
     assert (df.n == 4000).all()
     assert res["best"].choice != "pass"
+    # --seat in words a player cannot misread as "the second seat" (seat 0 speaks first)
+    from tricksim.analysis.bourre.odds import render_odds
+    head = render_odds(res).splitlines()[0]
+    assert "seat 2 (the 3rd to speak; seat 0 is the dealer's left)" in head and "position" not in head
     # the dealer with an Ace up-card cannot pass
     res = B.odds_hand("AS KH 7C 4D 2S", "AS", players=4, seat=3, seed=SEED, hands=500)
     assert "pass" not in set(res["choices"].choice)
+    assert "seat 3 (the dealer, the last to speak; seat 0 is the dealer's left)" in render_odds(res)
 
 
 def test_duplicate_identical_entrants_tie_exactly():

@@ -72,6 +72,8 @@ BAD_INPUT = {
         ("until-precision-zero", ODDS + ["--hand", HAND, "--until-precision", "0"], "--until-precision"),
         ("until-precision-nan", ODDS + ["--hand", HAND, "--until-precision", "nan"], "--until-precision"),
         ("until-precision-without-hand", ODDS + ["--until-precision", "0.01"], "--until-precision needs --hand"),
+        ("until-precision-scores", ODDS + ["--hand", HAND, "--scores", "1,2,3,4", "--until-precision", "0.01"],
+         "--until-precision does not go with --scores"),
         ("seat-without-hand", ODDS + ["--seat", "1"], "--seat needs --hand"),
         ("keep-hands-with-hand", ODDS + ["--hand", HAND, "--keep-hands"], "--keep-hands"),
         # --play (issue 12): an unknown kind, a kind not available, open-hand play where it cannot apply
@@ -251,6 +253,12 @@ def test_rules(capsys):
         assert f"boulmous.{f.name} = {f.default}" in out
     assert "single_round | multi_round" in out
     assert "optional | must_trump | must_trump_and_overtrump" in out
+    # every flag says what it changes, not only which rule it belongs to
+    import re
+    for game in ("boulmous", "boomke-wies"):
+        code, out, _ = run_cli(["rules", game], capsys)
+        bare = [line for line in out.splitlines() if re.fullmatch(r"\s*(rule )?[\d.]+", line)]
+        assert code == 0 and not bare, (game, bare)
 
 
 def test_bench_interleaved_rounds(capsys):
@@ -383,9 +391,28 @@ def test_help_groups_options_and_shows_defaults(capsys):
     code, out, _ = run_cli(["compare", "bourre", "--help"], capsys)
     assert "--players" in out
     code, out, _ = run_cli(["compare", "boulmous", "--help"], capsys)
-    assert "--players" not in out
+    assert "--players" not in out and "--games" in out
+    for game in ("boomke-wies", "bourre"):     # no whole-game compare: --games is not offered
+        code, out, _ = run_cli(["compare", game, "--help"], capsys)
+        assert code == 0 and "--games" not in out
     code, out, _ = run_cli(["report", "--help"], capsys)
     assert all(s in out for s in ("boulmous", "boomke-wies", "bourre", "compare"))
+
+
+def test_until_precision_help_says_what_x_is():
+    """X is a half-width: of a rate as a fraction for odds (0.01 = 1 percentage point), in the table's unit for
+    compare."""
+    import typer.main
+    root = typer.main.get_command(cli.app)
+
+    def help_of(group, game):
+        cmd = root.commands[group].commands[game]
+        return next(p.help for p in cmd.params if "--until-precision" in p.opts)
+    for game in ("boulmous", "boomke-wies", "bourre"):
+        h = help_of("odds", game)
+        assert "half-width" in h and "0.01 = 1 percentage point" in h and "P(make)" in h
+        c = help_of("compare", game)
+        assert "half-width" in c and "points or chips per deal" in c and "percentage" not in c
 
 
 def test_a_group_without_a_game_prints_its_help_once(capsys):

@@ -22,14 +22,18 @@ def test_design_is_balanced_in_every_seat_and_every_relative_seat(n_seats, ks):
             rnd = ids[c * k:(c + 1) * k]
             for s in range(n_seats):
                 assert sorted(rnd[:, s]) == list(range(k))
-        # the design: every ordered pair of entrants in every ordered pair of seats equally often
+        # the design: seats s, t with s mod k != t mod k hold every ordered pair of different entrants equally
+        # often (never one entrant in both); with more seats than entrants, seats with s mod k == t mod k are
+        # always held by one entrant, every entrant equally often (so not every pair of entrants sits there)
         for s, t in itertools.permutations(range(n_seats), 2):
             cnt = np.zeros((k, k), int)
             for row in ids:
                 cnt[row[s], row[t]] += 1
-            off = cnt[~np.eye(k, dtype=bool)]
-            assert len(set(off)) == 1, (k, n_seats, s, t, cnt)
-            assert len(set(np.diag(cnt))) == 1
+            off, diag = cnt[~np.eye(k, dtype=bool)], np.diag(cnt)
+            if s % k != t % k:
+                assert set(off) == {len(ids) // (k * (k - 1))} and set(diag) == {0}, (k, n_seats, s, t, cnt)
+            else:
+                assert set(off) == {0} and set(diag) == {len(ids) // k}, (k, n_seats, s, t, cnt)
         # closed under renaming the entrants: the order of the names cannot matter
         rows = {tuple(r) for r in ids}
         for perm in itertools.permutations(range(k)):
@@ -227,3 +231,29 @@ def test_best_value_of_a_sweep_is_tested_against_the_others():
     assert "No single best value" in C.render_best(b, "margin", "points per deal")
     # the simultaneous interval is wider than each value's own 95% interval
     assert b["sim_hi"] - b["sim_lo"] > 2 * 0.02
+
+
+def test_sweep_default_folder_is_named_after_the_whole_run(tmp_path, monkeypatch, capsys):
+    """The default folder of a sweep was keyed on the game, heuristic, --param, --against, seed and deals only:
+    the same sweep under another rule (or a heuristics file that changed) was refused as 'a different run'."""
+    from tricksim.cli import main
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "h.toml"
+    f.write_text('[heuristics.bold]\nbase = "aggressive"\nmargin = -0.4\n')
+    argv = ["sweep", "boulmous", "cautious", "--param", "margin=0:0.5:0.5", "--against", "bold", "--heuristics",
+            str(f), "--hands", "400", "-q"]
+    runs = tmp_path / "reports" / "runs"
+
+    def folders():
+        return {p.name for p in runs.iterdir()}
+    main(argv)
+    one = folders()
+    main(argv)                                                  # the same sweep: the same folder, reused
+    assert folders() == one and len(one) == 1
+    main(argv + ["--rule", "must_head=true"])                   # another rule: another run, another folder
+    two = folders()
+    assert len(two) == 2
+    f.write_text('[heuristics.bold]\nbase = "aggressive"\nmargin = -0.2\n')
+    main(argv)                                                  # the file's heuristic changed: another run
+    assert len(folders()) == 3 and two < folders()
+    assert "holds a different run" not in capsys.readouterr().err

@@ -125,6 +125,15 @@ def test_until_precision_stops_reproducibly():
     assert np.array_equal(res.counts, B.block_deals(p, 0, 30_000))
 
 
+def test_precision_reached_on_the_last_block_is_a_complete_run(tmp_path):
+    """Every hand asked for was played: the run is complete, not stopped at the precision."""
+    import json
+    res = engine.execute(engine.Run("boulmous.deals", params(), 20_000, 10_000), tmp_path, progress=False,
+                         stop=lambda acc, n: n >= 20_000)
+    assert not res.stopped_early and res.n == 20_000
+    assert json.loads((tmp_path / "manifest.json").read_text())["status"] == "complete"
+
+
 def test_zero_hands_is_an_error():
     with pytest.raises(TricksimError, match="at least 1"):
         engine.execute(engine.Run("boulmous.deals", params(), 0, 10_000), None, progress=False)
@@ -272,7 +281,7 @@ def test_a_short_last_block_is_never_overwritten(tmp_path):
     assert longer.reused == 1
     now = _block_bytes(tmp_path)
     assert {k: now[k] for k in files} == files and "b00000001.parquet" in now
-    with pytest.raises(TricksimError, match="finished run of 20,000 hands"):
+    with pytest.raises(TricksimError, match="finished run of 20,000 hands.*ask for 20,000 hands to reuse it"):
         engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False)
     again = engine.execute(engine.Run("boulmous.deals", p, 15_000, 10_000), tmp_path, progress=False, force=True)
     assert again.reused == 2 and np.array_equal(again.counts, short.counts)

@@ -169,7 +169,9 @@ def test_odds_by_game_chance(tmp_path, monkeypatch):
     # (at most about 3 in 4,000 deals), so it is never [100%, 100%] nor a money interval of zero width
     r = df.loc["3 H"]
     assert r.win_ci == pytest.approx(0, abs=1e-8) and r.win_hi == pytest.approx(1.0) and 0.998 < r.win_lo < 1.0
-    assert r.money_lo < 3.0 <= r.money_hi
+    assert r.money_lo < 3.0 and r.money_hi == pytest.approx(3.0, abs=1e-12)   # never above the 3 stakes it can win
+    assert (df.money_lo <= df.money).all() and (df.money <= df.money_hi).all()
+    assert (df.win_lo >= 0).all() and (df.win_hi <= 1).all()
     from tricksim.analysis.output import mean_interval, pct
     assert pct(r.p_win_game, r.win_lo, r.win_hi, 2) != "100.00% [100.00, 100.00]"
     assert mean_interval(r.money, r.money_lo, r.money_hi).split(" [")[1].split(", ")[0] != "+3.000"

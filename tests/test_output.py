@@ -77,3 +77,28 @@ def test_pm_keeps_the_interval_of_a_constant_sample():
     assert pm(0.0, 0.0) == "+0.000 ± 0.000"          # sampled, never varied: still ±
     assert pm(1.25, None, 2) == "+1.25"               # exact: no interval
     assert pm(float("nan"), 0.1) == "-"
+
+
+def test_percentage_points_have_one_name_pp_said_once_in_the_footer():
+    """Gaps of rates were printed as "pts", "points" or "pp": one name, pp, and every module that prints it
+    also says what it means ("pp = percentage points", ``output.PP``, or "percentage points (pp)" in a report)."""
+    import re
+    from pathlib import Path
+    from tricksim.analysis import output
+    root = Path(output.__file__).parent
+    assert output.PP == "pp = percentage points"
+    def says(src):
+        return any(w in src for w in ("PP", "pp = percentage points", "percentage points (pp)"))
+
+    printing = []
+    for path in sorted(root.rglob("*.py")):
+        src = path.read_text()
+        assert not re.search(r'\spts"', src), f"{path.name} prints 'pts' for percentage points"
+        assert not re.search(r'\} points \(', src), f"{path.name} prints 'points' for percentage points"
+        if re.search(r'" pp"|\} pp\b', src):
+            printing.append(path.name)
+            # said here, or by the modules of the same game that print this one's tables
+            users = [p.read_text() for p in path.parent.glob("*.py") if f"from .{path.stem} import" in p.read_text()]
+            assert says(src) or (users and all(says(u) for u in users)), \
+                f"{path.name} prints pp without saying what it is"
+    assert len(printing) >= 6

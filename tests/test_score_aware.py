@@ -453,7 +453,7 @@ BAD = [
     (["sweep", "boulmous", "cautious:score_aware=1", "--param", "margin=0:1:0.5"], "whole games"),
     (["compare", "boulmous", "pimc", "cautious", "--games", "10"], "pimc"),
     (["compare", "boulmous", "pimc:score_aware=1", "cautious", "--games", "10"], "pimc"),
-    (["compare", "boomke-wies", "partner", "naive", "--games", "10"], "whole Boulmous games"),
+    (["compare", "boomke-wies", "partner", "naive", "--games", "10"], "no such option: --games"),
     (["compare", "boulmous", "cautious", "aggressive", "--games", "10", "--hands", "10"], "not both"),
     (["compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "10", "-r",
       "end_check=after_each_trick"], "end_check=end_of_deal"),

@@ -51,3 +51,17 @@ def test_leaderboard_plot_has_a_money_panel(tmp_path):
     titles = [ax.get_title() for ax in seen["axes"][0]]
     assert titles == ["by points: best cautious", "by stakes (money): best aggressive"]
     assert (tmp_path / "l.png").exists()
+
+
+def test_p_values_are_written_alike_in_compare_pages_and_tune():
+    """compare said "Holm-adjusted p = <1e-16" where tune says "p < 1e-16": one form everywhere."""
+    from tricksim.analysis.output import p_text
+    from tricksim.analysis.pages import pair_answer
+    board, pairs = _tables()
+    v = cmp.full_verdict(board, pairs, ["points", "stakes"], "points per deal")
+    assert "Holm-adjusted p < 1e-16" in v and "= <" not in v
+    assert "Holm-adjusted p < 1e-16" in pair_answer(pairs.assign(n_deals=10_000), "cautious", "random", "points",
+                                                    "points per deal")
+    assert (p_text(1e-20), p_text(0.0312), p_text(float("nan"))) == ("p < 1e-16", "p = 0.031", "p = -")
+    pairs.loc[0, ["p_holm", "significant"]] = [0.2, False]
+    assert "Holm-adjusted p = 0.2)" in cmp.verdict(board, pairs, "points", "points per deal")

@@ -29,7 +29,7 @@ class BoomkeRules:
     variant: str = flag("auction", ["auction", "no_auction"], help="rule 13: no_auction = classic whist, trumps turned up")
     dealer_may_bid_8_to_12: bool = flag(False, help="rule 6: after three passes the dealer may also bid 8-12")
     meetje_trump: str = flag("dealer_leads_trump", ["dealer_leads_trump", "dealer_names_then_eldest_leads"],
-                             help="rule 8")
+                             help="rule 8: how trumps are fixed in Meetje, and who leads")
     meetje_shortfall_penalty: bool = flag(False, help="2.2: in Meetje the dealer's team scores -(7-T) when T < 7")
     defence_scoring: str = flag("upto9_1_else_2", ["upto9_1_else_2", "literal_exactly9"],
                                 help="2.2: defenders of a failed 7-9 score 1 (<= 9 tricks) or 2; literal: 1 only for exactly 9")

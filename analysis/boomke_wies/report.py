@@ -144,7 +144,7 @@ def headline(out, quick: bool = False, progress: bool = False) -> Section:
         md.append(f"The first {dd['deals']:,} deals of the auction study solved double dummy (DDS via endplay; same "
                   "declarer, same trumps, the declarer obliged to open the trump suit), "
                   f"{dd['deals_per_s']:.1f} deals per second on this machine. Gap = DD − heuristic success on the "
-                  "same deals, in percentage points, with a paired 95% interval. Open-hand play means both sides see "
+                  "same deals, in percentage points (pp), with a paired 95% interval. Open-hand play means both sides see "
                   "all cards and play perfectly; it is not a bound on the heuristics' result (against heuristic "
                   "defenders a heuristic declarer can do better, so a gap can be negative).\n")
         md.append(markdown_table(dd_bid_table(dd)) + "\n")

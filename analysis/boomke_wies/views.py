@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..common import TricksimError
 from ..engine import RunOptions
-from ..output import no_interval, pct, pm, show, with_folder, write_table
+from ..output import PP, no_interval, pct, pm, show, with_folder, write_table
 from .config import HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump, parse_hand
 from .dd import _endplay, dd_deals, dd_hand
 from .play import PLAY_HANDS, check_open_extra, odds_play, odds_play_run, parse_play, render_play
@@ -26,7 +26,7 @@ def render_odds(res) -> str:
     tr = res["tricks"]
     rows = []
     for r in tr.itertuples():
-        rows.append({"trump": r.trump, "E[team tricks]": pm(r.mean_tricks, r.mean_ci, 2),
+        rows.append({"trump": r.trump, "E[team tricks]": pm(r.mean_tricks, r.mean_ci, 2, sign=False),
                      **{str(T): f"{100 * getattr(r, f'P{T}'):.1f}" for T in range(4, 14)}})
     lines.append("\nTeam tricks (% of deals with exactly T tricks, T = 4..13; the same in every seat position, "
                  "since once the hand declares the play does not depend on who dealt):")
@@ -99,8 +99,8 @@ def render_dd(res, kind: str) -> str:
                      f"{pm(md, hd, 2, sign=False, missing=few)}, gap {pm(mg, hg, 2, missing=few)}.")
     lines.append("(open-hand, double-dummy play: both sides see all cards and play perfectly. It is not a bound on the "
                  "heuristics' result: against heuristic defenders a heuristic declarer can do better.)")
-    lines.append("('gap' = double-dummy minus heuristic success on the same deals, in percentage points (pp), "
-                 "with its paired 95% interval)")
+    lines.append("('gap' = double-dummy minus heuristic success on the same deals, with its paired 95% interval; "
+                 f"{PP})")
     return "\n".join(lines)
 
 

@@ -32,15 +32,15 @@ def check_hands(hands: int) -> int:
 class BoulmousRules:
     """Every variant flag of RULES.md 1.1 with its default."""
     PREFIX = "boulmous"
-    auction: str = flag("single_round", ["single_round", "multi_round"], help="rule 5")
+    auction: str = flag("single_round", ["single_round", "multi_round"], help="rule 5: one round of bidding, or rounds until three players are out")
     left_bower_is_trump: bool = flag(True, help="rule 9: same-colour jack is a trump for every purpose")
     must_head: bool = flag(False, help="rule 12: must beat the best card when following")
-    trump_obligation: str = flag("optional", ["optional", "must_trump", "must_trump_and_overtrump"], help="rule 13")
+    trump_obligation: str = flag("optional", ["optional", "must_trump", "must_trump_and_overtrump"], help="rule 13: whether a void player must trump, and overtrump")
     failed_taker_keeps_tricks: bool = flag(True, help="rule 16: failed taker scores tricks - bid (else -bid)")
-    end_check: str = flag("end_of_deal", ["end_of_deal", "after_each_trick"], help="rule 17")
-    tie_break: str = flag("play_on", ["play_on", "taker_priority", "shared_win"], help="rule 17")
-    winner_pays_own_boxes: bool = flag(False, help="rule 18")
-    failed_boulmous_is_box: bool = flag(True, help="rule 18")
+    end_check: str = flag("end_of_deal", ["end_of_deal", "after_each_trick"], help="rule 17: when the game can end (after a deal, or after any trick)")
+    tie_break: str = flag("play_on", ["play_on", "taker_priority", "shared_win"], help="rule 17: a tie for the top score at the target or above")
+    winner_pays_own_boxes: bool = flag(False, help="rule 18: the winner pays each other player a stake per box of his own")
+    failed_boulmous_is_box: bool = flag(True, help="rule 18: a failed boulmous (bid 6) also counts as a box")
     target: int = flag(21, rng=(1, 1000), help="rule 17: points to win a game")
     deal_packets: str = flag("3+3", ["3+3", "2+2+2", "1x6", "6"], help="rule 3 (cosmetic: no effect after a uniform shuffle)")
 

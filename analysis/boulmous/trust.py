@@ -52,7 +52,7 @@ def by_bid_table(bb: pd.DataFrame, labels: dict) -> pd.DataFrame:
             out[f"{labels[c]} [95% CI]"] = [pct(p, lo, hi) for p, lo, hi, _ in bb[c]]
     for c in bb.columns:
         if c.startswith("gap "):
-            out[f"{labels[c[4:]]} - heuristics"] = [pm(100 * g, 100 * h, 1) + " pts" for g, h in bb[c]]
+            out[f"{labels[c[4:]]} - heuristics"] = [pm(100 * g, 100 * h, 1) + " pp" for g, h in bb[c]]
     return pd.DataFrame(out)
 
 
@@ -114,10 +114,10 @@ def trust(d, opts, quick: bool, compare, render_compare) -> Section:
     for kind in ("pimc", "open"):
         if f"gap {kind}" in bb.columns:
             gap, half = g3[f"gap {kind}"]
-            words.append(f"{PLAY_LABELS[kind]} minus heuristics {pm(100 * gap, 100 * half, 1)} points ("
+            words.append(f"{PLAY_LABELS[kind]} minus heuristics {pm(100 * gap, 100 * half, 1)} pp ("
                          + ("significant at 5%" if abs(gap) > half else "not significant at 5%") + ")")
     answers = [("Boulmous: do the odds tables hold when the cards are played better?",
-                f"At bid 3, over {res['n']:,} deals of every hand class: " + "; ".join(words) + " (percentage points "
+                f"At bid 3, over {res['n']:,} deals of every hand class: " + "; ".join(words) + " (pp = percentage points "
                 "of success; positive: the heuristics' odds understate better play).")]
     md.append("Reading, at bid 3 over all classes: " + "; ".join(words) + ". A positive gap means the heuristics' odds understate what "
               "better card play makes of the same cards; a negative one that they flatter it.\n")

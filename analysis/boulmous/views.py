@@ -14,7 +14,7 @@ from .spec import SPEC
 CLASSES_PLAY_HANDS = 200_000   # default deals of the class table with --play
 from ..common import TricksimError
 from ..engine import RunOptions
-from ..output import mean_interval, pct, pm, show, with_folder, write_table
+from ..output import PP, mean_interval, pct, pm, show, with_folder, write_table
 from ..runfolder import check_folder
 from .equity.views import odds_scores_command
 from .studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text, odds_classes, odds_hand,
@@ -51,9 +51,10 @@ def render_odds(res) -> str:
     b = res["best"].iloc[0]
     lines.append(f"best call: {b.best_call} (by expected points plus stakes: {b.exp_value:+.2f} = points "
                  f"{b.exp_points:+.2f}, stakes {b.exp_stakes:+.2f})")
-    lines.append("E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed; its interval is "
-                 "P(make)'s mapped through them; a lower bid pays none); "
-                 "each failed contract also adds a box (1 stake to the game's winner), shown as P(box) = 1 - P(make).")
+    interval = "" if res["exact"] else "; its interval is P(make)'s mapped through them"
+    lines.append(f"E[stakes] counts the boulmous payments of this deal (bid 6: +3 made, -3 failed{interval}; a lower "
+                 "bid pays none); each failed contract also adds a box (1 stake to the game's winner, not counted "
+                 "in E[stakes]): a call's chance of a box is 1 - P(make).")
     return "\n".join(lines)
 
 
@@ -79,7 +80,7 @@ def render_play(res) -> str:
             row[f"{PLAY_LABELS[r.play]} [95% CI]"] = pct(r.p_make, r.ci_low, r.ci_high)
         if len(gaps):
             for g in gaps[(gaps.trump == trump) & (gaps.bid == bid)].itertuples():
-                row[f"gap {PLAY_LABELS[g.play]} - heuristics"] = pm(100 * g.gap, 100 * g.gap_ci, 1) + " pts"
+                row[f"gap {PLAY_LABELS[g.play]} - heuristics"] = pm(100 * g.gap, 100 * g.gap_ci, 1) + " pp"
         rows.append(row)
     seat = res["seat"]
     where = ["the dealer's left", "second to bid", "third to bid", "the dealer"][seat]
@@ -99,8 +100,8 @@ def render_play(res) -> str:
     lines += ["mean taker tricks [95% CI]:", show(pd.DataFrame(tr))]
     best = ", ".join(f"{PLAY_LABELS[b.play]} {b.best_call} ({b.exp_value:+.2f})" for b in res["best"].itertuples())
     lines.append(f"best call by expected points plus stakes (the boulmous payments: bid 6 +3 made, -3 failed): {best}")
-    lines.append("gaps: paired over the same deals (+ = made more often than under the heuristics), in percentage "
-                 "points with a 95% interval.")
+    lines.append("gaps: paired over the same deals (+ = made more often than under the heuristics), with a 95% "
+                 f"interval; {PP}.")
     if "pimc" in kinds:
         lines.append(pimc_note(res["worlds"]))
     if "open" in kinds:
@@ -155,6 +156,9 @@ def odds_command(hand: str | None = None, seat: int | None = None, exact: bool =
     rules = rules or BoulmousRules()
     specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if scores is not None:      # issue 16: the calls by the chance to win the game (analysis/boulmous/equity/)
+        if until_precision is not None:
+            raise TricksimError("--until-precision does not go with --scores (the calls by the chance to win the "
+                                "game): give --hands")
         yield from odds_scores_command(hand, seat, scores, hands, seed, specs, rules, trumps, opts)
         return
     if play is not None:

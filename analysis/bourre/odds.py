@@ -184,9 +184,17 @@ def odds_hand(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
             "stake": pot + players * rules.ante}
 
 
+def seat_words(seat: int, players: int) -> str:
+    """Where ``--seat`` sits, in words a player cannot misread (seats speak in turn from the dealer's left)."""
+    n = seat + 1
+    nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    turn = "the dealer, the last to speak" if seat == players - 1 else f"the {nth} to speak"
+    return f"seat {seat} ({turn}; seat 0 is the dealer's left)"
+
+
 def render_odds(res) -> str:
     df = res["choices"]
-    pos = "the dealer" if res["seat"] == res["players"] - 1 else f"position {res['seat']} from the dealer's left"
+    pos = seat_words(res["seat"], res["players"])
     lines = [f"Bourre hand {res['hand']}, up-card {res['upcard']}, {res['players']} players, {pos}; "
              f"pot {res['stake']:,} chips after the antes ({res['pot']:,} carried over). "
              f"{res['n']:,} random deals of the unseen cards, every choice played on the same deals."]

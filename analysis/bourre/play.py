@@ -30,13 +30,13 @@ from ...kernels.cards import card_str, cards_of
 from .. import engine
 from ..common import parse_card, spec_json
 from ..engine import RunOptions
-from ..output import pm
+from ..output import PP, pm
 from ..play_kinds import parse_play as parse_kinds
 from ..play_kinds import pimc_settings
 from ..stats import mean_ci, wilson
 from .bins import _pct
 from .config import BourreRules, _dynamic, has_pimc, parse_hand, pimc_arg
-from .odds import _cell_value, odds_run
+from .odds import _cell_value, odds_run, seat_words
 from .spec import SPEC
 
 PLAY_KINDS = ("heuristic", "pimc", "open")
@@ -221,7 +221,7 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
 
 def render_play(res) -> str:
     df = res["choices"]
-    pos = "the dealer" if res["seat"] == res["players"] - 1 else f"position {res['seat']} from the dealer's left"
+    pos = seat_words(res["seat"], res["players"])
     lines = [f"Bourre hand {res['hand']}, up-card {res['upcard']}, {res['players']} players, {pos}; "
              f"pot {res['stake']:,} chips after the antes ({res['pot']:,} carried over). {res['n']:,} random deals "
              f"of the unseen cards; every choice and every kind of play on the same deals."]
@@ -253,10 +253,11 @@ def render_play(res) -> str:
         lines.append(f"\ngap, {who} minus heuristics, paired on the same deals (95% CI):")
         lines.append(pd.DataFrame({
             "choice": g.choice, "play": g.play.map(PLAY_LABELS),
-            "P(win)": [f"{100 * a:+.1f} ± {100 * b:.1f} pts" for a, b in zip(g.gap_win, g.gap_win_ci)],
-            "P(bourre)": [f"{100 * a:+.1f} ± {100 * b:.1f} pts" for a, b in zip(g.gap_bourre, g.gap_bourre_ci)],
+            "P(win)": [f"{100 * a:+.1f} ± {100 * b:.1f} pp" for a, b in zip(g.gap_win, g.gap_win_ci)],
+            "P(bourre)": [f"{100 * a:+.1f} ± {100 * b:.1f} pp" for a, b in zip(g.gap_bourre, g.gap_bourre_ci)],
             "E[chips]": [pm(a, b, 2) for a, b in zip(g.gap_chips, g.gap_chips_ci)],
             "n": g.n.map(lambda x: f"{x:,}")}).to_string(index=False))
+        lines.append(f"({PP})")
     for b in res["best"].itertuples():
         lines.append(f"best decision under {PLAY_LABELS[b.play]}: {b.best} (expected chips {b.exp_chips:+.2f} "
                      f"± {b.chips_ci:.2f})")

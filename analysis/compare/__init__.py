@@ -3,7 +3,8 @@
 The design (``design``; Boulmous and Bourre): the entrants take the seats in the
 repeating pattern 1, 2, ..., k, 1, 2, ... and the design holds every assignment of the
 entrants to that pattern (all k! of them, as a set), so every entrant sits in every
-seat, and meets every other entrant in every relative seat, equally often, whatever the
+seat, and meets every other entrant in every relative seat that is not a multiple of k
+away (such a seat, with more seats than entrants, is its own), equally often, whatever the
 order in which the names were given.  These seatings are cut into rounds of k: a round
 shifts the entrants cyclically (entrant i+j mod k where the pattern has i), so it puts
 every entrant in every seat once.  Every deal (same deal index: the same cards) is

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..output import pm
+from ..output import p_text, pm
 from ..stats import holm, t_crit, t_two_sided_p
 
 MIN_DEALS = 30        # below this many deals (or 2 deals in some round) no interval, no p-value: "too few deals"
@@ -158,10 +158,10 @@ def verdict(board: pd.DataFrame, pairs: pd.DataFrame, metric: str, unit: str) ->
     for x, y in zip(names, names[1:]):
         d, ci, pa, sig = pair(x, y)
         if sig:
-            lines.append(f"{x} beats {y} by {pm(d, ci, 3, sign=False)} {unit} (unadjusted 95% CI; Holm-adjusted p = {_pfmt(pa)}).")
+            lines.append(f"{x} beats {y} by {pm(d, ci, 3, sign=False)} {unit} (unadjusted 95% CI; Holm-adjusted {p_text(pa)}).")
         else:
             lines.append(f"{x} and {y} are not significantly different ({pm(d, ci, 3)} {unit}, unadjusted 95% CI; "
-                         f"Holm-adjusted p = {_pfmt(pa)}).")
+                         f"Holm-adjusted {p_text(pa)}).")
     if len(names) > 2:
         last = names[-1]
         if all(pair(o, last)[3] and pair(o, last)[0] > 0 for o in names[:-1]):
@@ -200,6 +200,7 @@ def full_verdict(board: pd.DataFrame, pairs: pd.DataFrame, metrics, unit: str, m
 
 
 def _pfmt(p):
+    """A p-value in a table cell under a "p" header: ``0.031``-like, ``<1e-16``, ``-`` when none."""
     if p != p:
         return "-"
     return "<1e-16" if p < 1e-16 else f"{p:.2g}"

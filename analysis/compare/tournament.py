@@ -99,14 +99,19 @@ def sweep_values(text: str):
     return name.strip(), vals
 
 
+def swept_spec(name: str, param: str, v: float) -> str:
+    """The heuristic ``name`` with ``param`` set to ``v`` (``cautious:margin=0.5``, ``x:a=1,margin=0.5``)."""
+    base = name if ":" in name else name + ":"
+    return f"{base}{'' if base.endswith(':') else ','}{param}={v:g}"
+
+
 def sweep(game, name, param, values, against="default", hands=None, seed=0, rules=None, user_defs=None, extra=None,
           opts: engine.RunOptions = engine.RunOptions()):
     """Advantage of ``name:param=v`` over ``against`` for each v (same deals for every v; each value's
     tournament in its own sub-folder of ``opts.out``)."""
     rows = []
-    base = name if ":" in name else name + ":"
     for v in values:
-        spec = f"{base}{',' if not base.endswith(':') else ''}{param}={v:g}"
+        spec = swept_spec(name, param, v)
         res = compare(game, [spec, against], hands=hands, seed=seed, rules=rules, user_defs=user_defs, extra=extra,
                       opts=opts.sub(f"{param}={v:g}"))
         pr = res["pairs"]

@@ -12,7 +12,7 @@ from .. import __version__, engine
 from ..output import pm, with_folder, write_table
 from .design import _game, default_extra, entrant_specs
 from .tables import _pfmt
-from .tournament import best_value, compare, compare_run, sign_changes, sweep, sweep_values
+from .tournament import best_value, compare, compare_run, sign_changes, swept_spec, sweep, sweep_values
 
 
 def render_best(best: dict, param: str, unit: str) -> str:
@@ -178,7 +178,10 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
         game.parse_heuristic(name + ("," if ":" in name else ":") + f"{param_name}={v:g}", user_defs)
     slow = game.duplicate.slow([base, game.parse_heuristic(against, user_defs)]) if game.duplicate.slow else None
     hands = hands or (slow[0] if slow else game.duplicate.hands) // 4
-    key = hashlib.sha256(repr((game.name, base.label, param, against, seed, hands)).encode()).hexdigest()
+    # the default folder is named after every value's run (heuristics as defined, rules, table, seed, deals)
+    runs = [compare_run(game, entrant_specs(game, [swept_spec(name, param_name, v), against], user_defs), hands,
+                        seed, rules, extra=extra).run_id for v in values]
+    key = hashlib.sha256(repr((game.name, param_name, runs)).encode()).hexdigest()
     opts = with_folder(opts, game.key, "sweep", key)
     df = sweep(game, name, param_name, values, against=against, hands=hands, seed=seed, rules=rules,
                user_defs=user_defs, extra=extra, opts=opts)

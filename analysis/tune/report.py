@@ -8,11 +8,11 @@ import pandas as pd
 
 from ..compare import compare
 from ..engine import RunOptions
-from ..output import markdown_table, pm, write_table
+from ..output import markdown_table, p_text, pm, write_table
 from ..pages import Section
 from ..registry import get
 from .search import tune, tuned_name
-from .views import _p, toml_text
+from .views import toml_text
 
 # (game, base, params, extra, budget, confirm): sized so the three searches take about 30 s
 CASES = [
@@ -65,7 +65,7 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> Sect
                      "tuned": ", ".join(f"{p.name} {pl.base.value(p.name):g} → {res['best'][p.name]:g}"
                                         for p in pl.params),
                      "search (best of the trials)": f"{res['best_search']:+.4f}",
-                     "confirmed gain, fresh deals (95%)": f"{pm(c['diff'], c['ci'], 4, missing='too few deals for an interval')} (p {_p(c['p'])})",
+                     "confirmed gain, fresh deals (95%)": f"{pm(c['diff'], c['ci'], 4, missing='too few deals for an interval')} ({p_text(c['p'])})",
                      "unit": g.duplicate.unit, "verdict": c["verdict"]
                      + (" (the default itself was best)" if res["best_trial"] == 1 else "")})
         cmds.append(f"tricksim tune {g.name} {base} --params {params} --budget {budget} --trials {trials} "
@@ -99,7 +99,7 @@ def tune_section(out: Path, quick: bool = False, progress: bool = False) -> Sect
         md += [f"**The tuned Boulmous heuristic against the sampling player `pimc`** (its default worlds; a duplicate "
                f"match, every deal replayed with the seats rotated, {v['n']:,} deals of seed {SEED}, "
                f"{v['seconds']:.0f} s): {v['tuned']} - pimc = {pm(v['diff'], v['ci'], 4, missing='too few deals for an interval')} {v['unit']} "
-               f"(95%, p {_p(v['p'])}): {word}. Regenerate: `{v['command']}`.", ""]
+               f"(95%, {p_text(v['p'])}): {word}. Regenerate: `{v['command']}`.", ""]
         answers.append(("Does a tuned heuristic catch up with the sampling player?",
                         f"No: {v['tuned']} - pimc = {pm(v['diff'], v['ci'], 4, missing='too few deals for an interval')} "
                         f"{v['unit']} ({v['n']:,} deals): {word}." if v["diff"] + v["ci"] < 0 else

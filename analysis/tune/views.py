@@ -9,8 +9,7 @@ from typing import Iterator
 
 from .. import engine
 from ..common import TricksimError, check_out_path
-from ..compare.tables import _pfmt
-from ..output import pm, with_folder, write_table
+from ..output import p_text, pm, with_folder, write_table
 from .search import plan, tune_steps, tuned_name
 
 
@@ -32,8 +31,8 @@ def toml_text(result: dict, command: str = "") -> str:
              f"# best of the search (trial {result['best_trial']}): {result['best_search']:+.4f} "
              f"{pl.game.duplicate.unit} on the search deals (biased upwards: the best of {pl.trials} scores)"]
     for c in result.get("confirm", []):
-        lines.append(f"# confirmation against {c['opponent']}: {pm(c['diff'], c['ci'], 4, missing='too few deals for an interval')} (95%), p "
-                     f"{_p(c['p'])}, {c['n']:,} fresh deals: {c['verdict']}")
+        lines.append(f"# confirmation against {c['opponent']}: {pm(c['diff'], c['ci'], 4, missing='too few deals for an interval')} (95%), "
+                     f"{p_text(c['p'])}, {c['n']:,} fresh deals: {c['verdict']}")
     lines += ["", f"[heuristics.{tuned.label}]", f'base = "{pl.base.name}"']
     for k, v in tuned.values:
         if k in names or v != defaults.get(k):
@@ -41,15 +40,10 @@ def toml_text(result: dict, command: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _p(p) -> str:
-    t = _pfmt(p)
-    return t.replace("<", "< ") if t.startswith("<") else "= " + t
-
-
 def render_confirm(pl, c: dict) -> str:
     unit = pl.game.duplicate.unit
     diff = (f"{c['diff']:+.4f} (too few deals for an interval)" if c["ci"] != c["ci"]
-            else f"{pm(c['diff'], c['ci'], 4)} (95%; p {_p(c['p'])})")
+            else f"{pm(c['diff'], c['ci'], 4)} (95%; {p_text(c['p'])})")
     head = f"{tuned_name(pl)} - {c['opponent']}: {diff} {unit}, {c['n']:,} fresh deals: "
     if c["verdict"] == "better":
         return head + "better (the interval lies above 0)"

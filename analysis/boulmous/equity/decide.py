@@ -59,21 +59,45 @@ def _call_outcomes(won_counts: np.ndarray, seat: int, bid: int, rules) -> dict:
             "imm": imm, "p_make": float(cnt[made].sum() / cnt.sum()), "n": int(cnt.sum())}
 
 
-def _value(table: E.Table, y, dist, seat: int):
-    """Mean and 95% half-width over the deals of the seat's P(win) and money after the deal."""
-    v = KE.values_after(table.V, np.array(y, np.int64), dist["delta"], dist["taker"], dist["box"], dist["imm"],
-                        *table.args()[5:])
+SPLITS = np.array([c for c in range(2401) if c // 343 + c // 49 % 7 + c // 7 % 7 + c % 7 == 6])
+"""The outcome codes (w0 * 343 + w1 * 49 + w2 * 7 + w3) of the ways the six tricks can fall."""
+
+
+def _all_outcomes(seat: int, bid: int | None, rules) -> dict:
+    """Every outcome a deal can have, seen or not: of the call 'bid' by ``seat`` (every split of the six
+    tricks), or (``bid`` None) of passing (all pass, or another seat takes any contract with any split)."""
+    if bid is not None:
+        wc = np.zeros(2401, np.int64)
+        wc[SPLITS] = 1
+        return _call_outcomes(wc, seat, bid, rules)
+    c = np.zeros(4 * KE.N_CODES, np.int64)
+    c[KE.PASS_CODE] = 1
+    for taker in range(4):
+        if taker != seat:
+            for contract in range(4):
+                c[(taker * 4 + contract) * 2401 + SPLITS] = 1
+    return O.decode_boulmous(c, rules)
+
+
+def _value(table: E.Table, y, dist, seat: int, every: dict):
+    """Mean and 95% half-width over the deals of the seat's P(win) and money after the deal; the bounds are
+    kept within what any deal can give (``every``: all the outcomes, seen or not, of the call or pass)."""
+    def after(d):
+        return KE.values_after(table.V, np.array(y, np.int64), d["delta"], d["taker"], d["box"], d["imm"],
+                               *table.args()[5:])
+    v = after(dist)
     p = dist["prob"]
     mean = p @ v
     sd = np.sqrt(np.maximum(p @ (v * v) - mean * mean, 0.0))
     half = E.Z * sd / np.sqrt(dist["n"])
     lo, hi = mean - half, mean + half
+    va = after(every)
+    vmin, vmax = va.min(axis=0), va.max(axis=0)
     flat = sd == 0.0
-    if flat.any():   # every deal gave the same value: P(win) lies in [0, 1], money in the table's range
-        vmin = np.r_[np.zeros(4), np.full(4, float(table.V[:, 4:].min()))]
-        vmax = np.r_[np.ones(4), np.full(4, float(table.V[:, 4:].max()))]
+    if flat.any():   # every deal gave the same value: unseen outcomes could move it within the attainable range
         ulo, uhi = unseen_bounds(mean, vmin, vmax, dist["n"])
         lo, hi = np.where(flat, ulo, lo), np.where(flat, uhi, hi)
+    lo, hi = np.maximum(lo, np.minimum(vmin, mean)), np.minimum(hi, np.maximum(vmax, mean))
     return mean[seat], half[seat], mean[4 + seat], half[4 + seat], (lo[seat], hi[seat]), (lo[4 + seat], hi[4 + seat])
 
 
@@ -102,12 +126,12 @@ def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, r
         wc = c[ti * KE.ODDS_WON:(ti + 1) * KE.ODDS_WON]
         for bid in range(3, 7):
             d = _call_outcomes(wc, seat, bid, rules)
-            pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, d, seat)
+            pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, d, seat, _all_outcomes(seat, bid, rules))
             rows.append({"call": f"{bid} {t}", "trump": t, "bid": bid, "p_make": d["p_make"], "p_win_game": pw,
                          "win_ci": hw, "win_lo": wl, "win_hi": wh, "money": m, "money_ci": hm, "money_lo": ml,
                          "money_hi": mh, "n": d["n"]})
     pas = O.decode_boulmous(np.concatenate([np.zeros(3 * KE.N_CODES, np.int64), c[5 * KE.ODDS_WON:]]), rules)
-    pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, pas, seat)
+    pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, pas, seat, _all_outcomes(seat, None, rules))
     rows.append({"call": "pass", "trump": "", "bid": 0, "p_make": np.nan, "p_win_game": pw, "win_ci": hw,
                  "win_lo": wl, "win_hi": wh, "money": m, "money_ci": hm, "money_lo": ml, "money_hi": mh,
                  "n": pas["n"]})

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ...common import TricksimError
 from ...engine import RunOptions
-from ...output import mean_interval, pct, pct_pm, pm, with_folder, write_table
+from ...output import PP, mean_interval, pct, pct_pm, pm, with_folder, write_table
 from ...stats import wilson
 from ..config import KEY, check_seat, parse_hand
 from ..spec import SPEC
@@ -144,7 +144,7 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
                                                                for p, n in zip(top.p_make, top.n)],
                         "P(win the game) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                      zip(top.p_win_game, top.win_lo, top.win_hi)],
-                        "change": [f"{100 * c:+.2f} pts" for c in top.change],
+                        "change": [f"{100 * c:+.2f} pp" for c in top.change],
                         "expected money [95% CI]": [mean_interval(m, lo, hi) for m, lo, hi in
                                                     zip(top.money, top.money_lo, top.money_hi)]}).to_string(index=False)
     best = df.iloc[0]
@@ -153,4 +153,4 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
            + (f" ({len(df) - len(top)} more calls in the table)" if len(df) > len(top) else ""))
     t = res["table"]
     yield (f"(equity table: {t.dist['n']:,} measured deals, {t.source}; intervals from the hand's deals only: the "
-           f"table's own error is common to every call)\nresults in {opts.out}")
+           f"table's own error is common to every call); change: P(win the game) minus before the deal, {PP}\nresults in {opts.out}")
