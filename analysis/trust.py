@@ -32,7 +32,7 @@ def trust_section(out: Path, quick: bool = False, progress: bool = False) -> Sec
           "that does best on average) and open-handed (every seat sees every card and plays perfectly: the taker "
           "against the three defenders). Open-hand play is not a bound on the heuristics' result: weak defenders "
           "can let a weak taker make more than perfect ones would. Gaps are paired (the same deals) with 95% "
-          "intervals, in percentage points (pp = percentage points).\n"]
+          "intervals, in percentage points (pp).\n"]
 
     for g in sorted(GAMES, key=lambda g: g.solver_bench is None):   # the games with a sampling player first
         if g.trust is not None:
