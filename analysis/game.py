@@ -122,6 +122,8 @@ class ChartData:
     """Who ``ChartCell.beside`` measures ("" when no cell has it)."""
     name: str = "chart"
     """The stem of the files (``bourre`` -> ``bourre.csv``, ``bourre-7p.png``)."""
+    caveat: str = ""
+    """What the values assume that a reader of the chart's short answers must keep in mind ("" if nothing)."""
     shade: float = 0.25
     """A margin of this many units (or more) over the next-best action gives a heatmap cell its full colour."""
     value_format: str = "{:+.2f}"

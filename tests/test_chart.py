@@ -162,7 +162,9 @@ def test_the_report_section_links_images_relative_to_the_report(tmp_path, monkey
         rules = staticmethod(lambda: None)
         chart = Chart(measure=lambda **kw: data, sizes=lambda quick, play: (6, 100))
     monkeypatch.setattr(CH, "games", lambda: [Toy])
-    text = CH.chart_section(tmp_path, quick=True, progress=False)
+    sec = CH.chart_section(tmp_path, quick=True, progress=False)
+    text = sec.text
+    assert [q for q, _ in sec.answers] == ["Toy: when should I pass?", "Toy: how sure is the chart?"]
     assert "![Toy: what to do: 4 players](charts/toy-4p.png)" in text and "Regenerate: `" in text
     assert (tmp_path / "charts" / "toy-5p.png").exists() and (tmp_path / "charts" / "toy.md").exists()
 

@@ -171,7 +171,9 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                "the dealer's pass is valued over every deal, as odds boomke-wies --hand values it). Meetje: the "
                "dealer's call after three passes only.",
                "Values: the expected net points of the deal (the hand's side minus the other) by the scoring table; "
-               "pass: the side's net points when the hand passes and the others bid."])
+               "pass: the side's net points when the hand passes and the others bid."],
+        caveat="each call is valued as if it ended the auction (as odds --hand values it), so the seat changes "
+               "only what passing is worth")
 
 
 CHART = Chart(measure=measure, sizes=sizes)

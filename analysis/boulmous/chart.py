@@ -237,7 +237,9 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                 f"{rules.target - 3}, the others at 0; the next seat (on the hand's left) at {rules.target - 3}, the "
                 "others at 0." if game else
                 "Values: the expected points of the deal plus its stakes (a boulmous, bid 6, made +3, failed -3); "
-                "pass: the seat's points and stakes when it passes and the others bid on.")])
+                "pass: the seat's points and stakes when it passes and the others bid on.")],
+        caveat="each call is valued as if it ended the auction (as odds --hand values it), so the seat changes "
+               "only what passing is worth")
 
 
 CHART = Chart(measure=measure, sizes=sizes)

@@ -84,7 +84,7 @@ def chart_answers(data, df) -> list:
     middle one: a typical table) is a pass, those that never pass, and how many cells are close."""
     panel = data.panels[len(data.panels) // 2]
     d = df[df.panel == panel]
-    by = d.groupby("class", sort=False)
+    by = d.groupby("row", sort=False)
     always = [c for c, g in by if (g.action == "pass").all() and not g.close.any()]
     never = [c for c, g in by if not (g.action == "pass").any() and not (g.runner_up[g.close] == "pass").any()]
     game = data.title.split(":")[0]
@@ -93,7 +93,8 @@ def chart_answers(data, df) -> list:
     pas += f"; never pass with: {_names(never)}" if never else ""
     close = df[df.close]
     common = close.chart.value_counts().head(3)
-    return [(f"{game}: when should I pass?", pas + f" ({sizes_text(df)})."),
+    return [(f"{game}: when should I pass?", pas + f" ({sizes_text(df)}" + (f"; {data.caveat}" if data.caveat else "")
+             + ")."),
             (f"{game}: how sure is the chart?",
              f"{len(df) - len(close)} of {len(df)} cells have one best action; {len(close)} are close (the best two "
              "cannot be told apart)" + (", most often " + ", ".join(f"'{k}' ({v})" for k, v in common.items())
