@@ -29,7 +29,7 @@ from ..engine import RunOptions
 from ..registry import GAMES
 from ..registry import get as get_game
 from . import form as form_mod
-from .files import REPORTS, report_images
+from .files import report_images, reports_root
 
 SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -77,7 +77,8 @@ def make_app(runs=None) -> Starlette:
     """The application; ``runs``: the folder of the run folders (default: a new temporary folder)."""
     runs = Path(runs) if runs is not None else Path(tempfile.mkdtemp(prefix="tricksim-web-"))
     games = [g for g in GAMES if g.hand_odds is not None]
-    images, files = report_images(games)
+    reports = reports_root()
+    images, files = report_images(games, reports)
     templates = Jinja2Templates(directory=str(TEMPLATES))
     lock = threading.Lock()
 
@@ -114,7 +115,7 @@ def make_app(runs=None) -> Starlette:
         except TricksimError as e:
             return page(request, "index.html", status=400, images=images, error=str(e))
         return page(request, "charts.html", game=game, charts=images[game.name]["charts"],
-                    plots=images[game.name]["plots"], reports=REPORTS)
+                    plots=images[game.name]["plots"], reports=reports)
 
     def report_file(request):
         path = files.get(request.path_params["name"])

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-REPORTS = Path(__file__).resolve().parent.parent.parent / "reports"
-"""The checkout's headline reports (``tricksim report``'s default folder)."""
+CHECKOUT_REPORTS = Path(__file__).resolve().parent.parent.parent / "reports"
 
 
-def report_images(games, root: Path = REPORTS) -> dict:
+def reports_root() -> Path:
+    """The headline reports (``tricksim report``'s default folder): the checkout's, else ``reports/`` of the
+    current folder (an installed tricksim has no checkout)."""
+    return CHECKOUT_REPORTS if CHECKOUT_REPORTS.is_dir() else Path.cwd() / "reports"
+
+
+def report_images(games, root: Path) -> tuple:
     """{game name: {"charts": [names], "plots": [names]}} and {name: file}: each game's strategy charts
     (``charts/<game>-*.png``) and headline plots (``<game>/**/*.png``, ``*/<game>_*.png``), every file
     resolved and kept only if it lies under ``root`` (a link out of the folder is left out)."""
