@@ -107,6 +107,17 @@ def test_bourre_odds_and_explain_are_the_clis(client, capsys, tmp_path):
         assert ("best: " if explain else "best decision: ") in r.text
 
 
+def test_boomke_wies_odds_are_the_clis(client, capsys, tmp_path):
+    hand = "AS KS QS JS TS 9S 8S AH KH QH AD KD AC"
+    r = client.get("/odds", params={"game": "boomke-wies", "hand": hand, "hands": "2000", "seed": "4"})
+    assert r.status_code == 200, _error(r.text)
+    out = _cli(capsys, ["odds", "boomke-wies", "--hand", hand, "--hands", "2000", "--seed", "4", "-q",
+                        "--out", str(tmp_path / "cli")])
+    assert _words(_result(r.text)) == _words(out)
+    best = re.search(r'id="best">([^<]*)<', r.text).group(1)
+    assert best.startswith("Best call per position") and best.count("\n") == 4   # the heading and four positions
+
+
 @pytest.mark.parametrize("params, message", [
     ({"game": "boulmous", "hand": "JH JH AH KH QH TH"}, "duplicate card 'JH'"),
     ({"game": "boulmous", "hand": "JH JD AH"}, "must have 6 cards, got 3"),

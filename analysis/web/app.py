@@ -68,7 +68,13 @@ def run_hand(game, f, runs: Path, lock) -> dict:
     text = [x for x in text if not x.startswith("results in ")]
     while text and not text[-1].strip():
         text.pop()
-    best = next((x for x in text if x.lower().startswith("best")), None)
+    i = next((k for k, x in enumerate(text) if x.lower().startswith("best")), None)
+    best = None
+    if i is not None:       # the best call's line, with the indented lines of a list it opens (one per position)
+        j = i + 1
+        while text[i].endswith(":") and j < len(text) and text[j].startswith("  "):
+            j += 1
+        best = "\n".join(text[i:j])
     return {"text": "\n".join(text), "best": best, "seconds": time.perf_counter() - t0,
             "command": command_line(game, f)}
 
