@@ -167,6 +167,23 @@ def test_serve_without_the_web_extra_is_one_line(monkeypatch, capsys):
     assert "\n" not in err and "pip install 'tricksim[web]'" in err
 
 
+def test_runs_write_only_into_the_servers_run_folder(tmp_path, monkeypatch):
+    """A request's run goes into a folder under the server's ``runs`` (named by its fields: the same URL resumes
+    it); nothing is written in the current folder (where the CLI's default run folders would go)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    runs = tmp_path / "runs"
+    c = TestClient(make_app(runs))
+    params = {"game": "boulmous", "hand": KNOWN, "hands": "1000", "seed": "2"}
+    first = c.get("/odds", params=params)
+    assert first.status_code == 200
+    folders = [p for p in runs.iterdir()]
+    assert len(folders) == 1 and folders[0].name.startswith("boulmous-") and any(folders[0].iterdir())
+    assert _result(c.get("/odds", params=params).text) == _result(first.text)
+    assert [p for p in runs.iterdir()] == folders and not any(work.iterdir())
+
+
 def test_only_loopback_is_quiet():
     assert all(web.check_host(h) is None for h in ("127.0.0.1", "localhost", "::1"))
     assert "warning" in web.check_host("0.0.0.0")
