@@ -32,7 +32,8 @@ from . import form as form_mod
 from .files import report_images, reports_root
 
 SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent
+"""The Jinja2 templates (base, index, odds, charts .html) lie beside the modules: package data of this package."""
 
 
 def _deck_rows(deck):
