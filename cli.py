@@ -29,6 +29,7 @@ from .analysis import compare as cmp
 from .analysis import compiling, engine, studies
 from .analysis import tables as tables_mod
 from .analysis import warmup
+from .analysis import web
 from .analysis.boomke_wies.equity_views import boomke_command
 from .analysis.boulmous.equity.views import boulmous_command
 from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
@@ -675,6 +676,24 @@ def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help=
 
     studies.run_all(out=out, quick=quick, only=studies.check_only(only), progress=not quiet,
                     log=lambda line: typer.echo(f"tricksim: {line}", err=True))
+
+
+@app.command()
+def serve(port: Annotated[int, typer.Option("--port", min=1, max=65535, help="the port of the page")] = web.DEFAULT_PORT,
+          host: Annotated[str, typer.Option("--host", help="the interface to listen on (beyond 127.0.0.1: other "
+                                                            "machines reach the page; a warning says so)")] = "127.0.0.1"):
+    """A local web page: pick a hand, see its odds per call (the same numbers as 'odds GAME --hand' for the same
+    seed), the strategy charts and the reports' plots (the web extra: pip install 'tricksim\\[web]')."""
+    lacking = web.missing()
+    if lacking:
+        raise TricksimError(f"tricksim serve needs the web extra ({', '.join(lacking)} not installed): "
+                            f"{web.INSTALL}")
+    warning = web.check_host(host)
+    if warning:
+        typer.echo(f"tricksim: {warning}", err=True)
+    typer.echo(f"tricksim: serving on http://{'[' + host + ']' if ':' in host else host}:{port}/ (Ctrl-C stops it)",
+               err=True)
+    web.serve(host, port)
 
 
 def _usage_errors():

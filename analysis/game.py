@@ -142,6 +142,25 @@ class Chart:
     the kind of play ``play``: a sampling player is slower)."""
 
 
+@dataclass(frozen=True)
+class HandOdds:
+    """How the web page (``tricksim serve``, analysis/web/) studies a hand the player picks: the CLI's
+    ``odds GAME --hand`` itself, so the page prints the numbers the command prints for the same seed."""
+
+    deck: tuple
+    """Every card of the deck as a hand writes it (``JH``), suit by suit: the page's card buttons."""
+    size: int
+    """Cards in a hand."""
+    hands: int
+    """Deals when none are given (the CLI's default)."""
+    run: Callable
+    """``run(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False) -> Iterator[str]``: the
+    ``odds GAME --hand`` command (the default heuristics and rules), yielding the text the CLI prints; ``seat``
+    None is the command's default; it raises ``TricksimError`` for a bad hand or option."""
+    options: tuple = ()
+    """The game's own fields of the page among ``up_card``, ``players`` and ``explain`` (Bourre: all three)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameSpec:
     """What a game is, below its studies: its rules, heuristics and kernel, and the helpers every game shares
@@ -315,6 +334,8 @@ class Game(GameSpec):
     tables: Callable | None = None
     """``tables() -> [cache.Shipped]``: the tables the game ships in analysis/data/ (the ones the main job reads,
     and a small canary of each kind), for ``tricksim tables`` (analysis/tables.py); None: it ships none."""
+    hand_odds: HandOdds | None = None
+    """How the web page studies one hand (analysis/web/); None: the page has no hand picker for the game."""
     warmup: tuple = ()
     """Command lines (``tricksim`` left out) that call every batch kernel of the game, with tiny sizes: what
     ``tricksim warmup`` runs to compile them ahead of use (analysis/warmup.py)."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (Python 3.11+) and install tricksim into it (editable); extras as arguments (e.g. test).
+# Create .venv (Python 3.11+) and install tricksim into it (editable); extras as arguments (e.g. test; test also
+# installs web, the extra of tricksim serve, whose page the tests drive).
 # pip's own output goes to .venv/install.log; one line says where.  An install that is already there (the same
 # pyproject.toml and extras) is not redone: the edit-test loop starts at once.
 set -euo pipefail
@@ -9,6 +10,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 extras=${1:-}
+# the tests drive the web page (tricksim serve) too: the test extra comes with the web extra
+[ "$extras" = test ] && extras="test,web"
 spec="."
 [ -n "$extras" ] && spec=".[${extras}]"
 log=.venv/install.log

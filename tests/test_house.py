@@ -29,8 +29,9 @@ SHARED = {"tricksim.analysis", "tricksim.analysis.common", "tricksim.analysis.st
           "tricksim.analysis.compiling", "tricksim.analysis.pages"}
 """The modules below the games: what every game may use."""
 LAZY_OK = ("matplotlib", "dask", "distributed", "endplay", "optuna", "pyarrow", "rich", "typer", "click",
-           "tricksim.analysis.plots")
-"""What a function may import on its own (heavy optional libraries; plots.py loads matplotlib)."""
+           "tricksim.analysis.plots", "starlette", "jinja2", "uvicorn", "tricksim.analysis.web.app")
+"""What a function may import on its own (heavy optional libraries; plots.py loads matplotlib; the web extra's
+libraries, through analysis/web/app.py, loaded by ``tricksim serve`` alone)."""
 ANALYSIS_BUDGET = 400
 
 

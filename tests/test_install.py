@@ -138,6 +138,14 @@ def test_bad_input_is_one_line_exit_2(fresh_venv):
     assert len(lines) == 1 and "2C" in lines[0], r.stderr
 
 
+def test_serve_without_the_web_extra_names_it(fresh_venv):
+    """``tricksim serve`` needs the ``web`` extra: without it, one line naming the install command, exit code 2."""
+    v = fresh_venv
+    r = _run([str(v["bin"]), "serve"], cwd=v["cwd"], env=v["env"])
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and "pip install 'tricksim[web]'" in lines[0], r.stderr
+
+
 def test_dd_extra_main_job_path(fresh_venv):
     """The main job installs the ``dd`` extra for the Boomke Wies double-dummy bound."""
     v = fresh_venv
@@ -146,3 +154,17 @@ def test_dd_extra_main_job_path(fresh_venv):
     r = _ok(v, "odds", "boomke-wies", "--double-dummy", "--dd-deals", "4", "--hands", "2000", "-q",
             "--out", str(v["cwd"] / "run-dd"))
     assert "double" in r.stdout.lower()
+
+
+def test_web_extra_ships_the_templates(fresh_venv):
+    """After the other tests (which need a venv without it): the ``web`` extra installs, and the page's templates
+    are package data of the installed (not editable) package."""
+    v = fresh_venv
+    r = _run([str(v["py"]), "-m", "pip", "install", "--quiet", f"{v['src']}[web]"], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0, r.stderr[-2000:]
+    code = ("import jinja2, tricksim.analysis.web.app as a; "
+            "env = jinja2.Environment(loader=jinja2.FileSystemLoader(a.TEMPLATES)); "
+            "[env.get_template(t) for t in ('base.html', 'index.html', 'odds.html', 'charts.html')]; "
+            "a.make_app(); print('site-packages' in str(a.TEMPLATES))")
+    r = _run([str(v["py"]), "-c", code], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr[-2000:]

@@ -9,9 +9,9 @@
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
 from ...kernels import boomke_wies as K
-from ...kernels.cards import mask_of
+from ...kernels.cards import RANKS, SUITS, mask_of
 from ..common import make_params, parse_cards, parse_heuristic, rules_dict
-from ..game import Game
+from ..game import Game, HandOdds
 from .chart import CHART
 from .config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY, BoomkeRules, call_name,
                      parse_call, parse_hand, rules_array, score)
@@ -28,6 +28,14 @@ from .trace import record_to_dict, trace
 from .views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tricks, render_classes, render_dd,
                     render_deals, render_odds, stakes_command)
 
+
+
+def _hand_odds(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False):
+    """The web page's hand: ``odds boomke-wies --hand HAND [--seat S] --hands N --seed X`` (default heuristics,
+    rules; no seat: all four)."""
+    return odds_command(hand, seat, hands=hands, seed=seed, rules=SPEC.rules_from(), opts=opts)
+
+
 GAME = Game.of(
     SPEC,
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
@@ -43,7 +51,9 @@ GAME = Game.of(
             ("stakes", "boomke-wies", "--games", "10"),
             ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "30000", "--check", "1",
              "--check-games", "10")),
-    trust=trust, equity_report=equity_report, tables=tables, chart=CHART)
+    trust=trust, equity_report=equity_report, tables=tables, chart=CHART,
+    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=13, hands=200_000,
+                       run=_hand_odds))
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

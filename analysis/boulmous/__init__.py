@@ -12,8 +12,9 @@ tricks, euchre-like bowers.
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
 """
 from ...kernels import boulmous as K
+from ...kernels.cards import SUITS
 from ..common import make_params
-from ..game import Game
+from ..game import Game, HandOdds
 from .chart import CHART
 from .config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, TRUMP_NAMES, BoulmousRules,
                      check_seat, parse_entrants, parse_hand, rules_array)
@@ -33,6 +34,13 @@ from .trace import record_to_dict, trace, trace_games
 from .trust import trust
 from .views import odds_command, render_auction, render_classes, render_odds, stakes_command
 from .whole_games import WHOLE_GAMES, block_games_duplicate
+
+
+
+def _hand_odds(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False):
+    """The web page's hand: ``odds boulmous --hand HAND [--seat S] --hands N --seed X`` (default heuristics, rules)."""
+    return odds_command(hand, seat, hands=hands, seed=seed, rules=SPEC.rules_from(), opts=opts)
+
 
 GAME = Game.of(
     SPEC,
@@ -61,7 +69,9 @@ GAME = Game.of(
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--scores", "18,17,9,3", "--hands", "200"),
             ("compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "4", "--rule", "target=11")),
     solver_bench=solver_bench, trust=trust, chart=CHART,
-    equity_report=equity_report, tables=equity_shipped.tables)
+    equity_report=equity_report, tables=equity_shipped.tables,
+    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(DECK_RANKS)), size=6, hands=200_000,
+                       run=_hand_odds))
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats
