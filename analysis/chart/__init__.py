@@ -9,7 +9,6 @@ section (``chart_section``).
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from pathlib import Path
 from typing import Iterator
@@ -111,10 +110,9 @@ def chart_section(out: Path, quick: bool, progress: bool) -> Section:
              "class's hands, every action on the same deals; a cell whose best two cannot be told apart (the 95% "
              "interval of their paired margin reaches 0) is hatched and names both. Each page has the legend, the "
              "tables in words and the close cells.", ""]
-    log = (lambda line: print(f"tricksim: {line}", file=sys.stderr, flush=True)) if progress else None
     answers = []
     for g in games():
-        data, df, _, files, secs = make(g, out / "charts", quick, log=log, opts=RunOptions(progress=False))
+        data, df, _, files, secs = make(g, out / "charts", quick, opts=RunOptions(progress=progress))
         rel = [f.relative_to(out).as_posix() for f in files]
         parts += [f"### {data.title}", "", f"Measured with {data.player}. {sizes_text(df)}; {secs:.0f} s.", "",
                   f"Regenerate: `{data.command} --out {(out / 'charts').as_posix()}`", ""]
