@@ -683,7 +683,7 @@ def serve(port: Annotated[int, typer.Option("--port", min=1, max=65535, help="th
           host: Annotated[str, typer.Option("--host", help="the interface to listen on (beyond 127.0.0.1: other "
                                                             "machines reach the page; a warning says so)")] = "127.0.0.1"):
     """A local web page: pick a hand, see its odds per call (the same numbers as 'odds GAME --hand' for the same
-    seed), the strategy charts and the reports' plots (the web extra: pip install 'tricksim\\[web]')."""
+    seed), the strategy charts and the reports' plots (the web extra: pip install '.\\[web]' in the checkout)."""
     lacking = web.missing()
     if lacking:
         raise TricksimError(f"tricksim serve needs the web extra ({', '.join(lacking)} not installed): "

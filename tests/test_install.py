@@ -143,7 +143,7 @@ def test_serve_without_the_web_extra_names_it(fresh_venv):
     v = fresh_venv
     r = _run([str(v["bin"]), "serve"], cwd=v["cwd"], env=v["env"])
     lines = r.stderr.strip().splitlines()
-    assert r.returncode == 2 and len(lines) == 1 and "pip install 'tricksim[web]'" in lines[0], r.stderr
+    assert r.returncode == 2 and len(lines) == 1 and "pip install '.[web]'" in lines[0], r.stderr
 
 
 def test_dd_extra_main_job_path(fresh_venv):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra (pip install 'tricksim[web]') is not installed")
+pytest.importorskip("starlette", reason="the web extra (pip install '.[web]') is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -164,7 +164,7 @@ def test_serve_without_the_web_extra_is_one_line(monkeypatch, capsys):
         cli.main(["serve"])
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "pip install 'tricksim[web]'" in err
+    assert "\n" not in err and "pip install '.[web]'" in err
 
 
 def test_runs_write_only_into_the_servers_run_folder(tmp_path, monkeypatch):

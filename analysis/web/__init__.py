@@ -6,7 +6,7 @@
 - ``form``: the page's fields read from the query string (the URL holds the whole state), with their bounds;
 - ``files``: the report images the page may show, a fixed mapping made once (no request names a path).
 
-The web libraries are the optional extra ``web`` (``pip install 'tricksim[web]'``): this module imports none of
+The web libraries are the optional extra ``web`` (``pip install '.[web]'`` in the checkout): this module imports none of
 them, so the plain install imports it; ``missing()`` says which are absent.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import importlib.util
 
 NEEDS = ("starlette", "jinja2", "uvicorn")
 """The libraries of the ``web`` extra."""
-INSTALL = "pip install 'tricksim[web]'"
+INSTALL = "pip install '.[web]' in tricksim's checkout (or bash scripts/setup.sh web)"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 DEFAULT_PORT = 8729
 
