@@ -6,7 +6,7 @@ deal's points plus stakes (``best_call``).  The deals are cut into ``BATCHES`` e
 block's per-call value is a linear function of the kernel's per-block histograms, so the margin of the best call
 over every other is a paired difference of batch means with a t interval over the batches (analysis/explain.py).
 Then a few of the run's own deals (its first ``EXAMPLES``, each replayed alone by the same block function, so
-exactly as in the run) where the best call wins (a bid made; passing: points gained) and where it loses, with
+exactly as in the run) where the best call wins (a bid made; passing: more than the runner-up call) and where it loses, with
 every seat's cards as dealt and what each call came to.
 """
 from __future__ import annotations
@@ -137,15 +137,16 @@ def _outcome(out, t, b, rules) -> str:
 
 
 def _examples(params, ch, order, n, rules):
-    """Up to ``SHOW`` deals where the best call wins (a bid made, or passing gaining points) and where it loses
-    (a bid failed, or passing losing), preferring deals where the runner-up came out otherwise."""
+    """Up to ``SHOW`` deals where the best call wins (a bid made; passing: more than the runner-up call came to) and
+    where it loses (a bid failed; passing: less), preferring deals where the runner-up came out otherwise."""
     (_, bt, bb), (_, st, sb) = ch[order[0]], ch[order[1]]
     outs = []
     for idx in range(n):
         out = one_deal(params, idx)
-        v = deal_value(out, bt, bb, rules)
-        win = (out["tricks"][bt] >= bb) if bt >= 0 else (True if v > 0 else False if v < 0 else None)
-        outs.append((win, deal_value(out, st, sb, rules) != v, idx, out))
+        v, v2 = deal_value(out, bt, bb, rules), deal_value(out, st, sb, rules)
+        # a bid wins when made; passing wins when it comes to more than the runner-up call on the deal
+        win = (out["tricks"][bt] >= bb) if bt >= 0 else (True if v > v2 else False if v < v2 else None)
+        outs.append((win, v2 != v, idx, out))
     rows = []
     for kind, idx, out in pick_examples(outs):
         masks = dealt(params, idx)
@@ -160,7 +161,8 @@ def render(res, top: int = 8) -> str:
     lines = [f"Why: Boulmous hand {res['hand']}, {SEATS[res['seat']]} (seat {res['seat']}). Every call on the same "
              f"{res['n']:,} random deals of the other 18 cards, cut into {res['batches']} batches of "
              f"{res['size']:,}: the margins are paired (the same deals), their 95% intervals by Student's t over the "
-             "batches. A call's value is the deal's points plus stakes, as odds boulmous --hand."]
+             "batches. A call's value is the deal's points plus stakes, as odds boulmous --hand (E[value] ± is its "
+             "95% half-width over the batches)."]
     t, mg = res["table"], res["margins"]
     lines.append(show(pd.DataFrame({
         "call": t.choice, "E[value]": [pm(a, b, 2) for a, b in zip(t.exp_value, t.value_ci)],
@@ -172,7 +174,9 @@ def render(res, top: int = 8) -> str:
         lines.append(f"({len(t) - top} more calls, each further behind, in explain_calls.csv)")
     lines.append(verdict(mg) + ".")
     for ex in res["examples"]:
-        lines.append(f"\ndeal {ex['deal']} of this run: the best call {ex['kind']}. The hands as dealt:")
+        how = ((" (made)" if ex["kind"] == "wins" else " (failed)") if t.choice.iloc[0] != "pass" else
+               f" (against {t.choice.iloc[1]})")
+        lines.append(f"\ndeal {ex['deal']} of this run: the best call {ex['kind']}{how}. The hands as dealt:")
         lines += [f"  {h}" for h in ex["hands"]]
         lines.append("What each call came to:" if len(ex["outcomes"]) <= top else
                      f"What the first {top} calls came to:")
