@@ -187,3 +187,11 @@ def test_boulmous_passing_wins_and_loses_against_the_runner_up():
         assert (ex["values"][0] > ex["values"][1]) == (ex["kind"] == "wins")
         assert (ex["values"][0] < ex["values"][1]) == (ex["kind"] == "loses")
     assert "(against " in BE.render(res)
+
+
+def test_boulmous_explain_from_the_command_line(capsys, tmp_path):
+    main(["odds", "boulmous", "--hand", BM_HAND, "--seat", "1", "--explain", "--hands", "400", "--quiet",
+          "--out", str(tmp_path / "x")])
+    out = capsys.readouterr().out
+    assert "Why: Boulmous hand" in out and "best minus it" in out and "the best call" in out
+    assert (tmp_path / "x" / "explain_calls.csv").exists() and (tmp_path / "x" / "explain_margins.csv").exists()

@@ -133,7 +133,7 @@ def _outcome(out, t, b, rules) -> str:
     if t < 0:
         return f"pass: {out['pass_points']:+d} points, {out['pass_stakes']:+d} stakes (value {v:+d})"
     k = out["tricks"][t]
-    return f"{b} {TRUMP_NAMES[t]}: {'made' if k >= b else 'failed'}, {k} tricks (value {v:+d})"
+    return f"{b} {TRUMP_NAMES[t]}: {'made' if k >= b else 'failed'}, {k} trick{'' if k == 1 else 's'} (value {v:+d})"
 
 
 def _examples(params, ch, order, n, rules):
