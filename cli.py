@@ -210,13 +210,24 @@ def odds_boulmous(hand: Hand = None, seat: Seat4 = None,
                   rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                   resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
                   play: Annotated[Optional[str], typer.Option("--play", help="kinds of play side by side on the same deals, e.g. heuristic,pimc,open (pimc = the sampling player, pimc:worlds=N; open = open-hand, double-dummy play); with --hand the odds of that hand, else the class table (default 200,000 deals; with pimc 4,000 with --hand, 10,000 without)")] = None,
-                  scores: Annotated[Optional[str], typer.Option("--scores", help="with --hand: the four scores (seats 0-3 as --seat numbers them); ranks the calls by the chance to win the game")] = None):
-    """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout; --play heuristic,open under each kind of play on the same deals), else success by hand class and how auctions end over random deals."""
+                  scores: Annotated[Optional[str], typer.Option("--scores", help="with --hand: the four scores (seats 0-3 as --seat numbers them); ranks the calls by the chance to win the game")] = None,
+                  explain: Annotated[bool, typer.Option("--explain", help="with --hand: why: every call (pass, each bid 3-6 in each trump and NT) with its paired margin behind the best (95% interval over 20 batches of the same deals; 'close' when it reaches 0) and deals of the run where the best call wins and where it loses, with every hand as dealt")] = False):
+    """Boulmous: the bid odds of one hand (--hand; --exact enumerates every layout; --play heuristic,open under each kind of play on the same deals; --explain: why the best call is best), else success by hand class and how auctions end over random deals."""
     if hand is None:
-        _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact)
+        _needs("--hand", seat=seat, trump=trump, until_precision=until_precision, exact=exact, explain=explain)
     elif keep_hands:
         raise TricksimError("--keep-hands applies to the odds by hand class (without --hand)")
     g = boulmous.GAME
+    if explain:
+        extra = [o for o, v in (("--exact", exact), ("--play", play), ("--scores", scores), ("--trump", trump),
+                                ("--until-precision", until_precision)) if v]
+        if extra:
+            raise TricksimError("--explain weighs every call of the plain Monte Carlo odds on --hands deals: leave out "
+                                + " and ".join(extra))
+        _echo(boulmous.explain_command(hand, seat, hands, seed,
+                                       g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
+                                       _opts(out, threads, scheduler, quiet, force, resume)))
+        return
     _echo(boulmous.odds_command(hand, seat, exact, trump, keep_hands, hands, seed,
                                 g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
                                 until_precision, _opts(out, threads, scheduler, quiet, force, resume), play, scores))

@@ -83,3 +83,115 @@ def test_bad_explain_input_is_one_line_and_exit_code_2(args, words, capsys, tmp_
               "--out", str(tmp_path / "x"), *args])
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1 and words in err
+
+
+# ---- Boulmous (analysis/boulmous/explain.py) -------------------------------------------------------------------
+from tricksim.analysis.boulmous import explain as BE          # noqa: E402
+from tricksim.analysis.boulmous import odds_hand as bm_odds_hand   # noqa: E402
+from tricksim.analysis.boulmous.config import BoulmousRules, parse_hand as bm_parse_hand   # noqa: E402
+from tricksim.analysis.boulmous.studies import block_odds as bm_block_odds   # noqa: E402
+from tricksim.kernels import boulmous as BK                   # noqa: E402
+
+BM_HAND = "JH QH 9H AS QD TC"   # best 3 H, made about 3 times in 4
+
+
+@pytest.fixture(scope="module")
+def bres():
+    return BE.explain(BM_HAND, seat=1, seed=3, hands=2000)
+
+
+def test_boulmous_numbers_are_the_plain_odds_on_the_same_deals(bres):
+    plain = bm_odds_hand(BM_HAND, seat=1, seed=3, hands=2000)
+    calls = plain["calls"].set_index(["trump", "bid"])
+    t = bres["table"].set_index("choice")
+    assert len(t) == 21 and bres["n"] == 2000 and bres["size"] == 100
+    for (trump, bid), r in calls.iterrows():
+        row = t.loc[f"{bid} {trump}"]
+        assert row.exp_points == pytest.approx(r.exp_points, abs=1e-12)
+        assert row.exp_value == pytest.approx(r.exp_points + r.exp_stakes, abs=1e-12)
+        assert row.p_make == pytest.approx(r.p_make, abs=1e-12) and row.n == r.n
+    p = plain["pass"].iloc[0]
+    assert t.loc["pass"].exp_value == pytest.approx(p.exp_points + p.exp_stakes, abs=1e-12)
+    assert bres["best"].best_call.iloc[0] == plain["best"].best_call.iloc[0] == bres["table"].choice.iloc[0]
+
+
+def test_boulmous_margins_are_paired_batch_means(bres):
+    mg, t, means = bres["margins"], bres["table"], bres["means"]
+    assert list(mg.choice) == list(t.choice) and mg["best minus it"].iloc[0] == 0
+    # the batch values average to the plain values (equal batches), and the margins are their paired differences
+    assert np.allclose(means.mean(axis=0), t.exp_value, atol=1e-9)
+    for j in range(1, len(mg)):
+        d = means[:, 0] - means[:, j]
+        assert mg["best minus it"].iloc[j] == pytest.approx(t.exp_value.iloc[0] - t.exp_value.iloc[j], abs=1e-9)
+        assert mg.hi.iloc[j] - mg["best minus it"].iloc[j] == pytest.approx(t_crit(19) * d.std(ddof=1) / np.sqrt(20))
+        assert mg.clear.iloc[j] == (mg.lo.iloc[j] > 0)
+
+
+def test_boulmous_single_deals_add_up_to_the_run():
+    run, size = BE.explain_run(bm_parse_hand(BM_HAND), 1, 3, 40)
+    total = np.asarray(bm_block_odds(run.params, 0, 40), np.float64) @ BE.weights(BoulmousRules())
+    per = np.zeros(len(BE.choices()))
+    for idx in range(40):
+        out = BE.one_deal(run.params, idx)
+        per += [BE.deal_value(out, t, b, BoulmousRules()) for _, t, b in BE.choices()]
+    assert np.allclose(per, total)
+
+
+def test_boulmous_a_deal_as_dealt_holds_the_hand():
+    run, _ = BE.explain_run(bm_parse_hand(BM_HAND), 1, 3, 40)
+    for idx in range(5):
+        masks = BE.dealt(run.params, idx)
+        assert masks[1] == mask_of(bm_parse_hand(BM_HAND))
+        cards = [c for m in masks for c in cards_of(m)]
+        assert len(cards) == 24 == len(set(cards))
+
+
+def test_boulmous_examples_are_consistent(bres):
+    kinds = [x["kind"] for x in bres["examples"]]
+    assert kinds.count("wins") == 2 and kinds.count("loses") == 2
+    best = bres["table"].choice.iloc[0]
+    run, _ = BE.explain_run(bm_parse_hand(BM_HAND), 1, 3, 2000)
+    for ex in bres["examples"]:
+        assert ex["outcomes"][0].startswith(best) and len(ex["hands"]) == 4
+        v = ex["values"][0]
+        assert best != "pass" and ("made" in ex["outcomes"][0]) == (ex["kind"] == "wins") == (v > 0)
+        # replaying the shown deal gives the stated values
+        out = BE.one_deal(run.params, ex["deal"])
+        ch = {c[0]: c for c in BE.choices()}
+        assert [BE.deal_value(out, *ch[c][1:], BoulmousRules()) for c in bres["table"].choice] == ex["values"]
+        shown = {h.split(": ")[0].split(" (")[0]: h.split(": ")[1] for h in ex["hands"]}
+        assert shown[BE.SEATS[1]] == BE.hand_text(mask_of(bm_parse_hand(BM_HAND)))
+    assert "Why: Boulmous hand" in BE.render(bres)
+
+
+@pytest.mark.parametrize("args, words", [(["--exact"], "leave out --exact"), (["--play", "open"], "leave out --play"),
+                                         (["--trump", "H"], "leave out --trump"), (["--hands", "10"], "20 batches")])
+def test_bad_boulmous_explain_input_is_one_line_and_exit_code_2(args, words, capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["odds", "boulmous", "--hand", BM_HAND, "--explain", "--quiet", "--out", str(tmp_path / "x"), *args])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and words in err
+
+
+def test_boulmous_explain_needs_a_hand(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["odds", "boulmous", "--explain"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "--explain needs --hand" in err
+
+
+def test_boulmous_passing_wins_and_loses_against_the_runner_up():
+    res = BE.explain("JH AH 9H KS QD TC", seat=1, seed=3, hands=2000)
+    assert res["table"].choice.iloc[0] == "pass"
+    for ex in res["examples"]:
+        assert (ex["values"][0] > ex["values"][1]) == (ex["kind"] == "wins")
+        assert (ex["values"][0] < ex["values"][1]) == (ex["kind"] == "loses")
+    assert "(against " in BE.render(res)
+
+
+def test_boulmous_explain_from_the_command_line(capsys, tmp_path):
+    main(["odds", "boulmous", "--hand", BM_HAND, "--seat", "1", "--explain", "--hands", "400", "--quiet",
+          "--out", str(tmp_path / "x")])
+    out = capsys.readouterr().out
+    assert "Why: Boulmous hand" in out and "best minus it" in out and "the best call" in out
+    assert (tmp_path / "x" / "explain_calls.csv").exists() and (tmp_path / "x" / "explain_margins.csv").exists()

@@ -26,7 +26,7 @@ SHARED = {"tricksim.analysis", "tricksim.analysis.common", "tricksim.analysis.st
           "tricksim.analysis.output", "tricksim.analysis.plots", "tricksim.analysis.engine",
           "tricksim.analysis.runfolder", "tricksim.analysis.progress", "tricksim.analysis.game",
           "tricksim.analysis.seating", "tricksim.analysis.cache", "tricksim.analysis.play_kinds",
-          "tricksim.analysis.compiling", "tricksim.analysis.pages"}
+          "tricksim.analysis.compiling", "tricksim.analysis.pages", "tricksim.analysis.explain"}
 """The modules below the games: what every game may use."""
 LAZY_OK = ("matplotlib", "dask", "distributed", "endplay", "optuna", "pyarrow", "rich", "typer", "click",
            "tricksim.analysis.plots", "starlette", "jinja2", "uvicorn", "tricksim.analysis.web.app")

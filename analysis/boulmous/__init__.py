@@ -7,6 +7,7 @@ tricks, euchre-like bowers.
   kinds of play (heuristics, open-hand) on the same deals;
 - ``trace``: hands and games as the kernels played them (docs/trace.md);
 - ``chart``: the strategy chart's cells (``tricksim chart boulmous``: pass or the bid to make);
+- ``explain``: why one call (``odds boulmous --hand ... --explain``: paired margins, example deals);
 - ``views``: text tables and the CLI's commands; ``report``: the headline section.
 
 ``GAME`` is the game's record (analysis/game.py), listed in analysis/registry.py.
@@ -32,6 +33,7 @@ from .studies import (_odds_tables, auction_stats, bench_cases, best_call, block
                       inside_text, odds_classes, odds_hand, odds_run, solver_bench, solver_bench_cases, stakes_run)
 from .trace import record_to_dict, trace, trace_games
 from .trust import trust
+from .explain import explain_command
 from .views import odds_command, render_auction, render_classes, render_odds, stakes_command
 from .whole_games import WHOLE_GAMES, block_games_duplicate
 
@@ -82,7 +84,7 @@ __all__ = ["_odds_tables", "ALIASES", "auction_stats", "bench_cases", "best_call
            "block_deals", "block_duplicate", "block_games", "block_odds", "block_odds_play", "block_classes_play", "classes_play_run", "odds_classes_play", "BoulmousRules", "check_seat",
            "classes_run", "compare_exact", "DECK_RANKS", "GAME", "game_stakes", "hand_rows", "headline",
            "HEADLINE_HAND", "heuristic_arrays", "inside_text", "K", "KEY", "make_params", "N_LAYOUTS",
-           "odds_classes", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "parse_play",
+           "explain_command", "odds_classes", "odds_command", "odds_hand", "odds_play", "odds_play_run", "odds_run", "parse_play",
            "PLAY_KINDS", "parse_entrants", "parse_hand", "parse_seats",
            "record_to_dict", "REGISTRY", "solver_bench_cases", "render_auction", "render_classes", "render_odds", "rules_array",
            "specs_from_json", "stakes_command", "stakes_run", "trace", "trace_games", "TRUMP_NAMES"]

@@ -11,45 +11,26 @@ with every other hand of the deal as dealt and what each choice came to.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
 from ...kernels import bourre as K
 from ...kernels.bourre import odds as KO
 from ...kernels.cards import card_str, cards_of, mask_of
-from ..common import TricksimError, parse_card
+from ..common import parse_card
 from ..engine import RunOptions
+from ..explain import BATCHES, EXAMPLES, SHOW, batch_size, batch_sums, keeper, margin_cells, margins, verdict
 from ..output import pm, show, with_folder, write_table
-from ..stats import t_crit
 from .config import KEY, BourreRules, parse_hand
 from .odds import CATS, block_odds, odds_run, odds_table
 from .spec import SPEC
 
-BATCHES = 20
-EXAMPLES = 400          # the run's first deals searched for examples
-SHOW = 2                # examples of each kind
-
 
 def batch_means(prefixes, sizes, nc: int) -> np.ndarray:
     """float64[batches, choices]: each batch's mean chips per choice, from the running sums after each block."""
-    sums = np.diff(np.vstack([np.zeros_like(prefixes[0])] + list(prefixes)), axis=0)
+    sums = batch_sums(prefixes)
     chips = sums.reshape(len(sums), nc, K.ODDS_STRIDE)[:, :, K.ODDS_CELLS].astype(np.float64)
     return chips / np.asarray(sizes, np.float64)[:, None]
-
-
-def margins(means, labels, best: int) -> pd.DataFrame:
-    """The best choice minus each other, per batch (paired), with 95% intervals over the batches."""
-    rows = []
-    b = means.shape[0]
-    for j, lab in enumerate(labels):
-        d = means[:, best] - means[:, j]
-        m = float(d.mean())
-        half = float(t_crit(b - 1) * d.std(ddof=1) / math.sqrt(b)) if b > 1 else math.nan
-        rows.append({"choice": lab, "best minus it": m, "lo": m - half, "hi": m + half,
-                     "clear": j == best or m - half > 0})
-    return pd.DataFrame(rows)
 
 
 def one_deal(params, idx: int, nc: int):
@@ -76,9 +57,7 @@ def _seat_name(s: int, players: int) -> str:
 def explain_run(cards, up, players: int = 7, seat: int = 0, pot: int = 0, seed: int = 0, hands: int = 100_000,
                 rules: BourreRules | None = None, heuristics=None):
     """(run, choices, batch size): the odds run of ``explain``, its deals in ``BATCHES`` blocks of equal size."""
-    if hands < 2 * BATCHES:
-        raise TricksimError(f"--explain cuts the deals into {BATCHES} batches: give --hands {2 * BATCHES} or more")
-    size = hands // BATCHES
+    size = batch_size(hands)
     run, choices = odds_run(cards, up, players, seat, pot, seed, size * BATCHES, rules or BourreRules(), heuristics,
                             size)
     return run, choices, size
@@ -89,11 +68,7 @@ def explain(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: i
     """The odds of one hand with the paired margins of its best choice and example deals (module docstring)."""
     rules = rules or BourreRules()
     run, choices, size = prepared or explain_run(hand, upcard, players, seat, pot, seed, hands, rules, heuristics)
-    prefixes = []
-
-    def keep(acc, n):
-        prefixes.append(np.array(acc))
-        return False
+    prefixes, keep = keeper()
     r = opts.execute(run, keep)
     df = odds_table(r.counts, choices, rules, players, pot)
     cand = [i for i, c in enumerate(choices) if c[1] >= 0]
@@ -142,14 +117,10 @@ def render(res) -> str:
     t = res["table"]
     lines.append(show(pd.DataFrame({
         "choice": t.choice, "E[chips]": [pm(a, b, 2) for a, b in zip(t.exp_chips, t.chips_ci)],
-        "best minus it": ["best" if i == 0 else f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]" + ("" if ok else " close")
-                          for i, (m, lo, hi, ok) in enumerate(zip(mg["best minus it"], mg.lo, mg.hi, mg.clear))],
+        "best minus it": margin_cells(mg),
         "P(win pot)": [f"{100 * p:.1f}%" for p in t.p_win], "P(bourre)": [f"{100 * p:.1f}%" for p in t.p_bourre],
         "n": [f"{x:,}" for x in t.n]})))
-    close = [c for c, ok in zip(mg.choice[1:], mg.clear[1:]) if not ok]
-    lines.append(f"best: {t.choice.iloc[0]}; " + (f"it cannot be told apart from {', '.join(close)} (close)"
-                                                  if close else "clearly ahead of every other choice")
-                 + ". E[chips] counts this deal from the decision on (pass = 0), as odds bourre --hand.")
+    lines.append(verdict(mg) + ". E[chips] counts this deal from the decision on (pass = 0), as odds bourre --hand.")
     for ex in res["examples"]:
         lines.append(f"\ndeal {ex['deal']} of this run: the best choice {ex['kind']}. The others were dealt "
                      f"{'; '.join(ex['others'])}. What each choice came to:")
