@@ -33,7 +33,7 @@ def test_only_updates_its_page_and_keeps_the_others(tmp_path):
 def test_only_refuses_unknown_studies(tmp_path):
     _fake_pages(tmp_path)
     before = {p.name: p.read_text() for p in tmp_path.glob("*.md")}
-    with pytest.raises(TricksimError, match="boulmous, boomke-wies, bourre, compare"):
+    with pytest.raises(TricksimError, match="boulmous, boomke-wies, bourre, charts, compare"):
         studies.run_all(out=tmp_path, quick=True, only=["nonsense"], progress=False)
     assert {p.name: p.read_text() for p in tmp_path.glob("*.md")} == before
     assert studies.check_only(["compare,Boomke_Wies", "compare"]) == ["compare", "boomke-wies"]
