@@ -142,6 +142,19 @@ class Chart:
     the kind of play ``play``: a sampling player is slower)."""
 
 
+CHART_MIN_HANDS = 3
+"""A chart cell needs at least this many hands of its class: its intervals are taken over the hands."""
+
+
+def chart_sizes(hands: int | None, deals: int | None, full: tuple) -> tuple:
+    """A chart's hands per cell and deals per hand: the ones asked for, else the game's full sizes ``full``;
+    too few hands for an interval over them are refused."""
+    hands, deals = hands or full[0], deals or full[1]
+    if hands < CHART_MIN_HANDS:
+        raise TricksimError(f"--hands must be at least {CHART_MIN_HANDS} (the interval is taken over the hands)")
+    return hands, deals
+
+
 @dataclass(frozen=True)
 class HandOdds:
     """How the web page (``tricksim serve``, analysis/web/) studies a hand the player picks: the CLI's

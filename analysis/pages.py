@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .output import p_text, pm
+from .stats import pair_row
 
 _PAGE = re.compile(r"^<!-- tricksim:page (\S+) seconds=(\S+) generated=(\S+) -->$")
 _ANSWERS, _END_ANSWERS = "<!-- tricksim:answers -->", "<!-- tricksim:end answers -->"
@@ -135,9 +136,8 @@ def write_index(out: Path, studies: list[str], cmd: str, version: str, groups: d
 def pair_answer(pairs, a: str, b: str, metric: str, unit: str) -> str:
     """One pair of a duplicate tournament in words: ``a - b`` with its 95% interval, the deals, and which is
     better (Holm-adjusted at 5%) or that the two cannot be told apart."""
-    p = pairs[pairs.metric == metric]
-    r = p[((p.a == a) & (p.b == b)) | ((p.a == b) & (p.b == a))].iloc[0]
-    d = float(r["diff"]) if r.a == a else -float(r["diff"])
+    r, sign = pair_row(pairs, a, b, metric)
+    d = sign * float(r["diff"])
     n = int(r.n_deals)
     text = f"{a} - {b} = {pm(d, float(r.ci), 3, missing='too few deals for an interval')} {unit} ({n:,} deals"
     if r.p_holm != r.p_holm:

@@ -329,3 +329,11 @@ def holm(pvalues):
         run = max(run, min(1.0, (m - rank) * p[i]))
         adj[i] = run
     return adj
+
+
+def pair_row(pairs, a: str, b: str, metric: str | None = None):
+    """The row of a pairwise-difference table (columns ``metric``, ``a``, ``b``, ``diff``, ...) that compares
+    ``a`` and ``b`` in either order, and the sign that turns its ``diff`` into ``a - b``."""
+    p = pairs if metric is None else pairs[pairs.metric == metric]
+    r = p[((p.a == a) & (p.b == b)) | ((p.a == b) & (p.b == a))].iloc[0]
+    return r, (1.0 if r.a == a else -1.0)

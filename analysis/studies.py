@@ -7,14 +7,15 @@ from pathlib import Path
 
 from . import __version__
 from . import compare as cmp
-from .common import TricksimError, check_out_path
 from .chart import chart_section
+from .common import TricksimError, check_out_path
 from .compare import render_best, render_crossings
 from .engine import RunOptions
 from .equity.report import equity_section
 from .output import pm, write_table
 from .pages import Section, page_file, pair_answer, render_page, write_index
 from .registry import GAMES, get
+from .stats import pair_row
 from .trust import trust_section
 from .tune.report import tune_section
 
@@ -35,9 +36,7 @@ def field_sentence(field: dict, h2h: dict, a: str, b: str, metric: str = "points
     """A pairwise difference in a field of more than two entrants beside the same pair head to head."""
 
     def diff(res):
-        p = res["pairs"]
-        r = p[(p.metric == metric) & (((p.a == a) & (p.b == b)) | ((p.a == b) & (p.b == a)))].iloc[0]
-        sign = 1 if r.a == a else -1
+        r, sign = pair_row(res["pairs"], a, b, metric)
         return pm(sign * r["diff"], r["ci"], 3, missing="too few deals for an interval")
     others = [x for x in field["labels"] if x not in (a, b)]
     return (f"A pairwise difference depends on the rest of the field: {a} - {b} is {diff(field)} {field['unit']} "
@@ -131,7 +130,7 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
         sec = tune_section(out, quick, progress)
     else:
         sec = get(study).headline(out, quick=quick, progress=progress)
-    return sec if isinstance(sec, Section) else Section(sec)
+    return sec
 
 
 def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True,

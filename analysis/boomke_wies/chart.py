@@ -25,7 +25,7 @@ from ...kernels.cards import card_str, mask_of
 from .. import engine
 from ..common import TricksimError, check_seed, make_params
 from ..engine import RunOptions
-from ..game import Chart, ChartCell, ChartData
+from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
 from .config import ODDS_BLOCK, BoomkeRules, score
 from .spec import SPEC
 
@@ -34,7 +34,6 @@ CALLS = [7, 8, 9, 10, 11, 12, K.BOOM, K.MEETJE]
 ACTIONS = ["pass"] + [f"bid {c}" for c in range(7, 13)] + ["Boom", "Meetje"]
 HCP = ((0, 9), (10, 12), (13, 15), (16, 18), (19, 37))
 POOL = 1 << 16
-MIN_HANDS = 3
 FULL = (24, 4096)
 QUICK = (6, 1024)
 
@@ -133,16 +132,14 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
         raise TricksimError("a Boomke Wies chart needs the bidding game: the no-auction variant has no calls")
     if str(play).strip().lower() != "heuristic":
         raise TricksimError("--play: the Boomke Wies chart is measured with the heuristics (heuristic)")
-    hands, deals = hands or FULL[0], deals or FULL[1]
-    if hands < MIN_HANDS:
-        raise TricksimError(f"--hands must be at least {MIN_HANDS} (the interval is taken over the hands)")
+    hands, deals = chart_sizes(hands, deals, FULL)
     specs = SPEC.parse_seats(None)
     cells = []
     for row in ROWS:
         if only is not None and row not in only:
             continue
         hs = row_hands(seed, row, hands)
-        if len(hs) < MIN_HANDS:
+        if len(hs) < CHART_MIN_HANDS:
             continue
         v = []
         for cards, hseed in hs:

@@ -24,7 +24,7 @@ from ...kernels.cards import card_str, mask_of
 from .. import engine
 from ..common import TricksimError, check_seed, make_params
 from ..engine import RunOptions
-from ..game import Chart, ChartCell, ChartData
+from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
 from .config import ODDS_BLOCK, TRUMP_NAMES, BoulmousRules
 from .equity.decide import odds_scores
 from .spec import SPEC
@@ -35,7 +35,6 @@ BIDS = (3, 4, 5, 6)
 ACTIONS = ["pass"] + [f"bid {b}" for b in BIDS] + [f"bid {b} NT" for b in BIDS]
 NT = TRUMP_NAMES.index("NT")
 POOL = 1 << 18
-MIN_HANDS = 3
 FULL = (32, 4096)
 QUICK = (4, 512)
 RJ, RA = 9, 12          # the jack's and the ace's ranks (kernels/cards.py)
@@ -194,9 +193,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                             "player is too slow for a chart's thousands of hands (odds boulmous --hand ... --play "
                             "heuristic,pimc compares one hand)")
     states = parse_states(scores) if scores is not None else [None]
-    hands, deals = hands or FULL[0], deals or FULL[1]
-    if hands < MIN_HANDS:
-        raise TricksimError(f"--hands must be at least {MIN_HANDS} (the interval is taken over the hands)")
+    hands, deals = chart_sizes(hands, deals, FULL)
     specs = SPEC.parse_seats(None)
     cells = []
     for state in states:
@@ -206,7 +203,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                 if only is not None and (seat, row) not in only:
                     continue
                 hs = cell_hands(seed, seat, row, hands)
-                if len(hs) < MIN_HANDS:
+                if len(hs) < CHART_MIN_HANDS:
                     continue
                 v = [_hand_values(c, s, hseed, deals, rules, specs, opts, state) for c, s, hseed in hs]
                 cells.append(ChartCell(panel=panel, row=row, col=seat, values=np.array(v), deals=deals,

@@ -31,7 +31,7 @@ from ...kernels.cards import card_str, mask_of
 from .. import engine
 from ..common import TricksimError, check_seed, make_params, spec_json
 from ..engine import RunOptions
-from ..game import Chart, ChartCell, ChartData
+from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
 from .config import BourreRules, _dynamic, discard_limit, pimc_arg
 from .odds import keep_order, odds_choices
 from .play import pimc_spec
@@ -43,7 +43,6 @@ UPS = (("2-9", tuple(range(0, 8))), ("10-K", tuple(range(8, 12))), ("A", (12,)))
 """The up-card's rank groups (ranks 0..12 = 2..A); an Ace turned up obliges the dealer to play (rule 4)."""
 PLAYERS = (4, 5, 7)
 POOL = 1 << 16          # random hands per pool (a class rarer than ~1 in 5,000 has fewer hands than asked)
-MIN_HANDS = 3           # fewer hands of a class than this: the cell is left out (too rare to estimate)
 FULL = (24, 2048)       # hands per cell, deals per hand
 QUICK = (4, 512)
 PIMC_FULL = (3, 64)     # the sampling player: about 2 s a cell at 4 players on 2 cores (10 minutes a table size)
@@ -228,9 +227,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
     seed = check_seed(seed)
     players = [int(p) for p in players]
     kind = _check(players, play, rules)
-    hands, deals = hands or FULL[0], deals or FULL[1]
-    if hands < MIN_HANDS:
-        raise TricksimError(f"--hands must be at least {MIN_HANDS} (the interval is taken over the hands)")
+    hands, deals = chart_sizes(hands, deals, FULL)
     extra = {"pimc": spec_json([pimc_spec(play)])[0]} if kind == "pimc" else {}
     who = (f"the sampling player ({SPEC.specs_from_json([extra['pimc']])[0].label}) playing the seat's cards, the "
            "heuristics (basic) in the other seats" if kind == "pimc" else "the heuristics (basic) in every seat")
@@ -245,7 +242,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                     if only is not None and (seat, up_name, row) not in only:
                         continue
                     hs = cell_hands(seed, p, seat, u, row, hands, rules)
-                    if len(hs) < MIN_HANDS:
+                    if len(hs) < CHART_MIN_HANDS:
                         continue
                     cells.append(_measure_cell(hs, p, seat, up_name, row, names, kind, extra, deals, rules, specs,
                                                seed, opts))

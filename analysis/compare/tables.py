@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..output import p_text, pm
-from ..stats import holm, t_crit, t_two_sided_p
+from ..stats import holm, pair_row, t_crit, t_two_sided_p
 
 MIN_DEALS = 30        # below this many deals (or 2 deals in some round) no interval, no p-value: "too few deals"
 
@@ -150,8 +150,7 @@ def verdict(board: pd.DataFrame, pairs: pd.DataFrame, metric: str, unit: str) ->
         return f"too few deals ({n:,}) for an interval or a test (at least {MIN_DEALS}, and 2 in every round of the design)."
 
     def pair(x, y):
-        r = p[((p.a == x) & (p.b == y)) | ((p.a == y) & (p.b == x))].iloc[0]
-        sign = 1 if r.a == x else -1
+        r, sign = pair_row(p, x, y)
         return sign * r["diff"], r["ci"], r["p_holm"], r["significant"]
 
     lines = []
