@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 
-NUMBER = re.compile(r"^(?:[+\-\u2212]?[\d,]*\.?\d+|[+\-\u2212]?\.\d+)(?:e[+-]?\d+)?(?:%| ?pp|x)?(?:\s|$)")
-"""A cell that starts with a number (a rate, a mean, a count; its interval may follow): right-aligned."""
+NUMBER = re.compile(r"^[+\-\u2212]?(?:[\d,]*\.)?\d")
+UNIT_WORDS = {"e", "pp", "x", "of"}
+"""A cell that starts with a number and has no word but these (a rate, a mean, a count, a range; its interval
+may follow) is a number: right-aligned.  ``6 H`` (a call) is not."""
 ABSENT = ("", "-", "\u2014", "n/a")
 TABULAR = re.compile(r"\S {2,}\S")
 
@@ -46,7 +48,8 @@ def table_block(t: dict):
     numeric = []
     for j in range(len(t["columns"])):
         cells = [r[j] for r in rows if r[j].strip().lower() not in ABSENT]
-        numeric.append(bool(cells) and all(NUMBER.match(x) for x in cells))
+        numeric.append(bool(cells) and all(NUMBER.match(x) and set(re.findall(r"[A-Za-z]+", x)) <= UNIT_WORDS
+                                           for x in cells))
     return {"kind": "table", "columns": list(t["columns"]), "rows": rows, "numeric": numeric}
 
 
