@@ -264,6 +264,15 @@ def test_pot_page_is_the_clis_pot(client, capsys, tmp_path):
     key = imgs[0].split("/")[2]
     for bad in ("manifest.json", "..%2f..%2fpyproject.toml", "../pot_growth.png"):
         assert client.get(f"/job/{key}/image/{bad}").status_code == 404
+    # the tail law: its tables and its plot beside the pot's
+    tail = {**params, "tail": "1", "sessions": "200", "deals": "10"}
+    r = client.get("/pot", params=tail)
+    assert r.status_code == 200, _error(r.text)
+    assert _command(r.text).endswith(" --tail") and "THE TAIL LAW" in _prose(r.text)
+    out = _cli(capsys, shlex.split(_command(r.text))[1:] + ["--out", str(tmp_path / "tail"), "-q"])
+    _same_as_cli(_tables(r.text), out, least=8)
+    assert [i.rsplit("/", 1)[1] for i in re.findall(r'src="(/job/[^"]+)"', r.text)] == ["pot_growth.png",
+                                                                                      "tail_law.png"]
     r = client.get("/pot", params={**params, "sessions": "1000000", "deals": "200"})
     assert r.status_code == 400 and "at most 20,000,000 deals" in _error(r.text)
     assert client.get("/pot").status_code == 200 and "Play the sessions" in client.get("/pot").text
