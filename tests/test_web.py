@@ -370,6 +370,12 @@ def test_runs_write_only_into_the_servers_run_folder(tmp_path, monkeypatch):
     assert len(folders) == 1 and folders[0].name.startswith("boulmous-") and any(folders[0].iterdir())
     assert _tables(c.get("/odds", params=params).text) == _tables(first.text)
     assert [p for p in runs.iterdir()] == folders and not any(work.iterdir())
+    # a field cannot smuggle an option in: each is the value of its own option
+    evil = tmp_path / "evil"
+    for field in ("h0", "scores", "r.target", "seed"):
+        r = c.get("/odds", params={**params, field: f"--out={evil}"})
+        assert r.status_code == 400 and _error(r.text), field
+    assert not evil.exists() and not any(work.iterdir())
 
 
 def test_tables_are_cut_from_the_text_only_when_exact():
@@ -505,6 +511,12 @@ def test_browser_picks_the_known_hand_and_a_bad_one(server, browser, tmp_path):
         time.sleep(0.2)
     assert "best: " in browser.find_element(By.ID, "result").text
     _shot(browser, tmp_path, "bourre-explain")
+    # the heuristics and rule variants, opened: each rule at its default, each heuristic with its help
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true);"
+                           "document.getElementById('r-max_discard').scrollIntoView();")
+    assert browser.find_element(By.ID, "r-max_discard").get_attribute("value") == "5"
+    assert "strength estimate" in browser.find_element(By.ID, "heuristics-table").text
+    _shot(browser, tmp_path, "bourre-options")
     browser.get(server + "/charts?game=bourre")
     imgs = browser.find_elements(By.CSS_SELECTOR, "img.report")
     assert all(browser.execute_script("return arguments[0].naturalWidth", i) > 0 for i in imgs)

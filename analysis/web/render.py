@@ -13,7 +13,8 @@ NUMBER = re.compile(r"^[+\-\u2212]?(?:[\d,]*\.)?\d")
 UNIT_WORDS = {"e", "pp", "x", "of"}
 """A cell that starts with a number and has no word but these (a rate, a mean, a count, a range; its interval
 may follow) is a number: right-aligned.  ``6 H`` (a call) is not."""
-ABSENT = ("", "-", "\u2014", "n/a")
+ABSENT = ("", "-", "\u2014", "n/a", "best")
+"""Cells that say a figure is missing (or is the reference, ``best``): they do not decide a column's alignment."""
 TABULAR = re.compile(r"\S {2,}\S")
 
 
