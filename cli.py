@@ -15,6 +15,7 @@ import math
 import os
 import sys
 import time
+from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Iterable, List, Optional
@@ -37,6 +38,7 @@ from .analysis.common import (TricksimError, check_out_path, check_seed, heurist
 from .analysis.compare.games import games_command
 from .analysis.engine import RunOptions
 from .analysis.output import fit_text, show
+from .analysis.progress import Cancelled
 from .analysis.registry import GAMES
 from .analysis.registry import get as get_game
 from .analysis.studies import STUDIES
@@ -188,10 +190,17 @@ def _user_defs(path):
     return load_heuristic_file(path) if path else None
 
 
+_PAGE_LINES: ContextVar = ContextVar("tricksim_page_lines", default=None)
+
+
 def _echo(lines: Iterable[str]):
-    """Print what an analysis command yields, as it comes."""
+    """Print what an analysis command yields, as it comes (for the web page, ``page_command``: into its list)."""
+    sink = _PAGE_LINES.get()
     for text in lines:
-        typer.echo(text)
+        if sink is None:
+            typer.echo(text)
+        else:
+            sink.append(str(text))
 
 
 @app.callback()
@@ -704,7 +713,34 @@ def serve(port: Annotated[int, typer.Option("--port", min=1, max=65535, help="th
         typer.echo(f"tricksim: {warning}", err=True)
     typer.echo(f"tricksim: serving on http://{'[' + host + ']' if ':' in host else host}:{port}/ (Ctrl-C stops it)",
                err=True)
-    web.serve(host, port)
+    web.serve(host, port, command=page_command)
+
+
+def page_command(argv: list[str]) -> list[str]:
+    """Run one command line (``["odds", "bourre", "--hand", ...]``) for the web page, in the calling thread: the
+    lines it would print, or ``TricksimError`` with the very line the command prints for a user error."""
+    lines: list[str] = []
+    token = _PAGE_LINES.set(lines)
+    try:
+        engine.set_command(argv)
+        rv = app(args=list(argv), prog_name="tricksim", standalone_mode=False)
+    except ABORTS:             # the page's Cancel (progress.Cancelled), which typer may turn into its Abort
+        raise Cancelled("cancelled; finished blocks are kept") from None
+    except USAGE_ERRORS as e:
+        raise TricksimError(_unknown_command(e) or e.format_message().replace("\n", " ")) from None
+    except OSError as e:
+        raise TricksimError(_os_error(e)) from None
+    finally:
+        _PAGE_LINES.reset(token)
+    if rv == 130:              # typer's code for an interrupted command when standalone_mode is off
+        raise Cancelled("cancelled; finished blocks are kept")
+    return lines
+
+
+def _os_error(e: OSError) -> str:
+    """The one line of a file or folder the run cannot use."""
+    where = f": {e.filename}" if getattr(e, "filename", None) else ""
+    return f"{e.strerror or e}{where}"
 
 
 def _usage_errors():
@@ -803,8 +839,7 @@ def _main(argv):
         sys.stderr.write(f"tricksim: error: {e}\n")
         raise SystemExit(2)
     except OSError as e:   # a file or folder the run cannot use: one line, not a traceback
-        where = f": {e.filename}" if getattr(e, "filename", None) else ""
-        sys.stderr.write(f"tricksim: error: {e.strerror or e}{where}\n")
+        sys.stderr.write(f"tricksim: error: {_os_error(e)}\n")
         raise SystemExit(2)
     except ABORTS:
         sys.stderr.write("tricksim: interrupted; finished blocks are kept: run the same command again to resume\n")

@@ -157,8 +157,9 @@ def chart_sizes(hands: int | None, deals: int | None, full: tuple) -> tuple:
 
 @dataclass(frozen=True)
 class HandOdds:
-    """How the web page (``tricksim serve``, analysis/web/) studies a hand the player picks: the CLI's
-    ``odds GAME --hand`` itself, so the page prints the numbers the command prints for the same seed."""
+    """What the web page (``tricksim serve``, analysis/web/) needs of a game to let a player pick a hand: the deck,
+    the hand's size and the game's own fields.  The page runs the CLI's ``odds GAME --hand ...`` command line itself
+    (``cli.page_command``), so it prints the numbers the command prints for the same seed."""
 
     deck: tuple
     """Every card of the deck as a hand writes it (``JH``), suit by suit: the page's card buttons."""
@@ -166,10 +167,11 @@ class HandOdds:
     """Cards in a hand."""
     hands: int
     """Deals when none are given (the CLI's default)."""
-    run: Callable
+    run: Callable | None = None
     """``run(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False) -> Iterator[str]``: the
-    ``odds GAME --hand`` command (the default heuristics and rules), yielding the text the CLI prints; ``seat``
-    None is the command's default; it raises ``TricksimError`` for a bad hand or option."""
+    ``odds GAME --hand`` command with the default heuristics and rules, as a Python call (the page's first
+    version ran it; the page now runs the command line, with every option); ``seat`` None is the command's
+    default; it raises ``TricksimError`` for a bad hand or option."""
     options: tuple = ()
     """The game's own fields of the page among ``up_card``, ``players`` and ``explain`` (Bourre: all three)."""
 

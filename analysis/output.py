@@ -4,6 +4,8 @@ from __future__ import annotations
 import math
 import re
 import textwrap
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +13,42 @@ import pandas as pd
 from .common import check_out_path
 
 RUNS_DIR = Path("reports") / "runs"
+
+_CAPTURED: ContextVar = ContextVar("tricksim_tables", default=None)
+
+
+@contextmanager
+def capture_tables():
+    """Record, in this thread, every table the commands format for the terminal: yields a list that receives one
+    dict per table, ``{"columns": [...], "rows": [[cell, ...]], "text": the text printed}`` for ``show`` (its cells as
+    printed) and ``{"columns": [...], "rows": None, "text": ...}`` for ``DataFrame.to_string`` (the web page turns
+    them into HTML tables beside the command's text, analysis/web/render.py).  Nothing changes in what is printed."""
+    _wrap_to_string()
+    found: list = []
+    token = _CAPTURED.set(found)
+    try:
+        yield found
+    finally:
+        _CAPTURED.reset(token)
+
+
+def _wrap_to_string():
+    """``DataFrame.to_string`` records its table when ``capture_tables`` is on in the calling thread (several game
+    views print their tables that way); elsewhere it is pandas' own, unchanged."""
+    plain = pd.DataFrame.to_string
+    if getattr(plain, "_tricksim_capture", False):
+        return
+
+    def to_string(self, *args, **kwargs):
+        text = plain(self, *args, **kwargs)
+        found = _CAPTURED.get()
+        if found is not None and not args and set(kwargs) == {"index"} and kwargs["index"] is False:
+            found.append({"columns": [str(c) for c in self.columns], "rows": None, "text": text})
+        return text
+
+    to_string._tricksim_capture = True
+    to_string.__doc__ = plain.__doc__
+    pd.DataFrame.to_string = to_string
 
 
 def default_out(game: str, study: str, run_id: str) -> Path:
@@ -205,7 +243,12 @@ def show(df: pd.DataFrame, wrap=(), width: int = WIDTH, key: int = 1) -> str:
             cur = []
         cur.append(c)
     parts.append(cur)
-    return "\n\n".join(render(keys + p) for p in parts)
+    text = "\n\n".join(render(keys + p) for p in parts)
+    found = _CAPTURED.get()
+    if found is not None:
+        found.append({"columns": [str(c) for c in cols], "rows": [[cells[c][i] for c in cols] for i in range(len(df))],
+                      "text": text})
+    return text
 
 
 def fit_text(text: str, width: int = WIDTH) -> str:

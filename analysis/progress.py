@@ -3,8 +3,18 @@ from __future__ import annotations
 
 import sys
 import time
+from contextvars import ContextVar
 
 from . import compiling
+
+WATCH: ContextVar = ContextVar("tricksim_watch", default=None)
+"""An observer of the runs of this thread (the web page's job, analysis/web/jobs.py): ``start(study, unit, done,
+total)`` when a run starts, ``update(n)`` after each finished block, which may raise ``Cancelled`` to stop the run
+there (its finished blocks are kept in the run folder, the manifest says ``interrupted``)."""
+
+
+class Cancelled(KeyboardInterrupt):
+    """A run stopped at the user's request (the page's Cancel): handled like Ctrl-C, finished blocks kept."""
 
 
 class Progress:
@@ -16,6 +26,9 @@ class Progress:
         self.plain = None
         self.t0 = time.perf_counter()
         self.new = 0
+        self.watch = WATCH.get()
+        if self.watch is not None:
+            self.watch.start(run.study, run.unit, done, total)
         if not enabled:
             return
         if not sys.stderr.isatty():
@@ -38,6 +51,8 @@ class Progress:
             self.p.console.print(line, highlight=False, markup=False)
 
     def update(self, n):
+        if self.watch is not None:
+            self.watch.update(n)
         if self.p is None:
             self.new += n
             return

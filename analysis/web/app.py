@@ -1,39 +1,43 @@
-"""The Starlette application of ``tricksim serve``: server-rendered Jinja2 pages, no JavaScript framework.
+"""The Starlette application of ``tricksim serve``: server-rendered Jinja2 pages, a little JavaScript for the card
+buttons and the progress box.
 
 - ``/``: the games;
-- ``/odds?game=G&hand=...&seat=S&hands=N&seed=X`` (Bourre also ``up_card``, ``players``, ``explain``): the hand
-  picker, and with a hand the game's ``odds GAME --hand`` run on those fields: the command's own text (its
-  tables with their 95% intervals and n, and the best call), printed as the CLI prints it;
-- ``/charts?game=G``: the game's strategy charts and headline plots, images of the reports folder;
-- ``/reports/NAME``: one of those images, by its entry in the fixed mapping of ``files`` (nothing else).
+- ``/odds?game=G&hand=...`` (and ``seat``, ``hands``, ``seed``, ``play``, ``h0``.. a heuristic per seat,
+  ``r.NAME`` a rule variant, Bourre's ``up_card``, ``players``, ``explain``, Boulmous' ``scores``, ``explain``):
+  the hand picker, and with a hand the CLI's ``odds GAME --hand ...`` on those fields;
+- ``/pot?players=P&deals=D&sessions=S&heuristic=H&seed=X&tail=1&run=1``: Bourre's pot study (``tricksim pot``);
+- ``/job/KEY`` (JSON: progress), ``POST /job/KEY/cancel``, ``/job/KEY/image/NAME`` (a PNG its run wrote);
+- ``/charts?game=G``: the game's strategy charts and headline plots; ``/reports/NAME``: one of those images.
 
-A bad field or hand shows the command's one-line ``TricksimError`` beside the form (status 400).  Runs go to run
-folders under one temporary folder of the server (``runs``), named by their fields, so a reload of the same URL
-resumes the finished run; one run at a time (a lock), each of at most ``form.MAX_HANDS`` deals, synchronously.
+Each question is a job (jobs.py): the command runs in the server's worker thread, into a run folder under the
+server's temporary folder named by the command line, so the same URL finds its job (or resumes its run).  A page
+waits ``wait`` seconds for its job; a longer run shows its progress and a Cancel button, and the page reloads
+itself when the run ends.  The results are the command's own tables (render.py), as HTML tables; a bad field
+shows the command's one-line error beside the form (status 400).
 """
 from __future__ import annotations
 
-import shlex
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.responses import FileResponse, PlainTextResponse
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from ..common import TricksimError
-from ..engine import RunOptions
+from ..common import TricksimError, heuristics_table
 from ..registry import GAMES
 from ..registry import get as get_game
 from . import form as form_mod
 from .files import report_images, reports_root
+from .jobs import Jobs
+from .render import blocks, table_block
 
 SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 TEMPLATES = Path(__file__).resolve().parent
-"""The Jinja2 templates (base, index, odds, charts .html) lie beside the modules: package data of this package."""
+"""The Jinja2 templates (base, index, odds, pot, charts, result .html) lie beside the modules: package data."""
+WAIT = 1.5
+"""Seconds a page waits for its run before it shows the progress box instead."""
 
 
 def _deck_rows(deck):
@@ -44,59 +48,52 @@ def _deck_rows(deck):
     return list(rows.values())
 
 
-def command_line(game, f) -> str:
-    """The CLI command that prints the same numbers as the page."""
-    args = ["tricksim", "odds", game.name, "--hand", f.hand]
-    if f.up_card:
-        args += ["--up-card", f.up_card]
-    if f.players is not None:
-        args += ["--players", str(f.players)]
-    if f.seat is not None:
-        args += ["--seat", str(f.seat)]
-    args += ["--hands", str(f.hands), "--seed", str(f.seed)] + (["--explain"] if f.explain else [])
-    return shlex.join(args)
+def heuristic_help(game) -> dict:
+    """The table of ``tricksim heuristics GAME`` (a table block) and the names a seat may take."""
+    df = heuristics_table(game.heuristics, game.aliases)
+    cells = [["" if v is None or v != v else (f"{v:g}" if isinstance(v, float) else str(v)) for v in row]
+             for row in df.itertuples(index=False)]
+    names = list(game.heuristics) + [a for a in game.aliases if a not in game.heuristics]
+    return {"table": table_block({"columns": [str(c) for c in df.columns], "rows": cells, "text": ""}),
+            "names": names}
 
 
-def run_hand(game, f, runs: Path, lock) -> dict:
-    """The game's ``odds --hand`` on the form's fields: its text as the CLI prints it (the run folder's line left
-    out), the best call's line and the seconds it took."""
-    opts = RunOptions(out=Path(runs) / f"{game.key}-{f.key()}", progress=False)
-    t0 = time.perf_counter()
-    with lock:
-        lines = list(game.hand_odds.run(f.hand, f.seat, f.hands, f.seed, opts, up_card=f.up_card or None,
-                                        players=f.players, explain=f.explain))
-    text = "\n".join(lines).split("\n")
-    text = [x for x in text if not x.startswith("results in ")]
-    while text and not text[-1].strip():
-        text.pop()
-    i = next((k for k, x in enumerate(text) if x.lower().startswith("best")), None)
-    best = None
-    if i is not None:       # the best call's line, with the indented lines of a list it opens (one per position)
-        j = i + 1
-        while text[i].endswith(":") and j < len(text) and text[j].startswith("  "):
-            j += 1
-        best = "\n".join(text[i:j])
-    return {"text": "\n".join(text), "best": best, "seconds": time.perf_counter() - t0,
-            "command": command_line(game, f)}
+def job_view(job, argv) -> dict:
+    """What the result part of a page shows of ``job``."""
+    view = {"job": job, "progress": job.progress(), "command": form_mod.command_line(argv), "blocks": [],
+            "images": []}
+    if job.status == "done":
+        view["blocks"] = blocks(job.lines, job.tables)
+        view["images"] = sorted(p.name for p in job.out.glob("*.png")) if job.out.is_dir() else []
+    return view
 
 
-def make_app(runs=None) -> Starlette:
-    """The application; ``runs``: the folder of the run folders (default: a new temporary folder)."""
+def make_app(command, runs=None, wait: float = WAIT) -> Starlette:
+    """The application.  ``command(argv) -> lines``: the CLI's command run in this process (``cli.page_command``);
+    ``runs``: the folder of the run folders (default: a new temporary folder); ``wait``: seconds a page waits for
+    its run before it shows the progress box."""
     runs = Path(runs) if runs is not None else Path(tempfile.mkdtemp(prefix="tricksim-web-"))
+    jobs = Jobs(command, runs)
     games = [g for g in GAMES if g.hand_odds is not None]
+    pot_game = next((g for g in games if g.name == "bourre"), None)
     reports = reports_root()
     images, files = report_images(games, reports)
     templates = Jinja2Templates(directory=str(TEMPLATES))
-    lock = threading.Lock()
 
     def page(request, name, status=200, **context):
-        return templates.TemplateResponse(request, name, {"games": games, **context}, status_code=status)
+        return templates.TemplateResponse(request, name, {"games": games, "pot_game": pot_game, **context},
+                                          status_code=status)
 
     def index(request):
         return page(request, "index.html", images=images)
 
     def _game(request):
         return get_game(request.query_params.get("game") or games[0].name)
+
+    def _run(argv, prefix, params):
+        job = jobs.submit(argv, prefix, again=bool(params.get("again")))
+        job.finished.wait(wait)
+        return job_view(job, argv)
 
     def odds(request):
         try:
@@ -105,16 +102,55 @@ def make_app(runs=None) -> Starlette:
             return page(request, "index.html", status=400, images=images, error=str(e))
         params = request.query_params
         context = {"game": game, "deck": _deck_rows(game.hand_odds.deck), "max_hands": form_mod.MAX_HANDS,
-                   "raw": params, "form": None, "result": None, "error": None}
+                   "raw": params, "offers": form_mod.OFFERS.get(game.name, {}), "play_words": form_mod.PLAY_WORDS,
+                   "rules": form_mod.rule_fields(game), "heur": heuristic_help(game),
+                   "seats": game.seat_range[1], "result": None, "error": None}
         try:
             f = form_mod.read(game, params)
-            context["form"] = f
             if f.hand:
-                context["result"] = run_hand(game, f, runs, lock)
-        except (TricksimError, OSError) as e:
+                context["result"] = _run(f.argv(), game.key, params)
+                if context["result"]["job"].status == "failed":
+                    context["error"] = context["result"]["job"].error
+        except TricksimError as e:
             context["error"] = str(e).replace("\n", " ")
-            return page(request, "odds.html", status=400, **context)
-        return page(request, "odds.html", **context)
+        return page(request, "odds.html", status=400 if context["error"] else 200, **context)
+
+    def pot(request):
+        params = request.query_params
+        if pot_game is None:
+            return page(request, "index.html", status=404, images=images, error="no game with a pot study")
+        context = {"game": pot_game, "raw": params, "defaults": form_mod.POT_DEFAULTS, "heur": heuristic_help(pot_game),
+                   "rules": form_mod.rule_fields(pot_game), "max_deals": form_mod.MAX_POT_DEALS, "result": None,
+                   "error": None}
+        try:
+            f = form_mod.read_pot(pot_game, params)
+            if params.get("run"):
+                context["result"] = _run(f.argv(), "bourre-pot", params)
+                if context["result"]["job"].status == "failed":
+                    context["error"] = context["result"]["job"].error
+        except TricksimError as e:
+            context["error"] = str(e).replace("\n", " ")
+        return page(request, "pot.html", status=400 if context["error"] else 200, **context)
+
+    def job_status(request):
+        job = jobs.get(request.path_params["key"])
+        if job is None:
+            return JSONResponse({"error": "no such run"}, status_code=404)
+        return JSONResponse(job.progress())
+
+    def job_cancel(request):
+        job = jobs.cancel(request.path_params["key"])
+        if job is None:
+            return JSONResponse({"error": "no such run"}, status_code=404)
+        job.finished.wait(wait)
+        return JSONResponse(job.progress())
+
+    def job_image(request):
+        job = jobs.get(request.path_params["key"])
+        name = request.path_params["name"]
+        if job is None or job.status != "done" or name not in job_view(job, job.argv)["images"]:
+            return PlainTextResponse("not found: the page serves only the images its runs wrote", status_code=404)
+        return FileResponse(job.out / name, media_type="image/png")
 
     def charts(request):
         try:
@@ -130,5 +166,9 @@ def make_app(runs=None) -> Starlette:
             return PlainTextResponse("not found: the page serves only the reports' images", status_code=404)
         return FileResponse(path, media_type="image/png")
 
-    return Starlette(routes=[Route("/", index), Route("/odds", odds), Route("/charts", charts),
-                             Route("/reports/{name:path}", report_file)])
+    app = Starlette(routes=[Route("/", index), Route("/odds", odds), Route("/pot", pot),
+                            Route("/job/{key}", job_status), Route("/job/{key}/cancel", job_cancel, methods=["POST"]),
+                            Route("/job/{key}/image/{name}", job_image), Route("/charts", charts),
+                            Route("/reports/{name:path}", report_file)])
+    app.state.jobs = jobs
+    return app
