@@ -167,11 +167,6 @@ class HandOdds:
     """Cards in a hand."""
     hands: int
     """Deals when none are given (the CLI's default)."""
-    run: Callable | None = None
-    """``run(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False) -> Iterator[str]``: the
-    ``odds GAME --hand`` command with the default heuristics and rules, as a Python call (the page's first
-    version ran it; the page now runs the command line, with every option); ``seat`` None is the command's
-    default; it raises ``TricksimError`` for a bad hand or option."""
     options: tuple = ()
     """The game's own fields of the page among ``up_card``, ``players`` and ``explain`` (Bourre: all three)."""
 

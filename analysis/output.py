@@ -21,9 +21,8 @@ _CAPTURED: ContextVar = ContextVar("tricksim_tables", default=None)
 def capture_tables():
     """Record, in this thread, every table the commands format for the terminal: yields a list that receives one
     dict per table, ``{"columns": [...], "rows": [[cell, ...]], "text": the text printed}`` for ``show`` (its cells as
-    printed) and ``{"columns": [...], "rows": None, "text": ...}`` for ``DataFrame.to_string`` (the web page turns
+    printed) and ``{"columns": [...], "rows": None, "text": ...}`` for ``plain_table`` (the web page turns
     them into HTML tables beside the command's text, analysis/web/render.py).  Nothing changes in what is printed."""
-    _wrap_to_string()
     found: list = []
     token = _CAPTURED.set(found)
     try:
@@ -32,23 +31,14 @@ def capture_tables():
         _CAPTURED.reset(token)
 
 
-def _wrap_to_string():
-    """``DataFrame.to_string`` records its table when ``capture_tables`` is on in the calling thread (several game
-    views print their tables that way); elsewhere it is pandas' own, unchanged."""
-    plain = pd.DataFrame.to_string
-    if getattr(plain, "_tricksim_capture", False):
-        return
-
-    def to_string(self, *args, **kwargs):
-        text = plain(self, *args, **kwargs)
-        found = _CAPTURED.get()
-        if found is not None and not args and set(kwargs) == {"index"} and kwargs["index"] is False:
-            found.append({"columns": [str(c) for c in self.columns], "rows": None, "text": text})
-        return text
-
-    to_string._tricksim_capture = True
-    to_string.__doc__ = plain.__doc__
-    pd.DataFrame.to_string = to_string
+def plain_table(df: pd.DataFrame) -> str:
+    """``df`` as plain text without its index (pandas' ``to_string(index=False)``), recorded for the web page when
+    ``capture_tables`` is on in this thread (the page cuts the text back into cells, analysis/web/render.py)."""
+    text = df.to_string(index=False)
+    found = _CAPTURED.get()
+    if found is not None:
+        found.append({"columns": [str(c) for c in df.columns], "rows": None, "text": text})
+    return text
 
 
 def default_out(game: str, study: str, run_id: str) -> Path:

@@ -28,7 +28,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from tricksim import cli  # noqa: E402
 from tricksim.analysis import boulmous, web  # noqa: E402
-from tricksim.analysis.output import capture_tables, pct, show  # noqa: E402
+from tricksim.analysis.output import capture_tables, pct, plain_table, show  # noqa: E402
 from tricksim.analysis.registry import get as get_game  # noqa: E402
 from tricksim.analysis.web import render  # noqa: E402
 from tricksim.analysis.web.app import make_app  # noqa: E402
@@ -379,7 +379,7 @@ def test_runs_write_only_into_the_servers_run_folder(tmp_path, monkeypatch):
 
 
 def test_tables_are_cut_from_the_text_only_when_exact():
-    """A ``to_string`` table is cut into cells at its header's edges only if the cells give the text back."""
+    """A ``plain_table`` table is cut into cells at its header's edges only if the cells give the text back."""
     import pandas as pd
 
     df = pd.DataFrame({"choice": ["play, keep all", "pass"], "P(win)": ["61.2% [60.9, 61.5]", "0.0%"],
@@ -388,12 +388,21 @@ def test_tables_are_cut_from_the_text_only_when_exact():
         ["play, keep all", "61.2% [60.9, 61.5]", "1,000"], ["pass", "0.0%", "20"]]
     assert render.split_plain(["choice", "P(win)", "n"], "choice P(win) n\nab  x  1") is None
     with capture_tables() as found:
-        text = df.to_string(index=False) + "\n" + show(df)
+        text = plain_table(df) + "\n" + show(df)
     assert [f["rows"] is None for f in found] == [True, False] and found[1]["rows"][0][0] == "play, keep all"
     b = render.blocks(["Title", text, "best decision: pass", "results in /tmp/x"], found)
     assert [x["kind"] for x in b] == ["text", "table", "table", "text"]
     assert b[1]["numeric"] == [False, True, True] and b[-1]["lines"][0]["first_best"]
     assert all("results in" not in x["text"] for blk in b if blk["kind"] == "text" for x in blk["lines"])
+
+
+def test_every_plain_table_goes_through_output():
+    """The page sees a command's tables only when they are formatted by ``output.show`` or ``output.plain_table``:
+    no module of analysis/ formats a table with pandas' ``to_string`` itself (it would reach the page as text)."""
+    root = Path(web.__file__).resolve().parent.parent
+    found = [f"{p.relative_to(root)}:{i}" for p in sorted(root.rglob("*.py")) if p.name != "output.py"
+             for i, line in enumerate(p.read_text().splitlines(), 1) if ".to_string(" in line and "``" not in line]
+    assert not found, found
 
 
 def test_only_loopback_is_quiet():

@@ -29,13 +29,6 @@ from .views import (odds_command, plot_classes, plot_contracts, plot_dd, plot_tr
                     render_deals, render_odds, stakes_command)
 
 
-
-def _hand_odds(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False):
-    """The web page's hand: ``odds boomke-wies --hand HAND [--seat S] --hands N --seed X`` (default heuristics,
-    rules; no seat: all four)."""
-    return odds_command(hand, seat, hands=hands, seed=seed, rules=SPEC.rules_from(), opts=opts)
-
-
 GAME = Game.of(
     SPEC,
     blocks={"boomke_wies.deals": block_deals, "boomke_wies.classes": block_classes, "boomke_wies.odds": block_odds,
@@ -52,8 +45,7 @@ GAME = Game.of(
             ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "30000", "--check", "1",
              "--check-games", "10")),
     trust=trust, equity_report=equity_report, tables=tables, chart=CHART,
-    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=13, hands=200_000,
-                       run=_hand_odds))
+    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=13, hands=200_000))
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..common import TricksimError
 from ..engine import RunOptions
-from ..output import pct, pct_pm, pm, with_folder, write_table
+from ..output import pct, pct_pm, plain_table, pm, with_folder, write_table
 from . import equity as B
 from .config import KEY
 from .spec import SPEC
@@ -83,13 +83,13 @@ def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed
     write_table(df, opts.out, "equity_state")
     yield (f"Boomke Wies at {a}-{b} with {deals_left} deal{'s' if deals_left != 1 else ''} left of "
            f"{rules.match_deals}, seat {d} deals next, {', '.join(sorted({s.label for s in specs}))}")
-    yield pd.DataFrame({"team": df.team, "points": df.points,
+    yield plain_table(pd.DataFrame({"team": df.team, "points": df.points,
                         "P(win the match) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                       zip(df.p_win, df.win_lo, df.win_hi)],
                         "P(draw) [95% CI]": [pct(p, lo, hi, 2) if p > 0 or hi > 0 else "none"
                                              for p, lo, hi in zip(df.p_draw, df.draw_lo, df.draw_hi)],
                         "expected final lead": [pm(m, (h - lo) / 2, 2) for m, lo, h in
-                                                zip(df.exp_final_diff, df.diff_lo, df.diff_hi)]}).to_string(index=False)
+                                                zip(df.exp_final_diff, df.diff_lo, df.diff_hi)]}))
     if not (df.p_draw > 0).any() and not (df.draw_hi > 0).any():
         yield _draw_note(c, rules)
     yield (f"per-deal points difference by dealer from {int(df.deals_measured[0]):,} deals ({src}); "
@@ -103,9 +103,9 @@ def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed
         write_table(chk, opts.out, "equity_check")
         yield (f"\ncheck: the rest of the match simulated from {check} sampled states ({check_games:,} matches each, "
                f"seed + 1): {int(chk.inside.sum())} of {check} table values inside the 95% interval of the difference")
-        yield pd.DataFrame({"scores": chk.scores, "deals left": chk.deals_left, "dealer": chk.dealer,
+        yield plain_table(pd.DataFrame({"scores": chk.scores, "deals left": chk.deals_left, "dealer": chk.dealer,
                             "table": [pct_pm(p, h, 2) for p, h in zip(chk.p_table, chk.table_ci)],
                             "simulated [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                    zip(chk.p_sim, chk.sim_lo, chk.sim_hi)],
-                            "inside": chk.inside}).to_string(index=False)
+                            "inside": chk.inside}))
     yield f"\nresults in {opts.out}"

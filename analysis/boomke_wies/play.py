@@ -23,7 +23,7 @@ from ...kernels.cards import SUITS, card_str, mask_of
 from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
-from ..output import PP, pct, pm
+from ..output import PP, pct, plain_table, pm
 from ..play_kinds import parse_play as parse_kinds
 from ..stats import hist_mean_ci, mean_ci, wilson
 from .config import BIDS, BoomkeRules, call_name, parse_hand, score
@@ -182,22 +182,22 @@ def render_play(res) -> str:
         lines.append("open-hand = double-dummy play: both sides see all cards and play perfectly, the declarer "
                      "opening the best trump (DDS). Not a bound on the heuristics' result: heuristic defenders can "
                      "let a heuristic declarer do better.")
-    lines.append(pd.DataFrame({
+    lines.append(plain_table(pd.DataFrame({
         "trump": c.trump, "bid": c.bid, "play": c.play.map(PLAY_LABELS),
         "P(make) [95% CI]": [pct(a, b, e) for a, b, e in zip(c.p_make, c.ci_low, c.ci_high)],
         "E[points]": [pm(a, b, 3) for a, b in zip(c.exp_points, c.points_ci)],
         "E[net]": [pm(a, b, 3) for a, b in zip(c.exp_net, c.net_ci)],
         "E[tricks]": [pm(a, b, 2, sign=False) for a, b in zip(c.mean_tricks, c.tricks_ci)],
-        "n": c.n.map(lambda x: f"{x:,}")}).to_string(index=False))
+        "n": c.n.map(lambda x: f"{x:,}")})))
     g = res["gaps"]
     if len(g):
         lines.append("\ngap, open-hand minus heuristics, paired on the same deals (95% CI):")
-        lines.append(pd.DataFrame({
+        lines.append(plain_table(pd.DataFrame({
             "trump": g.trump, "bid": g.bid,
             "P(make)": [pm(100 * a, 100 * b, 1) + " pp" for a, b in zip(g.gap, g.gap_ci)],
             "E[net]": [pm(a, b, 3) for a, b in zip(g.net_gap, g.net_gap_ci)],
             "E[tricks]": [pm(a, b, 2) for a, b in zip(g.tricks_gap, g.tricks_gap_ci)],
-            "n": g.n.map(lambda x: f"{x:,}")}).to_string(index=False))
+            "n": g.n.map(lambda x: f"{x:,}")})))
         lines.append(f"({PP})")
     for b in res["best"].itertuples():
         lines.append(f"best call under {PLAY_LABELS[b.play]}: {b.best_call} ({pm(b.exp_net, b.net_ci, 3)} net points; "

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..common import TricksimError
 from ..engine import RunOptions
-from ..output import PP, no_interval, pct, pm, show, with_folder, write_table
+from ..output import PP, no_interval, pct, plain_table, pm, show, with_folder, write_table
 from .config import HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump, parse_hand
 from .dd import _endplay, dd_deals, dd_hand
 from .play import PLAY_HANDS, check_open_extra, odds_play, odds_play_run, parse_play, render_play
@@ -30,7 +30,7 @@ def render_odds(res) -> str:
                      **{str(T): f"{100 * getattr(r, f'P{T}'):.1f}" for T in range(4, 14)}})
     lines.append("\nTeam tricks (% of deals with exactly T tricks, T = 4..13; the same in every seat position, "
                  "since once the hand declares the play does not depend on who dealt):")
-    lines.append(pd.DataFrame(rows).to_string(index=False))
+    lines.append(plain_table(pd.DataFrame(rows)))
     rows = []
     for r in res["calls"].itertuples():
         rows.append({"trump": r.trump, "call": r.call + (" (dealer)" if r.dealer_only else ""),
@@ -38,7 +38,7 @@ def render_odds(res) -> str:
                      "E[points]": pm(r.exp_points, r.points_ci, 3), "E[net]": pm(r.exp_net, r.net_ci, 3)})
     lines.append("\nCalls (P(make) = team takes at least the bid; Meetje: at least 7; points by the scoring table, "
                  "graded by tricks taken; net = ours minus the opponents'):")
-    lines.append(pd.DataFrame(rows).to_string(index=False))
+    lines.append(plain_table(pd.DataFrame(rows)))
     rows = []
     for r in res["positions"].itertuples():
         rows.append({"position": r.position_name,
@@ -48,7 +48,7 @@ def render_odds(res) -> str:
                      "partner declares": pct(r.p_partner_declares, r.partner_declares_lo, r.partner_declares_hi)})
     lines.append("\nBy position (pass = the hand passes at its first turn and the others bid on; as dealer after three "
                  "passes it must call, and calls by its heuristic; heuristic = the whole auction by the heuristics):")
-    lines.append(pd.DataFrame(rows).to_string(index=False))
+    lines.append(plain_table(pd.DataFrame(rows)))
     lines.append("\nBest call per position (highest expected net points; a call is assumed to end the auction):")
     for r in res["best"].itertuples():
         lines.append(f"  {r.position}: {r.best_call} ({pm(r.exp_net, r.net_ci, 3)} net points)")
@@ -80,7 +80,7 @@ def render_dd(res, kind: str) -> str:
     if res.get("requested") is not None and res["requested"] > res["deals"]:
         where += f" ({res['requested']:,} asked for: no more than the deals dealt)"
     head = f"Open-hand (double-dummy) play (DDS via endplay) {where}: {speed}"
-    lines = [head, pd.DataFrame(rows).to_string(index=False)]
+    lines = [head, plain_table(pd.DataFrame(rows))]
     below = tab[tab.dd_below_heuristic] if len(tab) else tab
     if len(below):
         lines.append(f"Note: in {len(below)} row(s) the double-dummy success is below the heuristic's by more than the "
@@ -92,7 +92,7 @@ def render_dd(res, kind: str) -> str:
             rows.append({"b": r.bid, "heuristic": pct(r.p_heuristic, r.heur_lo, r.heur_hi),
                          "double dummy": pct(r.p_double_dummy, r.dd_lo, r.dd_hi),
                          "gap": pm(100 * r.gap, 100 * r.gap_ci, 1) + " pp"})
-        lines.append(pd.DataFrame(rows).to_string(index=False))
+        lines.append(plain_table(pd.DataFrame(rows)))
         (mh, hh), (md, hd), (mg, hg) = res["mean_heuristic"], res["mean_dd"], res["mean_gap"]
         few = no_interval(res["deals"])
         lines.append(f"Mean declaring-team tricks: heuristic {pm(mh, hh, 2, sign=False, missing=few)}, double dummy "

@@ -38,12 +38,6 @@ from .views import odds_command, render_auction, render_classes, render_odds, st
 from .whole_games import WHOLE_GAMES, block_games_duplicate
 
 
-
-def _hand_odds(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False):
-    """The web page's hand: ``odds boulmous --hand HAND [--seat S] --hands N --seed X`` (default heuristics, rules)."""
-    return odds_command(hand, seat, hands=hands, seed=seed, rules=SPEC.rules_from(), opts=opts)
-
-
 GAME = Game.of(
     SPEC,
     blocks={"boulmous.deals": block_deals, "boulmous.odds": block_odds, "boulmous.classes": block_classes,
@@ -72,8 +66,7 @@ GAME = Game.of(
             ("compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "4", "--rule", "target=11")),
     solver_bench=solver_bench, trust=trust, chart=CHART,
     equity_report=equity_report, tables=equity_shipped.tables,
-    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(DECK_RANKS)), size=6, hands=200_000,
-                       run=_hand_odds))
+    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(DECK_RANKS)), size=6, hands=200_000))
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

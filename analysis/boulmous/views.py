@@ -14,7 +14,7 @@ from .spec import SPEC
 CLASSES_PLAY_HANDS = 200_000   # default deals of the class table with --play
 from ..common import TricksimError
 from ..engine import RunOptions
-from ..output import PP, mean_interval, pct, pm, show, with_folder, write_table
+from ..output import PP, mean_interval, pct, plain_table, pm, show, with_folder, write_table
 from ..runfolder import check_folder
 from .equity.views import odds_scores_command
 from .studies import (auction_stats, classes_run, compare_exact, game_stakes, inside_text, odds_classes, odds_hand,
@@ -43,7 +43,7 @@ def _fmt_calls(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
 
 def render_odds(res) -> str:
     lines = [f"Boulmous hand {res['hand']}: the taker's chances ({'exact, every one of ' + format(res['n'], ',') + ' layouts' if res['exact'] else format(res['n'], ',') + ' random deals of the other 18 cards'})",
-             _fmt_calls(res["calls"], res["exact"]).to_string(index=False)]
+             plain_table(_fmt_calls(res["calls"], res["exact"]))]
     if len(res["pass"]):
         p = res["pass"].iloc[0]
         lines.append(f"pass (the others bid on; this seat defends): E[points] "

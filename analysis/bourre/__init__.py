@@ -16,7 +16,7 @@ that grows when players go bourre.
 """
 from ...kernels import bourre as K
 from ...kernels.cards import RANKS, SUITS
-from ..common import TricksimError, make_params, rules_dict
+from ..common import make_params, rules_dict
 from ..game import Game, HandOdds
 from .chart import CHART, block_chart
 from .bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid, fmt_chips_bin,
@@ -39,17 +39,6 @@ from .trust import trust
 from .views import odds_command, pot_command, pot_tables, render_pot, write_pot
 
 
-def _hand_odds(hand, seat, hands, seed, opts, up_card=None, players=None, explain=False):
-    """The web page's hand: ``odds bourre --hand HAND --up-card C --players P --seat S --hands N --seed X
-    [--explain]`` (default heuristics, rules, no pot)."""
-    if not up_card:
-        raise TricksimError("give the up-card (the dealer's face-up card, which fixes trumps), e.g. 9H")
-    players = DEFAULT_PLAYERS if players is None else players
-    seat = 0 if seat is None else seat
-    command = explain_command if explain else odds_command
-    return command(hand, up_card, players, seat, 0, hands, seed, None, SPEC.rules_from(), opts=opts)
-
-
 GAME = Game.of(
     SPEC,
     blocks={"bourre.pot": block_pot, "bourre.odds": block_odds, "bourre.odds_play": block_odds_play,
@@ -69,8 +58,7 @@ GAME = Game.of(
             ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
             ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
     solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART,
-    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=5, hands=100_000,
-                       run=_hand_odds, options=("up_card", "players", "explain")))
+    hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=5, hands=100_000, options=("up_card", "players", "explain")))
 
 # the generic helpers under the names the game's callers know
 parse_seats = GAME.parse_seats

@@ -13,7 +13,7 @@ from ...kernels.cards import card_str, cards_of, mask_of
 from .. import engine
 from ..common import TricksimError, make_params, parse_card
 from ..engine import RunOptions
-from ..output import pm
+from ..output import plain_table, pm
 from ..stats import hist_mean_ci, wilson
 from .bins import _pct
 from .config import ODDS_BLOCK, BourreRules, _dynamic, discard_limit, has_pimc, parse_hand, pimc_arg
@@ -205,7 +205,7 @@ def render_odds(res) -> str:
                         "P(plays)": [_pct(a) for a in df.p_play],
                         "E[chips]": [pm(a, b, 2) for a, b in zip(df.exp_chips, df.chips_ci)],
                         "n": df.n.map(lambda x: f"{x:,}")})
-    lines.append(tab.to_string(index=False))
+    lines.append(plain_table(tab))
     b = res["best"]
     lines.append(f"best decision: {b.choice} (expected chips {b.exp_chips:+.2f} ± {b.chips_ci:.2f})")
     lines.append("E[chips] counts this deal from the decision on: the pot taken, minus any second ante and bourre "

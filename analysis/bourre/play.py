@@ -30,7 +30,7 @@ from ...kernels.cards import card_str, cards_of
 from .. import engine
 from ..common import parse_card, spec_json
 from ..engine import RunOptions
-from ..output import PP, pm
+from ..output import PP, plain_table, pm
 from ..play_kinds import parse_play as parse_kinds
 from ..play_kinds import pimc_settings
 from ..stats import mean_ci, wilson
@@ -246,17 +246,17 @@ def render_play(res) -> str:
                         "P(bourre)": [_pct(a, b, c) for a, b, c in zip(df.p_bourre, df.bourre_lo, df.bourre_hi)],
                         "E[chips]": [pm(a, b, 2) for a, b in zip(df.exp_chips, df.chips_ci)],
                         "n": df.n.map(lambda x: f"{x:,}")})
-    lines.append(tab.to_string(index=False))
+    lines.append(plain_table(tab))
     g = res["gaps"]
     if len(g):
         who = " / ".join(PLAY_LABELS[k] for k in PLAY_KINDS if k in set(g.play))
         lines.append(f"\ngap, {who} minus heuristics, paired on the same deals (95% CI):")
-        lines.append(pd.DataFrame({
+        lines.append(plain_table(pd.DataFrame({
             "choice": g.choice, "play": g.play.map(PLAY_LABELS),
             "P(win)": [f"{100 * a:+.1f} ± {100 * b:.1f} pp" for a, b in zip(g.gap_win, g.gap_win_ci)],
             "P(bourre)": [f"{100 * a:+.1f} ± {100 * b:.1f} pp" for a, b in zip(g.gap_bourre, g.gap_bourre_ci)],
             "E[chips]": [pm(a, b, 2) for a, b in zip(g.gap_chips, g.gap_chips_ci)],
-            "n": g.n.map(lambda x: f"{x:,}")}).to_string(index=False))
+            "n": g.n.map(lambda x: f"{x:,}")})))
         lines.append(f"({PP})")
     for b in res["best"].itertuples():
         lines.append(f"best decision under {PLAY_LABELS[b.play]}: {b.best} (expected chips {b.exp_chips:+.2f} "

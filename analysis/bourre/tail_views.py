@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..output import write_table
+from ..output import plain_table, write_table
 from .bins import _pct
 from .plots import plot_tail
 from .tail import FEW_ROOTS, MIN_BAND_DEALS
@@ -231,10 +231,10 @@ def rare_note(rare) -> str:
 
 def render_tail(res) -> str:
     return "\n".join(["", "THE TAIL LAW", *tail_words(res), "", "Per deal, the pot goes from P to A.P + B:",
-                      ab_table(res).to_string(index=False), "", k_table(res).to_string(index=False),
+                      plain_table(ab_table(res)), "", plain_table(k_table(res)),
                       *([kesten_note(res["rules"]).strip(" ()")] if kesten_note(res["rules"]) else []), "",
                       f"Chance the pot passes X within {res['deals_per_session']} deals:",
-                      rare_table(res["rare"]).to_string(index=False), rare_note(res["rare"])])
+                      plain_table(rare_table(res["rare"])), rare_note(res["rare"])])
 
 
 def write_tail(res, out: Path, pot=None):

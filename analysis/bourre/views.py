@@ -13,7 +13,7 @@ import pandas as pd
 from ...kernels import bourre as K
 from ..common import TricksimError, parse_card, rules_dict
 from ..engine import RunOptions
-from ..output import show, with_folder, write_table
+from ..output import plain_table, show, with_folder, write_table
 from ..stats import wilson
 from .bins import _chips, _pct, _pm, _q_text, _short, bin_hi, bin_lo
 from .config import DEFAULT_PLAYERS, KEY, BourreRules, parse_hand
@@ -180,11 +180,11 @@ def render_pot(res) -> str:
     else:
         lines.append(f"Chips conserved in all {res['ok_sessions']:,} finished sessions (sum of seat nets + pot = 0).")
     lines += ["", "Pot contested at deal k (carry-over + antes), quantiles over sessions (log bins, 8 per octave, exact below 32):",
-              t["fan"].to_string(index=False), "", "Largest pot of a session (most chips in the middle at any time):",
-              t["max"].to_string(index=False), "", "Chance the pot passes X within k deals [95% CI]:",
-              t["pass"].to_string(index=False), "",
+              plain_table(t["fan"]), "", "Largest pot of a session (most chips in the middle at any time):",
+              plain_table(t["max"]), "", "Chance the pot passes X within k deals [95% CI]:",
+              plain_table(t["pass"]), "",
               f"Players going bourre per deal: mean {_pm(m, half, 3)} ({nd:,} deals); players who play: "
-              f"mean {_pm(am, ahalf, 2)}", t["bourre"].to_string(index=False), "", t["outcomes"].to_string(index=False),
+              f"mean {_pm(am, ahalf, 2)}", plain_table(t["bourre"]), "", plain_table(t["outcomes"]),
               "", "Each seat's net chips at the end of a session (seat 0 deals first):", show(t["seats"], key=2)]
     lines.append(f"(Per-deal rates and means are over all {res['deals_played']:,} deals played (overflowed sessions up "
                  "to their overflow); their 95% intervals use the variance between sessions, since deals inside a "

@@ -9,7 +9,7 @@ from typing import Iterator
 import pandas as pd
 
 from .. import __version__, engine
-from ..output import pm, with_folder, write_table
+from ..output import plain_table, pm, with_folder, write_table
 from .design import _game, default_extra, entrant_specs
 from .tables import _pfmt
 from .tournament import best_value, compare, compare_run, sign_changes, swept_spec, sweep, sweep_values
@@ -68,8 +68,8 @@ def metric_text(board, pairs, metric: str, heading: str, n_label: str = "n deals
     b = board[board.metric == metric].assign(_l=lambda x: x.heuristic).sort_values(["mean", "_l"],
                                                                                     ascending=[False, True])
     lines = ["\n" + heading,
-             pd.DataFrame({"heuristic": b.heuristic, metric: [_ci_text(m, c, digits) for m, c in zip(b["mean"], b.ci)],
-                           n_label: [f"{x:,}" for x in b.n_deals]}).to_string(index=False)]
+             plain_table(pd.DataFrame({"heuristic": b.heuristic, metric: [_ci_text(m, c, digits) for m, c in zip(b["mean"], b.ci)],
+                           n_label: [f"{x:,}" for x in b.n_deals]}))]
     p = pairs[pairs.metric == metric]
     if len(p):
         cols = {"a": p.a, "b": p.b, "a - b": [_ci_text(d, c, digits) for d, c in zip(p["diff"], p.ci)],
@@ -80,7 +80,7 @@ def metric_text(board, pairs, metric: str, heading: str, n_label: str = "n deals
             cols["gain/playout"] = [f"{x:.2f}x" if x == x else "-" for x in p.gain_per_playout]
         lines.append(f"pairwise differences ({metric}; 95% CI and p unadjusted; 'p Holm' and 'significant' "
                      "Holm-adjusted over the pairs at 5%):")
-        lines.append(pd.DataFrame(cols).to_string(index=False))
+        lines.append(plain_table(pd.DataFrame(cols)))
         if gains and no_ci:
             lines.append("gain/deal and gain/playout withheld: with too few deals for an interval, the variances "
                          "they compare are not estimated either")
@@ -194,10 +194,10 @@ def sweep_command(game, name: str, param: str, against: str = "default", hands: 
                contenders=best["contenders"])
     yield (f"Sweep of {param_name} for {name} against {against}, {hands:,} duplicate deals per value "
            f"(the same deals for every value)")
-    yield pd.DataFrame({param_name: df.value,
+    yield plain_table(pd.DataFrame({param_name: df.value,
                         "advantage (unadjusted 95% CI)": [_ci_text(a, c) for a, c in zip(df.advantage, df.ci)],
                         "p Holm": [_pfmt(x) for x in df.p_holm], "significant (Holm)": df.significant}
-                       ).to_string(index=False)
+                       ))
     yield render_best(best, param_name, unit)
     yield render_crossings(changes, param_name)
     if default is not None:

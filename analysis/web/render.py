@@ -1,7 +1,7 @@
 """A command's printed output as the page shows it: its tables as HTML tables, its prose as lines.
 
 The command runs with ``output.capture_tables`` on, which records every table it formats (``show``: the cells as
-printed; ``DataFrame.to_string``: the text, cut here into cells at the header's column edges and kept only if the
+printed; ``plain_table``: the text, cut here into cells at the header's column edges and kept only if the
 cells give back the very text).  Each recorded table found in the output becomes a table block; whatever is not
 found stays text.  The cells are the CLI's own strings, so the page shows the numbers the command prints.
 """

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ...common import TricksimError
 from ...engine import RunOptions
-from ...output import PP, mean_interval, pct, pct_pm, pm, with_folder, write_table
+from ...output import PP, mean_interval, pct, pct_pm, plain_table, pm, with_folder, write_table
 from ...stats import wilson
 from ..config import KEY, check_seat, parse_hand
 from ..spec import SPEC
@@ -85,11 +85,11 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
            "shipped": "built now from the outcome counts shipped with tricksim"}[t.source]
     yield (f"Boulmous at {','.join(map(str, sc))} (seats 0-3), seat {dealer} deals next, game to {rules.target}, "
            f"{specs[0].label} in every seat" + (f", boxes so far {','.join(map(str, bx))}" if any(bx) else ""))
-    yield pd.DataFrame({"seat": df.seat, "score": df.score, "deals": ["yes" if d else "" for d in df.deals],
+    yield plain_table(pd.DataFrame({"seat": df.seat, "score": df.score, "deals": ["yes" if d else "" for d in df.deals],
                         "P(win the game) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                      zip(df.p_win, df.win_lo, df.win_hi)],
                         "expected money (stakes)": [pm(m, h) for m, h in zip(df.money, df.money_ci)]}
-                       ).to_string(index=False)
+                       ))
     if not t.money_ok:
         yield "(money: not computed under tie_break=shared_win)"
     yield (f"table: {t.L ** 4:,} states (each score {t.floor}..{t.ceil}, every dealer by rotation), "
@@ -108,11 +108,11 @@ def boulmous_command(scores: str, dealer: int = 0, seed: int = 0, deals: int = E
         k = int(chk.inside.sum())
         yield (f"\ncheck: whole games simulated from {check} sampled states ({check_games:,} games each, seed + 1): "
                f"{k} of {check} table values inside the 95% interval of the difference")
-        yield pd.DataFrame({"scores": chk.scores, "dealer": chk.dealer, "seat": chk.seat,
+        yield plain_table(pd.DataFrame({"scores": chk.scores, "dealer": chk.dealer, "seat": chk.seat,
                             "table": [pct_pm(p, h, 2) for p, h in zip(chk.p_table, chk.table_ci)],
                             "simulated [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                    zip(chk.p_sim, chk.sim_lo, chk.sim_hi)],
-                            "inside": chk.inside}).to_string(index=False)
+                            "inside": chk.inside}))
     yield f"\nresults in {opts.out}"
 
 
@@ -140,13 +140,13 @@ def odds_scores_command(hand: str | None, seat: int | None, scores: str, hands: 
     yield (f"before the deal (hand unknown) seat {seat} wins the game with {pct(res['before'], digits=2)}, "
            f"expected money {res['money_before']:+.3f}")
     top = df.head(12)
-    yield pd.DataFrame({"call": top.call, "P(make) [95% CI]": [pct(*wilson(round(p * n), n)) if p == p else ""
+    yield plain_table(pd.DataFrame({"call": top.call, "P(make) [95% CI]": [pct(*wilson(round(p * n), n)) if p == p else ""
                                                                for p, n in zip(top.p_make, top.n)],
                         "P(win the game) [95% CI]": [pct(p, lo, hi, 2) for p, lo, hi in
                                                      zip(top.p_win_game, top.win_lo, top.win_hi)],
                         "change": [f"{100 * c:+.2f} pp" for c in top.change],
                         "expected money [95% CI]": [mean_interval(m, lo, hi) for m, lo, hi in
-                                                    zip(top.money, top.money_lo, top.money_hi)]}).to_string(index=False)
+                                                    zip(top.money, top.money_lo, top.money_hi)]}))
     best = df.iloc[0]
     bym = df.sort_values(["money", "bid"], ascending=[False, True]).iloc[0]
     yield (f"best call by the chance to win the game: {best.call}; by money: {bym.call}"
