@@ -31,6 +31,7 @@ from .analysis import tables as tables_mod
 from .analysis import warmup
 from .analysis import web
 from .analysis.boomke_wies import explain as boomke_explain
+from .analysis.boulmous import trace_explain as boulmous_trace_explain
 from .analysis.boomke_wies.equity_views import boomke_command
 from .analysis.boulmous.equity.views import boulmous_command
 from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
@@ -390,11 +391,16 @@ def _jsonl(records):
 
 @trace_app.command("boulmous")
 def trace_boulmous(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
-                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0):
+                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0,
+                   explain: Annotated[bool, typer.Option("--explain", help="with -H pimc: add to each line the field 'explain': at each decision of a sampling seat (its calls, its cards) its candidates' values over the worlds it sampled (mean, 95% interval, worlds) and the best, which is what it played")] = False):
     """Boulmous: hands first..first+hands-1, one JSON line each."""
     g = boulmous.GAME
-    _jsonl(g.trace(seed, hands, g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
-                   first=first))
+    rules, specs = g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics))
+    if explain:
+        _jsonl(boulmous_trace_explain.with_explain(g.trace(seed, hands, rules, specs, first=first), seed, rules,
+                                                   specs))
+        return
+    _jsonl(g.trace(seed, hands, rules, specs, first=first))
 
 
 @trace_app.command("boomke-wies")
