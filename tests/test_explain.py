@@ -356,3 +356,72 @@ def test_boomke_explain_from_the_command_line(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "Why: Boomke Wies hand" in out and "best minus it" in out and "after three passes" in out
     assert (tmp_path / "x" / "explain_calls.csv").exists() and (tmp_path / "x" / "explain_margins.csv").exists()
+
+
+# ---- trace boulmous -H pimc --explain (analysis/boulmous/trace_explain.py) -----------------------------------------
+import importlib   # noqa: E402
+import json        # noqa: E402
+
+from tricksim.analysis.boulmous import trace_explain as TX   # noqa: E402
+from tricksim.analysis.boulmous.config import pimc_key       # noqa: E402
+from tricksim.analysis.boulmous.spec import SPEC as BSPEC     # noqa: E402
+from tricksim.kernels.boulmous import pimc as BKP             # noqa: E402
+from tricksim.kernels.boulmous import solver as BKS           # noqa: E402
+from tricksim.kernels.boulmous.players import P_WORLDS        # noqa: E402
+from tricksim.analysis.common import make_params              # noqa: E402
+
+BTRACE = importlib.import_module("tricksim.analysis.boulmous.trace")
+
+
+@pytest.mark.parametrize("seats", [["pimc"], ["pimc:race=0", "cautious", "pimc:worlds=8", "aggressive"],
+                                   ["pimc:bid=0"]])
+def test_the_sampling_players_shown_best_is_what_it_played(seats):
+    rules, specs = BoulmousRules(), BSPEC.parse_seats(seats)
+    recs = TX.with_explain(BTRACE.trace(11, 30, rules, specs), 11, rules, specs)
+    prm = BSPEC.kernel_args(make_params_bm(rules, seats))[4]
+    kinds = {"call": 0, "card": 0}
+    raced = 0
+    for d in recs:
+        for x in d["explain"]:
+            kinds[x["kind"]] += 1
+            assert x["best"] == x["played"], (d["hand_index"], x)
+            assert len(x["candidates"]) >= 2 and x["worlds"] >= 1
+            for c in x["candidates"]:
+                assert c["lo"] is None or c["lo"] <= c["mean"] <= c["hi"]
+            raced += x["kind"] == "card" and x["worlds"] < prm[x["seat"], P_WORLDS]
+    assert kinds["card"] > 100 and (kinds["call"] > 0) == (seats != ["pimc:bid=0"])
+    # the default player races (stops sampling once the leader is clear): some decisions use fewer worlds
+    assert (raced > 0) == (seats[0] != "pimc:race=0")
+
+
+def test_the_call_values_are_the_kernels_sums():
+    rules = BoulmousRules()
+    _, _, ra, _, _ = BSPEC.kernel_args(make_params_bm(rules))
+    key = pimc_key(5)
+    for deal, seat, hand in [(0, 1, "JH JD AH KH 9S 9C"), (7, 3, "9S TC 9D QC 9H KS")]:
+        h = np.uint64(mask_of(bm_parse_hand(hand)))
+        per = TX.call_values(seat, h, ra, 16, key, deal)
+        sums, bids, trumps = np.zeros((5, 5), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
+        BKP.pimc_calls(np.int64(seat), h, ra, np.int64(16), key, np.int64(deal), BKS._workspace(BKS.TT_BITS), sums,
+                       bids, trumps)
+        assert np.array_equal(per.sum(axis=0)[:4], sums[:4]) and per.sum(axis=0)[4, 0] == sums[4, 0]
+        x = TX.explain_call(seat, h, 0, int(bids[0]), ra, 16, key, deal)
+        assert x["best"] == x["played"] and x["worlds"] == 16
+
+
+def make_params_bm(rules, seats=("pimc",)):
+    return make_params(5, rules, BSPEC.parse_seats(list(seats)))
+
+
+def test_trace_explain_from_the_command_line(capsys):
+    main(["trace", "boulmous", "-H", "pimc", "--hands", "2", "--seed", "4"])
+    plain = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    main(["trace", "boulmous", "-H", "pimc", "--hands", "2", "--seed", "4", "--explain"])
+    explained = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert all("explain" not in d for d in plain) and len(explained) == 2
+    assert [{k: v for k, v in d.items() if k != "explain"} for d in explained] == plain
+    assert all(x["best"] == x["played"] for d in explained for x in d["explain"])
+    with pytest.raises(SystemExit) as e:
+        main(["trace", "boulmous", "--hands", "1", "--explain"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "-H pimc" in err

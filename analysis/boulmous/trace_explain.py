@@ -207,7 +207,7 @@ def explain_deal(d: dict, seed: int, rules, specs) -> list[dict]:
     high = 0
     for b in d["bids"]:
         s = b["seat"]
-        if codes[s] == H_PIMC and prm[s, P_BID] > 0.5:
+        if codes[s] == H_PIMC and prm[s, P_BID] > 0.5 and high < 6:     # over a 6 it can only pass
             out.append(explain_call(s, _mask(hands[s]), high, b["bid"], ra, int(prm[s, P_WORLDS]), key, deal))
         if b["bid"]:
             high = b["bid"]
