@@ -358,6 +358,19 @@ def test_p_star_is_a_chance_with_its_interval_from_the_equity_table(pstars):
     assert (np.diff(need) > 0).all()
 
 
+@pytest.mark.slow   # score-aware bidding's p* of every state: about 90 s without a warm cache
+def test_p_star_is_score_aware_biddings_p_star(pstars):
+    from tricksim.analysis.boulmous.config import BoulmousRules
+    from tricksim.analysis.boulmous.equity import saware as SW
+    from tricksim.analysis.boulmous.equity import studies as ES
+    from tricksim.analysis.boulmous.equity import table as ET
+    table = ES.boulmous_table(0, ET.DEALS, BoulmousRules())
+    every = SW.pstar(table, 1)
+    for r in pstars.itertuples():
+        y = [int(x) for x in r.scores.split(",")]
+        assert r.p_star == pytest.approx(float(every[table.index(y, 3), r.seat, r.bid - 3]), abs=1e-6)
+
+
 @pytest.mark.parametrize("hand, bid_better", [("JH JD AH KH QH TH", True), ("9S TC 9D QC 9H KS", False)])
 def test_p_star_agrees_with_the_equity_tables_own_decision(pstars, hand, bid_better):
     """A hand that makes 3 well above p* gains the game by bidding it, one that makes it well below by passing, as

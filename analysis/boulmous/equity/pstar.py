@@ -12,7 +12,8 @@ For the hand in ``seat`` at the scores ``y`` (the odds' seats: 0 = the dealer's 
   not take the contract: another seat took it (any contract, any split) or all four passed (the deal scores 0,
   the next dealer deals).  Passing leads to what the others then make of the deal.
 
-Then p* = (W_pass - W_fail) / (W_make - W_fail): a hand that makes b with a chance p gains the game by bidding
+These are the W of score-aware bidding (saware.py, ``KE.bid_pstar`` over every state, the same numbers: tested);
+here one state at a time, with intervals.  Then p* = (W_pass - W_fail) / (W_make - W_fail): a hand that makes b with a chance p gains the game by bidding
 (p W_make + (1 - p) W_fail) rather than passing when p > p*.  A p* below 0 means bidding is better even when sure to
 fail; above 1, passing is better even when sure to make.  Its 95% interval is the delta method over the three
 averages' sampling errors (disjoint sets of the table's deals, so independent); the table's value function is taken
