@@ -425,3 +425,31 @@ def test_trace_explain_from_the_command_line(capsys):
         main(["trace", "boulmous", "--hands", "1", "--explain"])
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1 and "-H pimc" in err
+
+
+def test_the_identity_proofs_segments_are_hit_once_per_deal():
+    """``same_as_best`` is sound only if each segment is a histogram every deal hits exactly once (or never)."""
+    run, _ = BE.explain_run(bm_parse_hand(BM_HAND), 1, 3, 40)
+    c = np.asarray(bm_block_odds(run.params, 0, 40))
+    assert [int(c[s:s + n].sum()) for s, n in BE.SEGMENTS] == [40] * len(BE.SEGMENTS)
+    for rule in ("dealer_leads_trump", "dealer_names_then_eldest_leads"):
+        rules = BWRules(meetje_trump=rule)
+        run, _ = WE.explain_run(bw_parse_hand(BW_HAND), 3, 5, 40, rules)
+        c = np.asarray(bw_block_odds(run.params, 0, 40))
+        assert {int(c[s:s + n].sum()) for s, n in WE.segments(3)} <= {0, 40}
+        # under the eldest-leads variant Meetje has its own playout, and its values are that histogram's
+        res = WE.explain(BW_HAND, seat=3, seed=5, hands=400, rules=rules)
+        plain = bw_odds_hand(BW_HAND, seat=3, seed=5, hands=400, rules=rules)["calls"].set_index(["trump", "call"])
+        forced = res["parts"][1]["table"].set_index("choice")
+        for s in "SHDC":
+            assert forced.loc[f"Meetje {s}", "exp_net"] == pytest.approx(plain.loc[(s, "Meetje"), "exp_net"], abs=1e-12)
+
+
+def test_the_dealers_forced_calls_follow_the_rule():
+    cards = bw_parse_hand(BW_HAND)
+    forced = [c[1] for c in WE.choices(cards, 3, BWRules()) if c[0] == WE.FORCED]
+    assert "7 S" in forced and "Boom S" in forced and "Meetje S" in forced and "8 S" not in forced
+    forced = [c[1] for c in WE.choices(cards, 3, BWRules(dealer_may_bid_8_to_12=True)) if c[0] == WE.FORCED]
+    assert all(f"{b} S" in forced for b in range(8, 13))
+    assert all(c[0] == WE.MAIN for c in WE.choices(cards, 2, BWRules()))
+    assert not any("Meetje" in c[1] for c in WE.choices(cards, 3, BWRules()) if c[0] == WE.MAIN)
