@@ -167,6 +167,15 @@ def test_the_report_section_links_images_relative_to_the_report(tmp_path, monkey
     assert [q for q, _ in sec.answers] == ["Toy: when should I pass?", "Toy: how sure is the chart?"]
     assert "![Toy: what to do: 4 players](charts/toy-4p.png)" in text and "Regenerate: `" in text
     assert (tmp_path / "charts" / "toy-5p.png").exists() and (tmp_path / "charts" / "toy.md").exists()
+    # a chart's further tables (ChartData.extra: Boulmous's p*) are in the section, the page and the terminal
+    import dataclasses
+    import pandas as pd
+    table = pd.DataFrame({"scores": ["even scores"], "bid": [3], "first": ["29.3% [29.3, 29.3]"]})
+    data = dataclasses.replace(data, extra=[("Score thresholds p*", table, ["From even scores, first: bid 3 ..."])])
+    text = CH.chart_section(tmp_path, quick=True, progress=False).text
+    assert "#### Score thresholds p*" in text and "| even scores | 3 | 29.3% [29.3, 29.3] |" in text
+    assert "- From even scores, first: bid 3 ..." in text
+    assert "Score thresholds p*" in "\n".join(CH.terminal(data, CH.table(data)))
 
 
 # ---- the Bourre chart against odds bourre --hand ----------------------------------------------------------
