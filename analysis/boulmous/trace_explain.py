@@ -238,17 +238,3 @@ def with_explain(records: list[dict], seed: int, rules, specs) -> list[dict]:
         raise TricksimError("--explain shows the sampling player's decisions: seat it with -H pimc (once for every "
                             "seat, or once per seat)")
     return [d | {"explain": explain_deal(d, seed, rules, specs)} for d in records]
-
-
-def render(d: dict, decisions: list[dict]) -> list[str]:
-    """The decisions as text lines (one block per decision)."""
-    lines = [f"deal {d['hand_index']}: the sampling player's decisions"]
-    for x in decisions:
-        where = "before the auction" if x["kind"] == "call" else f"trick {x['trick']}"
-        lines.append(f"  seat {x['seat']}, {where}: {x['played']} ({x['worlds']} worlds; value: {x['value']})")
-        for c in x["candidates"]:
-            extra = f", made in {c['made']} of {x['worlds']}" if "made" in c else ""
-            ci = "" if c["lo"] is None else f" [{c['lo']:+.2f}, {c['hi']:+.2f}]"
-            lines.append(f"    {c['choice']:>6}: {c['mean']:+.2f}{ci}{extra}"
-                         + ("  <- best" if c["choice"] == x["best"] else ""))
-    return lines
