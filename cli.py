@@ -31,6 +31,8 @@ from .analysis import compiling, engine, studies
 from .analysis import tables as tables_mod
 from .analysis import warmup
 from .analysis import web
+from .analysis.boomke_wies import explain as boomke_explain
+from .analysis.boulmous import trace_explain as boulmous_trace_explain
 from .analysis.boomke_wies.equity_views import boomke_command
 from .analysis.boulmous.equity.views import boulmous_command
 from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
@@ -254,13 +256,24 @@ def odds_boomke_wies(hand: Hand = None, seat: Annotated[Optional[int], typer.Opt
                      hands: OddsHands = None, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
                      rule: Rule = None, out: Out = None, threads: Threads = None, scheduler: Sched = None,
                      resume: Resume = True, force: Force = False, until_precision: Prec = None, quiet: Quiet = False,
-                     play: Annotated[Optional[str], typer.Option("--play", help="with --hand: kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play: the dd extra; default 1,000 deals)")] = None):
+                     play: Annotated[Optional[str], typer.Option("--play", help="with --hand: kinds of play side by side on the same deals, e.g. heuristic,open (open = open-hand, double-dummy play: the dd extra; default 1,000 deals)")] = None,
+                     explain: Annotated[bool, typer.Option("--explain", help="with --hand: why: every call of the seat (--seat, default 0: pass, 7-12 and Boom opening each suit held; the dealer also 7/Boom/Meetje after three passes) with its paired margin behind the best (95% interval over 20 batches of the same deals; 'close' when it reaches 0) and deals of the run where the best call wins and where it loses, with every hand as dealt")] = False):
     """Boomke Wies: the odds of one hand per trump and call in each seat (--hand), else how auctions end and success by hand class over random deals; --double-dummy adds open-hand (double-dummy) play on the same deals (both sides see all cards and play perfectly: not a bound on the heuristics' result); --hand ... --play heuristic,open: the hand's calls under each kind of play, with the paired gap."""
     if hand is None:
-        _needs("--hand", seat=seat, trump=trump, call=call, until_precision=until_precision)
+        _needs("--hand", seat=seat, trump=trump, call=call, until_precision=until_precision, explain=explain)
     if not double_dummy:
         _needs("--double-dummy", dd_deals=dd_deals)
     g = boomke_wies.GAME
+    if explain:
+        extra = [o for o, v in (("--double-dummy", double_dummy), ("--play", play), ("--trump", trump),
+                                ("--call", call), ("--until-precision", until_precision)) if v]
+        if extra:
+            raise TricksimError("--explain weighs every call of the plain Monte Carlo odds on --hands deals: leave out "
+                                + " and ".join(extra))
+        _echo(boomke_explain.explain_command(hand, seat, hands, seed,
+                                             g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
+                                             g.rules_from(rule), _opts(out, threads, scheduler, quiet, force, resume)))
+        return
     _echo(boomke_wies.odds_command(hand, seat, trump, call, double_dummy, dd_deals, hands, seed,
                                    g.parse_seats(heuristic, user_defs=_user_defs(heuristics)), g.rules_from(rule),
                                    until_precision, _opts(out, threads, scheduler, quiet, force, resume), play))
@@ -387,11 +400,16 @@ def _jsonl(records):
 
 @trace_app.command("boulmous")
 def trace_boulmous(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
-                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0):
+                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0,
+                   explain: Annotated[bool, typer.Option("--explain", help="with -H pimc: add to each line the field 'explain': at each decision of a sampling seat (its calls, its cards) its candidates' values over the worlds it sampled (mean, 95% interval, worlds) and the best, which is what it played")] = False):
     """Boulmous: hands first..first+hands-1, one JSON line each."""
     g = boulmous.GAME
-    _jsonl(g.trace(seed, hands, g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
-                   first=first))
+    rules, specs = g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics))
+    if explain:
+        _jsonl(boulmous_trace_explain.with_explain(g.trace(seed, hands, rules, specs, first=first), seed, rules,
+                                                   specs))
+        return
+    _jsonl(g.trace(seed, hands, rules, specs, first=first))
 
 
 @trace_app.command("boomke-wies")

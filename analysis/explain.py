@@ -17,6 +17,7 @@ from .stats import t_crit
 BATCHES = 20
 EXAMPLES = 400          # the run's first deals searched for examples
 SHOW = 2                # examples of each kind
+IDENTICAL = "identical on every deal"
 
 
 def batch_size(hands: int) -> int:
@@ -41,8 +42,30 @@ def keeper():
     return prefixes, keep
 
 
-def margins(means, labels, best: int) -> pd.DataFrame:
-    """The best choice minus each other, per batch (paired), with 95% intervals over the batches."""
+def same_as_best(counts, w, segments, best: int) -> list[bool]:
+    """Per choice: is it identical to choice ``best`` on every deal?  A choice's value on one deal is the sum, over
+    ``segments`` ((start, length) of histograms each deal hits exactly once), of its column of ``w`` at the cell the
+    deal hits.  On the cells the run hit (``counts`` > 0), if the difference of the two columns is one constant per
+    segment, the difference is the same number on every deal: the sum of those constants, identical when it is 0.
+    (Sound, never a guess: a difference that varies within a segment is not called identical.)"""
+    counts = np.asarray(counts)
+    out = []
+    for j in range(w.shape[1]):
+        total, ok = 0.0, True
+        for start, length in segments:
+            hit = counts[start:start + length] > 0
+            d = (w[start:start + length, best] - w[start:start + length, j])[hit]
+            if d.size and d.max() != d.min():
+                ok = False
+                break
+            total += float(d[0]) if d.size else 0.0
+        out.append(ok and total == 0.0)
+    return out
+
+
+def margins(means, labels, best: int, same=None) -> pd.DataFrame:
+    """The best choice minus each other, per batch (paired), with 95% intervals over the batches; ``same``: per
+    choice, identical to the best on every deal (then the margin is exactly 0, and says so)."""
     rows = []
     b = means.shape[0]
     for j, lab in enumerate(labels):
@@ -50,22 +73,27 @@ def margins(means, labels, best: int) -> pd.DataFrame:
         m = float(d.mean())
         half = float(t_crit(b - 1) * d.std(ddof=1) / math.sqrt(b)) if b > 1 else math.nan
         rows.append({"choice": lab, "best minus it": m, "lo": m - half, "hi": m + half,
-                     "clear": j == best or m - half > 0})
+                     "clear": j == best or m - half > 0, "identical": j != best and bool(same is not None and same[j])})
     return pd.DataFrame(rows)
 
 
 def margin_cells(mg: pd.DataFrame, digits: int = 3) -> list[str]:
-    """The 'best minus it' column: 'best' for the first row, else the margin, its interval and 'close'."""
+    """The 'best minus it' column: 'best' for the first row, 'identical on every deal' for a choice that is, else
+    the margin, its interval and 'close'."""
     f = f"+.{digits}f"
-    return ["best" if i == 0 else f"{m:{f}} [{lo:{f}}, {hi:{f}}]" + ("" if ok else " close")
-            for i, (m, lo, hi, ok) in enumerate(zip(mg["best minus it"], mg.lo, mg.hi, mg.clear))]
+    same = mg["identical"] if "identical" in mg else [False] * len(mg)
+    return ["best" if i == 0 else IDENTICAL if eq else f"{m:{f}} [{lo:{f}}, {hi:{f}}]" + ("" if ok else " close")
+            for i, (m, lo, hi, ok, eq) in enumerate(zip(mg["best minus it"], mg.lo, mg.hi, mg.clear, same))]
 
 
 def verdict(mg: pd.DataFrame) -> str:
-    """'best: X; clearly ahead ...' or the choices it cannot be told apart from."""
-    close = [c for c, ok in zip(mg.choice[1:], mg.clear[1:]) if not ok]
-    return f"best: {mg.choice.iloc[0]}; " + (f"it cannot be told apart from {', '.join(close)} (close)"
-                                            if close else "clearly ahead of every other choice")
+    """'best: X; clearly ahead ...' or the choices it cannot be told apart from, and those identical to it."""
+    same = list(mg["identical"][1:]) if "identical" in mg else [False] * (len(mg) - 1)
+    close = [c for c, ok, eq in zip(mg.choice[1:], mg.clear[1:], same) if not ok and not eq]
+    twins = [c for c, eq in zip(mg.choice[1:], same) if eq]
+    return (f"best: {mg.choice.iloc[0]}" + (f" (identical on every deal to {', '.join(twins)})" if twins else "")
+            + "; " + (f"it cannot be told apart from {', '.join(close)} (close)" if close
+                      else "clearly ahead of every other choice"))
 
 
 def pick_examples(outcomes, k: int = SHOW):

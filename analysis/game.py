@@ -128,6 +128,8 @@ class ChartData:
     """A margin of this many units (or more) over the next-best action gives a heatmap cell its full colour."""
     value_format: str = "{:+.2f}"
     """How the heatmap and tables write a value (``{:.1%}`` for a chance)."""
+    extra: list = field(default_factory=list)
+    """Further small tables shown under the chart (terminal, page and report): (heading, DataFrame, lines below)."""
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,15 @@ def test_the_report_section_links_images_relative_to_the_report(tmp_path, monkey
     assert [q for q, _ in sec.answers] == ["Toy: when should I pass?", "Toy: how sure is the chart?"]
     assert "![Toy: what to do: 4 players](charts/toy-4p.png)" in text and "Regenerate: `" in text
     assert (tmp_path / "charts" / "toy-5p.png").exists() and (tmp_path / "charts" / "toy.md").exists()
+    # a chart's further tables (ChartData.extra: Boulmous's p*) are in the section, the page and the terminal
+    import dataclasses
+    import pandas as pd
+    table = pd.DataFrame({"scores": ["even scores"], "bid": [3], "first": ["29.3% [29.3, 29.3]"]})
+    data = dataclasses.replace(data, extra=[("Score thresholds p*", table, ["From even scores, first: bid 3 ..."])])
+    text = CH.chart_section(tmp_path, quick=True, progress=False).text
+    assert "#### Score thresholds p*" in text and "| even scores | 3 | 29.3% [29.3, 29.3] |" in text
+    assert "- From even scores, first: bid 3 ..." in text
+    assert "Score thresholds p*" in "\n".join(CH.terminal(data, CH.table(data)))
 
 
 # ---- the Bourre chart against odds bourre --hand ----------------------------------------------------------
@@ -319,6 +328,73 @@ def test_boulmous_score_charts_are_the_game_odds_of_their_hands():
     assert MC.parse_states("all") == ["even", "need3", "opp3"]
     with pytest.raises(Exception, match="choose among even, need3, opp3"):
         MC.parse_states("even,lead")
+
+
+def test_the_score_chart_shows_the_thresholds_p_star():
+    from tricksim.analysis.boulmous import chart as MC
+    data = MC.measure(seed=5, hands=3, deals=200, only={("third", "3 trumps, 2 bowers, 1 side A")}, scores="need3")
+    (head, grid, below), = data.extra
+    assert head.startswith("Score thresholds p*") and list(grid.scores) == ["I need 3"] * 4
+    assert list(grid.columns) == ["scores", "bid", "first", "second", "third", "dealer"] and list(grid.bid) == [3, 4, 5, 6]
+    assert below[0].startswith("From I need 3, first to bid: bid 3 when you make it at least ")
+    assert any("W_pass: after passing" in x for x in below)
+    page = CH.page(data, CH.table(data), {"I need 3": "x.png"}, "sizes")
+    assert "Score thresholds p*" in page and "| I need 3 |" in page
+
+
+@pytest.fixture(scope="module")
+def pstars():
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous.config import BoulmousRules
+    from tricksim.analysis.boulmous.equity import pstar as PS
+    r = BoulmousRules()
+    return PS.thresholds({k: (lambda seat, k=k: MC.state_scores(k, seat, r.target)) for k in MC.STATES}, r)
+
+
+def test_p_star_is_a_chance_with_its_interval_from_the_equity_table(pstars):
+    df = pstars
+    assert len(df) == 3 * 4 * 4 and df.p_star.between(0, 1).all()
+    assert ((df.lo <= df.p_star) & (df.p_star <= df.hi)).all() and (df.hi - df.lo < 0.02).all()
+    # the definition: at p = p*, bidding (p W_make + (1 - p) W_fail) is worth passing
+    assert np.allclose(df.p_star * df.w_make + (1 - df.p_star) * df.w_fail, df.w_pass, atol=1e-12)
+    assert (df.w_make > df.w_pass).all() and (df.w_pass > df.w_fail).all()
+    # the three sets of deals are the table's deals, split by the seat's contract and tricks
+    assert ((df.n_make + df.n_fail + df.n_pass) == 8_000_000).all()
+    # needing 3, a made bid wins the game outright: W_make = 1 (a tie at the top aside)
+    assert (df[df.state == "need3"].w_make > 0.999).all()
+    # a higher bid fails more often with the same tricks, so it needs more: p* rises with the bid needing 3
+    need = df[(df.state == "need3") & (df.seat == 0)].p_star.to_numpy()
+    assert (np.diff(need) > 0).all()
+
+
+@pytest.mark.slow   # score-aware bidding's p* of every state: about 90 s without a warm cache
+def test_p_star_is_score_aware_biddings_p_star(pstars):
+    from tricksim.analysis.boulmous.config import BoulmousRules
+    from tricksim.analysis.boulmous.equity import saware as SW
+    from tricksim.analysis.boulmous.equity import studies as ES
+    from tricksim.analysis.boulmous.equity import table as ET
+    table = ES.boulmous_table(0, ET.DEALS, BoulmousRules())
+    every = SW.pstar(table, 1)
+    for r in pstars.itertuples():
+        y = [int(x) for x in r.scores.split(",")]
+        assert r.p_star == pytest.approx(float(every[table.index(y, 3), r.seat, r.bid - 3]), abs=1e-6)
+
+
+@pytest.mark.parametrize("hand, bid_better", [("JH JD AH KH QH TH", True), ("9S TC 9D QC 9H KS", False)])
+def test_p_star_agrees_with_the_equity_tables_own_decision(pstars, hand, bid_better):
+    """A hand that makes 3 well above p* gains the game by bidding it, one that makes it well below by passing, as
+    odds boulmous --hand --scores ranks its calls on its own deals."""
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous.config import parse_hand
+    from tricksim.analysis.boulmous.equity.decide import odds_scores
+    cards = parse_hand(hand)
+    t = "SHDC"[MC.long_suit(cards)]
+    for state in ("even", "need3"):
+        p_star = pstars.set_index(["state", "seat", "bid"]).loc[(state, 0, 3), "p_star"]
+        calls = odds_scores(cards, 0, MC.state_scores(state, 0, 21), seed=1, hands=2000)["calls"].set_index("call")
+        p_make = calls.loc[f"3 {t}", "p_make"]
+        assert (p_make > p_star + 0.2) if bid_better else (p_make < p_star - 0.2)
+        assert (calls.loc[f"3 {t}", "p_win_game"] > calls.loc["pass", "p_win_game"]) == bid_better
 
 
 # ---- the Boomke Wies chart against odds boomke-wies --hand ---------------------------------------------------

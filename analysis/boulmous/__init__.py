@@ -56,7 +56,7 @@ GAME = Game.of(
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--play", "heuristic,pimc,open", "--hands", "8"),
             ("odds", "boulmous", "--play", "heuristic,pimc,open", "--hands", "8"),
             ("trace", "boulmous", "--hands", "2"),
-            ("trace", "boulmous", "--hands", "1", "-H", "pimc"),
+            ("trace", "boulmous", "--hands", "1", "-H", "pimc", "--explain"),   # --explain: its solver calls too
             ("compare", "boulmous", "cautious", "aggressive", "--hands", "400"),
             ("compare", "boulmous", "cautious", "pimc", "--hands", "4"),
             ("stakes", "boulmous", "--games", "20"),

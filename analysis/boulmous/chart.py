@@ -27,6 +27,7 @@ from ..engine import RunOptions
 from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
 from .config import ODDS_BLOCK, TRUMP_NAMES, BoulmousRules
 from .equity.decide import odds_scores
+from .equity.pstar import chart_extra
 from .spec import SPEC
 
 SEATS = ("first", "second", "third", "dealer")
@@ -213,7 +214,12 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
         if log:
             log(f"boulmous chart, {panel}: {sum(c.panel == panel for c in cells)} cells measured")
     game = scores is not None
-    return ChartData(
+    extra = []
+    if rules.end_check == "end_of_deal" and (game or rules == BoulmousRules()):   # the default's table is shipped
+        shown = states if game else list(STATES)
+        extra = [chart_extra({STATES[x]: (lambda seat, x=x: state_scores(x, seat, rules.target)) for x in shown},
+                             rules, SEATS, ["first to bid"], specs, opts)]
+    return ChartData(extra=extra,
         shade=0.02 if game else 0.5, value_format="{:.1%}" if game else "{:+.2f}",
         title="Boulmous: pass, or the bid to make" + (", by the chance to win the game" if game else ""),
         player="the heuristics (cautious, the default) in every seat", unit="chance to win" if game else "points",

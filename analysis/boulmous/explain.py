@@ -19,13 +19,15 @@ from ...kernels.boulmous.dealing import _rest_of, deal_rest
 from ...kernels.cards import card_str, cards_of
 from ..engine import RunOptions
 from ..explain import (BATCHES, EXAMPLES, batch_size, batch_sums, keeper, margin_cells, margins, pick_examples,
-                       verdict)
+                       same_as_best, verdict)
 from ..output import pm, show, with_folder, write_table
 from .config import KEY, TRUMP_NAMES, BoulmousRules, check_seat, no_pimc, parse_hand
 from .spec import SPEC
 from .studies import _odds_tables, best_call, block_odds, odds_run
 
 O_BY_TRUMP, O_PASS_POINTS, O_PASS_STAKES = K.ODDS.offsets()
+# the kernel's histograms, each hit once per deal (for ``same_as_best``)
+SEGMENTS = [(O_BY_TRUMP + 7 * t, 7) for t in range(5)] + [(O_PASS_POINTS, 13), (O_PASS_STAKES, 5)]
 SEATS = ["first to bid", "second to bid", "third to bid", "the dealer"]
 
 
@@ -107,7 +109,8 @@ def explain(hand, seat: int = 0, seed: int = 0, hands: int = 200_000, rules: Bou
     plain = {"calls": calls, "pass": pas, "n": r.n, "hand": " ".join(card_str(c) for c in cards),
              "best": pd.DataFrame([{"best_call": call, "exp_value": val, "exp_points": pts, "exp_stakes": stakes}])}
     ch = choices()
-    means = batch_sums(prefixes).astype(np.float64) @ weights(rules) / size
+    w = weights(rules)
+    means = batch_sums(prefixes).astype(np.float64) @ w / size
     rows = []
     calls = plain["calls"].set_index(["trump", "bid"])
     for j, (lab, t, b) in enumerate(ch):
@@ -120,7 +123,7 @@ def explain(hand, seat: int = 0, seed: int = 0, hands: int = 200_000, rules: Bou
                      "n": int(src.n)})
     df = pd.DataFrame(rows)
     order = sorted(range(len(ch)), key=lambda j: (-df.exp_value.iloc[j], ch[j][2], j))
-    mg = margins(means, [c[0] for c in ch], order[0])
+    mg = margins(means, [c[0] for c in ch], order[0], same_as_best(r.counts, w, SEGMENTS, order[0]))
     mg["n"] = plain["n"]
     examples = _examples(run.params, ch, order, min(plain["n"], EXAMPLES), rules)
     return {"table": df.iloc[order].reset_index(drop=True), "margins": mg.iloc[order].reset_index(drop=True),

@@ -33,6 +33,20 @@ def batch_means(prefixes, sizes, nc: int) -> np.ndarray:
     return chips / np.asarray(sizes, np.float64)[:, None]
 
 
+def same_as_best(counts, nc: int, cand, best: int) -> list[bool]:
+    """Per candidate: identical to the best on every deal?  Only when provable from the counts: every deal of both
+    came out in the same single outcome cell (category, players in, tricks) with the same chips in total, and so
+    the same chips on every deal (a deal's chips are a function of its cell at a fixed pot)."""
+    c = np.asarray(counts).reshape(nc, K.ODDS_STRIDE)
+
+    def one_cell(i):
+        hit = np.flatnonzero(c[i, :K.ODDS_CELLS])
+        return int(hit[0]) if len(hit) == 1 else None
+    b = cand[best]
+    return [j != best and one_cell(cand[j]) is not None and one_cell(cand[j]) == one_cell(b)
+            and c[cand[j], K.ODDS_CELLS] == c[b, K.ODDS_CELLS] for j in range(len(cand))]
+
+
 def one_deal(params, idx: int, nc: int):
     """Deal ``idx`` of the run replayed alone: per choice (category, chips)."""
     c = np.asarray(block_odds(params, idx, 1)).reshape(nc, K.ODDS_STRIDE)
@@ -75,7 +89,7 @@ def explain(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed: i
     means = batch_means(prefixes, [size] * BATCHES, len(choices))[:, cand]
     labels = [choices[i][0] for i in cand]
     order = sorted(range(len(cand)), key=lambda j: (-df.exp_chips.iloc[cand[j]], cand[j]))
-    mg = margins(means, labels, order[0])
+    mg = margins(means, labels, order[0], same_as_best(r.counts, len(choices), cand, order[0]))
     mg["n"] = r.n
     mg = mg.iloc[order].reset_index(drop=True)
     examples = _examples(run.params, choices, cand, order, min(r.n, EXAMPLES), rules)

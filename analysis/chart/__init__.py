@@ -18,7 +18,7 @@ from ..engine import RunOptions
 from ..pages import Section
 from ..registry import GAMES
 from .core import cell_stats, label, mean_t, sizes_text, table
-from .views import close_list, grid, heatmap, page, terminal, write
+from .views import close_list, extra_markdown, grid, heatmap, page, terminal, write
 
 DEFAULT_OUT = Path("reports") / "charts"
 
@@ -119,6 +119,7 @@ def chart_section(out: Path, quick: bool, progress: bool) -> Section:
         parts += [f"![{data.title}: {p}]({f})" for p, f in zip(data.panels, rel[1:-1])]
         parts += ["", f"Close cells: {int(df.close.sum())} of {len(df)}. The page to print: [{rel[-1]}]({rel[-1]}); "
                       f"every cell with its intervals and n: `{rel[0]}`.", ""]
+        parts += extra_markdown(data, "####")
         answers += chart_answers(data, df)
     return Section("\n".join(parts), answers)
 

@@ -114,6 +114,14 @@ def grid(data: ChartData, df: pd.DataFrame, panel: str, col_group: str | None = 
     return out
 
 
+def extra_markdown(data: ChartData, heading: str) -> list:
+    """The chart's further tables (``ChartData.extra``) as markdown: heading, table, lines."""
+    out = []
+    for head, table_, below in data.extra:
+        out += [f"{heading} {head}", "", markdown_table(table_), ""] + [f"- {x}" for x in below] + [""]
+    return out
+
+
 def terminal(data: ChartData, df: pd.DataFrame) -> list:
     """The chart for the terminal: per panel and column group, the rows' actions."""
     lines = []
@@ -122,6 +130,8 @@ def terminal(data: ChartData, df: pd.DataFrame) -> list:
         for g in groups:
             lines.append(f"\n{data.title}: {panel}" + (f", {g}" if g else "") + " (~ close: the best two named)")
             lines.append(show(grid(data, df, panel, g)))
+    for head, table_, below in data.extra:
+        lines += [f"\n{head}", show(table_)] + list(below)
     return lines
 
 
@@ -155,6 +165,7 @@ def page(data: ChartData, df: pd.DataFrame, images: dict, sizes: str, heading: s
     for panel in data.panels:
         lines += [f"{heading}# {panel}", "", f"![{data.title}: {panel}]({images[panel]})", ""]
         lines += [markdown_table(grid(data, df, panel, keep=True).rename(columns=lambda c: c.replace(SEP, ", "))), ""]
+    lines += extra_markdown(data, heading + "#")
     close = close_list(df)
     lines += [f"{heading}# Close cells ({len(close)} of {len(df)})", ""]
     lines += [markdown_table(close) if len(close) else "None.", ""]
