@@ -196,7 +196,7 @@ def refuse_pimc_seats(codes):
             raise ValueError("a seat is the sampling player (pimc): pass the kernel's pimc argument (True)")
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def settle(pot, active, rec, rules):
     """Rules 12-15 after five tricks: ``pot`` = the pot at stake (carry-over + antes +
     second antes), ``active`` = mask of the players who played, tricks in rec[REC_WON..].
@@ -249,7 +249,7 @@ def settle(pot, active, rec, rules):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def post_antes(players, inmask, exempt, dealer, amt, rules, rec):
     """Rule 2: everyone antes ``amt`` except the exempt seats (bourre or tied in the
     previous deal); the dealer pays them all with dealer_antes_for_all; nobody antes a
@@ -269,7 +269,7 @@ def post_antes(players, inmask, exempt, dealer, amt, rules, rec):
     return amt * owed
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def next_deal(players, rec, rules):
     """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record.
     The tied players' exemption holds while the pot stays in the middle; a divided pot

@@ -178,7 +178,7 @@ def choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before
     return est >= thr
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def ev_kept_class(kept, trump, lono):
     """The class of the cards ev keeps (0..EV_NKC-1): trumps 0..5, the highest trump (0 none,
     1 2-9, 2 T-J, 3 Q-K, 4 A), side aces 0..2+, side kings 0..1+, other side cards 0..3+;
@@ -209,7 +209,7 @@ def ev_kept_class(kept, trump, lono):
     return (((nt * EV_NTT + tt) * EV_NA + na) * EV_NK + nk) * EV_NO + no
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def ev_cell(kc, pos, k, nplay_before, pot, table_ante):
     """The hand class of an ev decision (the table's cell): the kept cards' class
     (``ev_kept_class``), players who declared play before it (0..3+), position (first half,
@@ -241,7 +241,7 @@ def strongest_card(m, trump, lono):
     return max_rank_card(m)
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def ev_discard(hand, trump, upcard, is_dealer, lono, d):
     """Discard d cards, keeping the strongest (``strongest_card``); the Lo-No dealer never
     discards the up-card (rule 18), so fewer when d exceeds what he may throw.  For d up to
@@ -255,7 +255,7 @@ def ev_discard(hand, trump, upcard, is_dealer, lono, d):
     return disc
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def ev_gain(pw, pt, pb, pot, ante_amt, rules):
     """Expected chips of playing minus those of passing (0: a passer loses only his ante,
     already paid), given P(win), P(tie), P(bourre) of playing: the winner takes the pot (at
@@ -273,7 +273,7 @@ def ev_gain(pw, pt, pb, pot, ante_amt, rules):
     return pw * (take + a2) + pt * tv - pb * (pay - save) - a2
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def ev_gain_var(pw, pt, pb, pot, ante_amt, rules):
     """The variance of one playing's chips (what ``ev_gain`` averages): won, tied, bourre or
     lost with tricks."""
@@ -291,7 +291,7 @@ def ev_gain_var(pw, pt, pb, pot, ante_amt, rules):
     return v if v > 0.0 else 0.0
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot, table_ante, ante_amt,
             bdisc, rules):
     """ev's best draw from its table: for every draw count d = 0..the limit (``max_discard``,
