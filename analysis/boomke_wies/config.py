@@ -97,10 +97,11 @@ PIMC_COMPARE_BLOCK = 250      # deals per engine block then
 
 
 def has_pimc(specs) -> bool:
-    """Whether a seat is the sampling player; refuses a non-integer ``worlds`` or ``bid_worlds``."""
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds``, ``bid_worlds`` or ``infer``."""
     for s in specs:
-        if s.code == K.H_PIMC and s.value("bid_worlds") != int(s.value("bid_worlds")):
-            raise TricksimError(f"heuristic {s.label!r}: bid_worlds must be an integer, got {s.value('bid_worlds'):g}")
+        for name in ("bid_worlds", "infer"):
+            if s.code == K.H_PIMC and s.value(name) != int(s.value(name)):
+                raise TricksimError(f"heuristic {s.label!r}: {name} must be an integer, got {s.value(name):g}")
     return has_code(specs, K.H_PIMC)
 
 
