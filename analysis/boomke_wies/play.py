@@ -124,7 +124,8 @@ def play_tables(counts, kinds, rules):
     """(calls, gaps): per trump, bid (7..13, 13 = Boom) and kind P(make) with its Wilson interval, the expected
     points and net points and the mean team tricks; per trump and bid, open-hand minus heuristics: the paired
     difference of P(make) (Agresti-Min interval) and of the net points and tricks (Student's t)."""
-    joint = np.asarray(counts).reshape(4, 14, 14, 14)   # [suit][heuristic tricks][open-hand tricks][pimc tricks]
+    # [suit][heuristic tricks][open-hand tricks][pimc tricks] (a last axis of 1: counts without the pimc column)
+    joint = np.asarray(counts).reshape(4, 14, 14, -1)
     rows, gaps = [], []
     th = np.arange(14)[:, None]
     td = np.arange(14)[None, :]
