@@ -270,3 +270,16 @@ def test_odds_play_pimc_beside_the_heuristics():
 def test_referee_accepts_pimc_traces_many():
     tr = _referee(21, 800, None, ["pimc", "partner"] * 2)
     assert sum(d["bidder"] in (0, 2) for d in tr) > 200
+
+
+@pytest.mark.fast
+def test_compare_is_the_same_for_any_thread_count(tmp_path, capsys):
+    """Three engine blocks (250 deals each with a pimc entrant) run on one thread and on two: the same tables."""
+    spec = "pimc:worlds=4,bid_worlds=4"
+    outs = []
+    for threads in (1, 2):
+        cli.main(["compare", "boomke-wies", "partner", spec, "--hands", "600", "--seed", "8", "--threads",
+                  str(threads), "--out", str(tmp_path / f"t{threads}"), "-q"])
+        out = capsys.readouterr().out
+        outs.append([x for x in out.splitlines() if "in " + str(tmp_path) not in x])
+    assert outs[0] == outs[1] and any("pairwise differences" in x for x in outs[0])

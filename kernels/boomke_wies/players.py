@@ -37,8 +37,8 @@ PARAMS = (
     ("ruff", 1, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
     ("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may"),
     # pimc (kernels/boomke_wies/pimc.py)
-    ("worlds", 32, 1, 4096, "deals of the unseen cards sampled per card decision (an integer)"),
-    ("bid_worlds", 32, 1, 4096, "deals of the other hands sampled per call (an integer)"),
+    ("worlds", 256, 1, 4096, "deals of the unseen cards sampled per card decision (an integer)"),
+    ("bid_worlds", 128, 1, 4096, "deals of the other hands sampled per call (an integer)"),
     ("infer", 0, 0, 1, "1: keep only worlds whose hands would have made the calls heard (partner's bidding model); "
                        "0 (default): measured as strong and 7 times faster (docs/methods/sampling.md)"),
 )
