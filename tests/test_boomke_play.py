@@ -120,7 +120,7 @@ def test_gap_is_paired_difference():
         assert g.gap.iloc[0] == pytest.approx(c.p_make["open"] - c.p_make["heuristic"])
         assert g.net_gap.iloc[0] == pytest.approx(c.exp_net["open"] - c.exp_net["heuristic"])
     h = gaps[(gaps.trump == "H") & (gaps.bid == "10")].iloc[0]
-    assert (h.gap, h.only_open, h.only_heuristic, h.tricks_gap) == (-1.0, 0, 40, -3.0)
+    assert (h.gap, h.only_kind, h.only_heuristic, h.tricks_gap) == (-1.0, 0, 40, -3.0)
 
 
 def test_open_column_same_for_any_thread_count(tmp_path):
@@ -153,7 +153,7 @@ def test_missing_extra_is_one_line(monkeypatch, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, msg", [
-    (["--hand", HAND, "--play", "pimc"], "Boomke Wies has no sampling player yet"),
+    (["--hand", HAND, "--play", "pimc:worlds=0"], "out of range"),
     (["--hand", HAND, "--play", "heuristic,best"], "unknown kind of play 'best'"),
     (["--play", "heuristic"], "--play needs --hand"),
     (["--hand", HAND, "--play", "open", "--seat", "1"], "--seat does not go with --play"),
@@ -164,7 +164,7 @@ def test_bad_play_input(argv, msg, capsys, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("play", ["pimc", "open,dd", ""])
+@pytest.mark.parametrize("play", ["pimc:worlds=2.5", "open,dd", ""])
 def test_bad_play_api(play):
     with pytest.raises(TricksimError):
         odds_play(HAND, hands=5, play=play)

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...kernels import boomke_wies as K
+from ...kernels.boomke_wies import pimc as KP
 from ...kernels.cards import RANKS, SUITS
 from ..common import HeuristicDef, TricksimError, declared, flag, parse_cards
+from ..play_kinds import has_pimc as has_code
 
 KEY = "boomke_wies"
 N_SEATS = 4
@@ -82,7 +84,43 @@ REGISTRY = {
                           "the same valuation without memory and without partner inference: credits partner a fixed "
                           "4 tricks whatever he called, may overbid him, does not draw trumps, remembers no card"),
 }
+REGISTRY["pimc"] = HeuristicDef(
+    "pimc", K.H_PIMC, {**_family(), **declared(K.PARAMS, ["worlds", "bid_worlds", "infer"])},
+    "sampling player: each call and each card by sampling deals of the unseen cards consistent with the cards "
+    "played, the voids shown and (infer=1) the calls heard, partner's included, under partner's bidding; every "
+    "choice played out in each by partner's rules with its own parameters, scored by its side's net points "
+    "(kernels/boomke_wies/pimc.py)")
 ALIASES = {"default": "partner"}
+PIMC_ONLY = "compare, trace and odds --play pimc"   # the studies that seat the sampling player
+PIMC_COMPARE_HANDS = 4_000    # compare's default deals when an entrant is pimc (docs/methods/sampling.md)
+PIMC_COMPARE_BLOCK = 250      # deals per engine block then
+
+
+def has_pimc(specs) -> bool:
+    """Whether a seat is the sampling player; refuses a non-integer ``worlds``, ``bid_worlds`` or ``infer``."""
+    for s in specs:
+        for name in ("bid_worlds", "infer"):
+            if s.code == K.H_PIMC and s.value(name) != int(s.value(name)):
+                raise TricksimError(f"heuristic {s.label!r}: {name} must be an integer, got {s.value(name):g}")
+    return has_code(specs, K.H_PIMC)
+
+
+def pimc_arg(specs) -> tuple:
+    """The kernels' optional ``pimc`` argument: ``(workspace,)`` when a seat is the sampling player, else ``()``
+    (omitted: the kernel is compiled without the player)."""
+    return (KP.workspace(),) if has_pimc(specs) else ()
+
+
+def compare_slow(specs):
+    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
+    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
+
+
+def no_pimc(specs, study: str):
+    """``specs`` unchanged, or a one-line refusal when a seat is pimc in a study that does not seat it."""
+    if has_pimc(specs):
+        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY}; choose other heuristics here")
+    return specs
 
 
 def parse_hand(text: str) -> list[int]:

@@ -15,7 +15,7 @@ from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
 from ..stats import Z95, hist_mean_ci, wilson
-from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, parse_hand
+from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, no_pimc, parse_hand
 from .spec import SPEC
 
 DD_BATCH = 100
@@ -180,7 +180,7 @@ def dd_hand(hand, seed: int = 0, deals: int = 1000, rules=None, heuristics=None,
     if rules.variant == "no_auction":
         raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if deals < 1:
         raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs, hand_mask=mask_of(cards))
@@ -203,7 +203,7 @@ def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, opts
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
         raise TricksimError("open-hand (double-dummy) play applies to the bidding game, not to the no-auction variant")
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if deals < 1:
         raise TricksimError(f"the number of double-dummy deals must be at least 1, got {deals}")
     params = make_params(seed, rules, specs)

@@ -23,6 +23,7 @@ from ..cache import code_hash, kernel_files, key_of, load, load_shipped, save
 from ..common import TricksimError, make_params, rules_dict, spec_json
 from ..engine import RunOptions
 from ..stats import wilson
+from .config import no_pimc
 from .spec import SPEC
 
 DEALS = 4_000_000
@@ -118,7 +119,7 @@ def counts(seed: int = 0, deals: int = DEALS, rules=None, heuristics=None, opts:
     g = SPEC
     rules = rules or g.rules()
     check_rules(rules)
-    specs = g.parse_seats(heuristics)
+    specs = no_pimc(g.parse_seats(heuristics), "equity")
     if deals < 1:
         raise TricksimError(f"--deals must be at least 1, got {deals}")
     cfg = config(seed, deals, rules, specs)
@@ -174,7 +175,7 @@ def check(c, rules, states: int = 20, games: int = 20_000, seed: int = 0, heuris
     1..match_deals, the dealer of a match), on the streams of seed + 1, against the recursion: team 0's
     P(win), inside when the difference is within 1.96 combined standard errors."""
     g = SPEC
-    specs = g.parse_seats(heuristics)
+    specs = no_pimc(g.parse_seats(heuristics), "equity")
     kd, kc = g.keys((seed + 1) % 2 ** 64)
     codes, prm = g.heuristic_arrays(specs, rules)
     ra = g.rules_array(rules)

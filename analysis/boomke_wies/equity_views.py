@@ -11,7 +11,7 @@ from ..common import TricksimError
 from ..engine import RunOptions
 from ..output import pct, pct_pm, plain_table, pm, with_folder, write_table
 from . import equity as B
-from .config import KEY
+from .config import KEY, no_pimc
 from .spec import SPEC
 
 
@@ -75,7 +75,7 @@ def boomke_command(scores: str, deals_left: int, dealer: int | None = None, seed
     d = B.default_dealer(rules, deals_left) if dealer is None else int(dealer)
     if not 0 <= d <= 3:
         raise TricksimError(f"--dealer must be a seat 0..3, got {d}")
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "equity")
     run = B.outcomes_run(seed, deals, rules, specs)
     opts = with_folder(opts, KEY, "equity", run)
     c, src = B.counts(seed, deals, rules, specs, opts, run=run)

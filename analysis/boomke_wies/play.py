@@ -6,12 +6,15 @@ Kinds of play (``PLAY_KINDS``), for each suit the hand holds, the hand's holder 
 
 - ``heuristic``: every seat plays its heuristic, as the plain odds study does (the same deals and decisions: its
   trick distribution equals ``odds_hand``'s ``tricks`` on the same deals);
+- ``pimc``: the hand's seat played by the sampling player (kernels/boomke_wies/pimc.py; ``pimc:NAME=V`` items set
+  its parameters), the other seats as in the heuristics' column, from the same deals and decision stream: it plays
+  the contract 7 forced on it (the most net points, ties to the most tricks) and opens the suit asked;
 - ``open``: open-hand (double-dummy) play: both sides see all cards and play perfectly, the declarer opening the
   best card of the trump suit (DDS through the optional ``dd`` extra, analysis/boomke_wies/dd.py). It is not a
   bound on the heuristics' result: heuristic defenders can let a heuristic declarer do better.
 
 The block function ``boomke_wies.odds_play`` counts per opening suit the joint histogram of the team's tricks
-under both kinds (open-hand tricks 0 when ``open`` is not requested), so the gaps are paired.
+under the three kinds (open-hand or pimc tricks 0 when that kind is not requested), so the gaps are paired.
 """
 from __future__ import annotations
 
@@ -24,14 +27,16 @@ from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
 from ..output import PP, pct, plain_table, pm
+from ..common import spec_json
 from ..play_kinds import parse_play as parse_kinds
+from ..play_kinds import pimc_settings
 from ..stats import hist_mean_ci, mean_ci, wilson
-from .config import BIDS, BoomkeRules, call_name, parse_hand, score
+from .config import BIDS, BoomkeRules, call_name, has_pimc, parse_hand, pimc_arg, score
 from .dd import _DD_THREADS, _dd_run, dd_solve, paired_gap
 from .spec import SPEC
 
-PLAY_KINDS = ("heuristic", "open")
-PLAY_LABELS = {"heuristic": "heuristics", "open": "open-hand"}
+PLAY_KINDS = ("heuristic", "pimc", "open")
+PLAY_LABELS = {"heuristic": "heuristics", "pimc": "sampling (pimc)", "open": "open-hand"}
 PLAY_HANDS = 1_000      # default deals with --play (open-hand play: about 7 deals a second, four solves each)
 PLAY_BLOCK = 25
 INSTALL = ("--play open needs the optional 'dd' extra (endplay, the DDS solver): pip install 'tricksim[dd]' "
@@ -43,6 +48,13 @@ def parse_play(text) -> list[str]:
     return parse_kinds(text, PLAY_KINDS, "Boomke Wies")
 
 
+def pimc_spec(play):
+    """The sampling player of ``--play`` (``pimc:worlds=N,pimc:infer=0`` items; defaults otherwise)."""
+    spec = SPEC.parse_seats(pimc_settings(play), 1)[0]
+    has_pimc([spec])                    # refuses a non-integer worlds
+    return spec
+
+
 def check_open_extra() -> None:
     """One clear line when open-hand play is asked for and the ``dd`` extra is missing."""
     try:
@@ -52,19 +64,26 @@ def check_open_extra() -> None:
 
 
 def block_odds_play(params, first, n):
-    """Per opening suit s the joint count of cell ``(s * 14 + heuristic tricks) * 14 + open-hand tricks``."""
+    """Per opening suit s the joint count of cell ``((s * 14 + heuristic tricks) * 14 + open-hand tricks) * 14 +
+    pimc tricks``."""
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
     hs, tk = K.odds_tricks(kd, kc, first, n, np.uint64(params["hand_mask"]), ra, codes, prm)
+    tp = np.zeros_like(tk)
+    if "pimc" in params["play"]:        # the hand's seat the sampling player, the others as in the heuristics'
+        specs = SPEC.specs_from_json(params["heuristics"])
+        specs[0] = SPEC.specs_from_json([params["pimc"]])[0]
+        pc, pp = SPEC.heuristic_arrays(specs)
+        _, tp = K.odds_tricks(kd, kc, first, n, np.uint64(params["hand_mask"]), ra, pc, pp, *pimc_arg(specs))
     probs, meta = [], []
     for i in range(n):
         for s in range(4):
             if tk[i, s] >= 0 and s in params["suits"]:
                 probs.append(([int(x) for x in hs[i]], 0, s, s))
-                meta.append((s, int(tk[i, s])))
+                meta.append((s, int(tk[i, s]), int(tp[i, s])))
     tricks = dd_solve(probs, _DD_THREADS["n"] or None) if "open" in params["play"] else [0] * len(meta)
-    agg = np.zeros(4 * 14 * 14, np.int64)
-    for (s, th), td in zip(meta, tricks):
-        agg[(s * 14 + th) * 14 + td] += 1
+    agg = np.zeros(4 * 14 * 14 * 14, np.int64)
+    for (s, th, tq), td in zip(meta, tricks):
+        agg[((s * 14 + th) * 14 + td) * 14 + tq] += 1
     return agg
 
 
@@ -75,8 +94,10 @@ def odds_play_run(cards, seed: int = 0, hands: int = PLAY_HANDS, rules=None, heu
     suits = sorted({c // 16 for c in cards} & {SUITS.index(t) for t in _suits(trumps) or SUITS})
     if not suits:
         raise TricksimError("the hand holds none of the trumps asked for")
+    kinds = parse_play(play)
+    extra = {"pimc": spec_json([pimc_spec(play)])[0]} if "pimc" in kinds else {}
     params = make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics), hand_mask=mask_of(cards),
-                         play=parse_play(play), suits=suits)
+                         play=kinds, suits=suits, **extra)
     return engine.Run("boomke_wies.odds_play", params, hands, block_size, unit="deals")
 
 
@@ -103,16 +124,18 @@ def play_tables(counts, kinds, rules):
     """(calls, gaps): per trump, bid (7..13, 13 = Boom) and kind P(make) with its Wilson interval, the expected
     points and net points and the mean team tricks; per trump and bid, open-hand minus heuristics: the paired
     difference of P(make) (Agresti-Min interval) and of the net points and tricks (Student's t)."""
-    joint = np.asarray(counts).reshape(4, 14, 14)       # [suit][heuristic tricks][open-hand tricks]
+    # [suit][heuristic tricks][open-hand tricks][pimc tricks] (a last axis of 1: counts without the pimc column)
+    joint = np.asarray(counts).reshape(4, 14, 14, -1)
     rows, gaps = [], []
     th = np.arange(14)[:, None]
     td = np.arange(14)[None, :]
     for s in range(4):
-        j = joint[s]
-        n = int(j.sum())
+        j3 = joint[s]
+        n = int(j3.sum())
         if n == 0:
             continue
-        marg = {"heuristic": j.sum(axis=1), "open": j.sum(axis=0)}
+        pairs = {"open": j3.sum(axis=2), "pimc": j3.sum(axis=1)}    # [heuristic tricks][the kind's tricks]
+        marg = {"heuristic": j3.sum(axis=(1, 2)), "open": j3.sum(axis=(0, 2)), "pimc": j3.sum(axis=(0, 1))}
         for b in BIDS:
             ours, net = _score_vectors(b, rules)
             for kind in kinds:
@@ -124,16 +147,19 @@ def play_tables(counts, kinds, rules):
                 rows.append({"trump": SUITS[s], "bid": call_name(b), "play": kind, "p_make": float(p),
                              "ci_low": float(lo), "ci_high": float(hi), "n": n, "exp_points": mo, "points_ci": ho,
                              "exp_net": mn, "net_ci": hn, "mean_tricks": mt, "tricks_ci": ht})
-            if len(kinds) == 2:
-                up = int(j[(th < b) & (td >= b)].sum())       # open-hand makes, the heuristics fail
+            for kind in kinds:
+                if kind == "heuristic" or "heuristic" not in kinds:
+                    continue
+                j = pairs[kind]
+                up = int(j[(th < b) & (td >= b)].sum())       # the kind makes, the heuristics fail
                 down = int(j[(th >= b) & (td < b)].sum())
                 g, gh = paired_gap(up, down, n)
                 dn = net[None, :] - net[:, None]
                 m, half = mean_ci(float((dn * j).sum()), float((dn * dn * j).sum()), n)
                 dt = (td - th).astype(float)
                 mt, htg = mean_ci(float((dt * j).sum()), float((dt * dt * j).sum()), n)
-                gaps.append({"trump": SUITS[s], "bid": call_name(b), "play": "open", "versus": "heuristic", "n": n,
-                             "gap": float(g), "gap_ci": float(gh), "only_open": up, "only_heuristic": down,
+                gaps.append({"trump": SUITS[s], "bid": call_name(b), "play": kind, "versus": "heuristic", "n": n,
+                             "gap": float(g), "gap_ci": float(gh), "only_kind": up, "only_heuristic": down,
                              "net_gap": float(m), "net_gap_ci": float(half), "tricks_gap": float(mt),
                              "tricks_gap_ci": float(htg)})
     return pd.DataFrame(rows), pd.DataFrame(gaps)
@@ -161,7 +187,7 @@ def odds_play(hand, seed: int = 0, hands: int = PLAY_HANDS, rules: BoomkeRules |
     kinds = parse_play(play)
     if hands < 1:
         raise TricksimError(f"the number of deals must be at least 1, got {hands}")
-    run = run or odds_play_run(cards, seed, hands, rules, heuristics, kinds, block_size, trumps)
+    run = run or odds_play_run(cards, seed, hands, rules, heuristics, play, block_size, trumps)
     if "open" in kinds:
         check_open_extra()
         r, _ = _dd_run(run.study, run.params, run.total, run.block_size, opts)
@@ -182,6 +208,10 @@ def render_play(res) -> str:
         lines.append("open-hand = double-dummy play: both sides see all cards and play perfectly, the declarer "
                      "opening the best trump (DDS). Not a bound on the heuristics' result: heuristic defenders can "
                      "let a heuristic declarer do better.")
+    if "pimc" in res["play"]:
+        lines.append("sampling (pimc) = the hand's seat played by the sampling player (its partner and the opponents "
+                     "as in the heuristics' row), on the same deals; it plays the contract 7 (the most net points, "
+                     "ties to the most tricks).")
     lines.append(plain_table(pd.DataFrame({
         "trump": c.trump, "bid": c.bid, "play": c.play.map(PLAY_LABELS),
         "P(make) [95% CI]": [pct(a, b, e) for a, b, e in zip(c.p_make, c.ci_low, c.ci_high)],
@@ -191,9 +221,9 @@ def render_play(res) -> str:
         "n": c.n.map(lambda x: f"{x:,}")})))
     g = res["gaps"]
     if len(g):
-        lines.append("\ngap, open-hand minus heuristics, paired on the same deals (95% CI):")
+        lines.append("\ngap, each kind minus heuristics, paired on the same deals (95% CI):")
         lines.append(plain_table(pd.DataFrame({
-            "trump": g.trump, "bid": g.bid,
+            "trump": g.trump, "bid": g.bid, "play": g.play.map(PLAY_LABELS),
             "P(make)": [pm(100 * a, 100 * b, 1) + " pp" for a, b in zip(g.gap, g.gap_ci)],
             "E[net]": [pm(a, b, 3) for a, b in zip(g.net_gap, g.net_gap_ci)],
             "E[tricks]": [pm(a, b, 2) for a, b in zip(g.tricks_gap, g.tricks_gap_ci)],

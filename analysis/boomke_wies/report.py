@@ -168,12 +168,13 @@ def headline(out, quick: bool = False, progress: bool = False) -> Section:
 
 def trust(d, opts, quick: bool, compare, render_compare) -> str:
     """The game's part of the report's ``trust`` section (``Game.trust``): where its heuristic vs open-hand
-    table is (Boomke Wies has no sampling player: nothing is run here)."""
+    table is, and where its sampling player is measured (nothing is run here)."""
     return ("### Boomke Wies\n\n"
             "Heuristic play beside open-hand (double-dummy) play, by bid and by contract, is in the Boomke Wies "
             "section above (`tricksim odds boomke-wies --double-dummy`; one hand: `tricksim odds boomke-wies "
             "--hand ... --play heuristic,open`): there both partnerships see all 52 cards and play perfectly. "
-            "Boomke Wies has no sampling player yet.\n")
+            "Its sampling player `pimc` (calls and cards by sampled deals played out by partner's rules) is "
+            "measured against `partner` in docs/methods/sampling.md (`tricksim compare boomke-wies partner pimc`).\n")
 
 
 BOOMKE_SCORES, BOOMKE_LEFT = "7,4", 5

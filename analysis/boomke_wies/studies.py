@@ -24,7 +24,7 @@ from ..engine import RunOptions
 from ..stats import hist_mean_ci, mean_ci, wilson
 from .config import (BIDS, CONTRACT_NAMES, DEALS_BLOCK, HCP_BUCKETS, MATCHES_BLOCK, ODDS_BLOCK, POSITIONS,
                      BoomkeRules, _bucket_name, _positions, _trump, call_name, check_hands, parse_call, parse_hand,
-                     rules_array, score)
+                     no_pimc, pimc_arg, rules_array, score)
 from .spec import SPEC
 
 
@@ -141,7 +141,7 @@ def _odds_tables(agg, cards, positions, rules, n):
 def odds_run(cards, seat=None, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
              block_size: int = ODDS_BLOCK) -> engine.Run:
     """The run of ``odds_hand``: what names its folder and what it executes."""
-    params = make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics), hand_mask=mask_of(cards),
+    params = make_params(seed, rules or BoomkeRules(), no_pimc(SPEC.parse_seats(heuristics), "odds"), hand_mask=mask_of(cards),
                          positions=_positions(seat))
     return engine.Run("boomke_wies.odds", params, check_hands(hands), block_size, unit="deals")
 
@@ -163,7 +163,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
                             "(run 'tricksim odds boomke-wies --rule variant=no_auction' without --hand)")
     cards = parse_hand(hand) if isinstance(hand, str) else list(hand)
     positions = _positions(seat)
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     tsel = [_trump(t) for t in trumps] if trumps else None
     csel = [call_name(parse_call(c)) for c in calls] if calls else None
     run = run or odds_run(cards, seat, seed, hands, rules, specs, block_size)
@@ -190,7 +190,7 @@ def odds_hand(hand, seat=None, seed: int = 0, hands: int = 200_000, rules: Boomk
 def deals_run(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=None,
               block_size: int = DEALS_BLOCK) -> engine.Run:
     """The run of ``auction_stats``."""
-    return engine.Run("boomke_wies.deals", make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics)),
+    return engine.Run("boomke_wies.deals", make_params(seed, rules or BoomkeRules(), no_pimc(SPEC.parse_seats(heuristics), "odds")),
                       check_hands(hands), block_size, unit="deals")
 
 
@@ -258,7 +258,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     rules = rules or BoomkeRules()
     if rules.variant == "no_auction":
         raise TricksimError("success by hand class needs the bidding game (the no-auction variant has no declarer)")
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     run = engine.Run("boomke_wies.classes", make_params(seed, rules, specs), check_hands(hands), block_size,
                      unit="deals")
     r = opts.execute(run)
@@ -292,7 +292,7 @@ def matches_run(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
     """The run of ``match_stats``."""
     if matches < 1:
         raise TricksimError(f"the number of matches must be at least 1, got {matches}")
-    return engine.Run("boomke_wies.matches", make_params(seed, rules or BoomkeRules(), SPEC.parse_seats(heuristics)),
+    return engine.Run("boomke_wies.matches", make_params(seed, rules or BoomkeRules(), no_pimc(SPEC.parse_seats(heuristics), "stakes")),
                       matches, block_size, unit="matches")
 
 
@@ -300,7 +300,7 @@ def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
                 block_size: int = MATCHES_BLOCK, run=None):
     """Whole matches (``match_deals`` deals, or to ``target_score``): team points per match,
     wins, draws, deals per match."""
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
     r = opts.execute(run or matches_run(seed, matches, rules, specs, block_size))
     a = K.MATCHES.unpack(r.counts)
     n = r.n
@@ -319,7 +319,8 @@ def match_stats(seed: int = 0, matches: int = 100_000, rules=None, heuristics=No
 def block_duplicate(params, first, n):
     codes, prm = SPEC.heuristic_arrays(SPEC.specs_from_json(params["entrants"]))
     kd, kc = SPEC.keys(params["seed"])
-    return K.sim_duplicate(kd, kc, first, n, rules_array(SPEC.rules_of(params)), codes, prm)
+    return K.sim_duplicate(kd, kc, first, n, rules_array(SPEC.rules_of(params)), codes, prm,
+                           *pimc_arg(SPEC.specs_from_json(params["entrants"])))
 
 
 def bench_cases(seed=0):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...kernels import boomke_wies as K
 from ...kernels.cards import SUITS, card_str, cards_of
 from ..common import TricksimError, make_params, rules_dict
-from .config import KEY, BoomkeRules, check_hands
+from .config import KEY, BoomkeRules, check_hands, pimc_arg
 from .spec import SPEC
 
 
@@ -64,5 +64,5 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
     if first < 0:
         raise TricksimError(f"the first deal's index must be at least 0, got {first}")
     kd, kc, ra, codes, prm = SPEC.kernel_args(make_params(seed, rules, specs))
-    recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm)
+    recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, *pimc_arg(specs))
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]

@@ -11,7 +11,7 @@ import pandas as pd
 from ..common import TricksimError
 from ..engine import RunOptions
 from ..output import PP, no_interval, pct, plain_table, pm, show, with_folder, write_table
-from .config import HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump, parse_hand
+from .config import HCP_BUCKETS, KEY, BoomkeRules, _bucket_name, _positions, _trump, no_pimc, parse_hand
 from .dd import _endplay, dd_deals, dd_hand
 from .play import PLAY_HANDS, check_open_extra, odds_play, odds_play_run, parse_play, render_play
 from .spec import SPEC
@@ -231,7 +231,7 @@ def odds_command(hand: str | None = None, seat: int | None = None, trumps=None, 
     Writes the run folder and yields the text to print."""
 
     rules = rules or BoomkeRules()
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "odds")
     if play is not None:
         yield from _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, rules,
                                  until_precision, opts, play)
@@ -307,7 +307,7 @@ def stakes_command(games: int = 100_000, seed: int = 0, heuristics=None, rules=N
     """``tricksim stakes boomke-wies``: whole matches (rule 12), team points; writes the run folder
     and yields the text to print."""
     rules = rules or BoomkeRules()
-    specs = SPEC.parse_seats(heuristics)
+    specs = no_pimc(SPEC.parse_seats(heuristics), "stakes")
     run = matches_run(seed, games, rules, specs)
     opts = with_folder(opts, KEY, "matches", run)
     res = match_stats(seed, games, rules, specs, opts, run=run)
@@ -336,9 +336,9 @@ def _play_command(hand, seat, trumps, calls, double_dummy, hands, seed, specs, r
     if "open" in kinds:
         check_open_extra()
     hands = hands or PLAY_HANDS
-    run = odds_play_run(cards, seed, hands, rules, specs, kinds, trumps=trumps)
+    run = odds_play_run(cards, seed, hands, rules, specs, play, trumps=trumps)
     opts = with_folder(opts, KEY, "odds_play", run)
-    res = odds_play(cards, seed, hands, rules, specs, kinds, trumps, opts, run=run)
+    res = odds_play(cards, seed, hands, rules, specs, play, trumps, opts, run=run)
     for k in ("calls", "gaps", "best"):
         write_table(res[k], opts.out, f"play_{k}")
     yield render_play(res)

@@ -6,11 +6,14 @@
 - ``play``: one deal (dealing, the auction, trumps by the first lead, the tricks: ``play_deal``, ``full_hand``);
 - batch entry points: ``deals`` (``sim_deals``, ``sim_classes``, ``trace_deals``), ``odds``, ``duplicate``;
 - ``matches``: whole matches (rule 12);
-- ``equity``: match equity (outcome counts, matches from given points).
+- ``equity``: match equity (outcome counts, matches from given points);
+- ``pimc``: the sampling player (calls and cards by sampling worlds), compiled only into the kernels given their
+  ``pimc`` argument (``trace_deals``, ``sim_duplicate``, ``odds_tricks``).
 
 The package re-exports the names of the phase modules the analysis reads as ``K.<name>``
 (``from tricksim.kernels import boomke_wies as K``); equity is imported by its own path
-(``from tricksim.kernels.boomke_wies import equity as KE``).
+(``from tricksim.kernels.boomke_wies import equity as KE``); so is the sampling player
+(``from tricksim.kernels.boomke_wies import pimc as KP``).
 """
 
 from ..cards import SUIT_MASK, U0, U1, highest, lowest, nth_card, popcount
@@ -24,10 +27,11 @@ from .matches import AGG_MATCHES, MATCHES, MAX_MATCH_DEALS, play_match, sim_matc
 from .odds import (AGG_ODDS, ODDS, ODDS_DECLARER, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, ODDS_POSITION, odds_one,
                    odds_tricks, sim_odds)
 from .play import (auction, collect_pile, cut_and_deal, deal_from_deck, deal_hand, deal_pattern, fresh_deck,
-                   full_hand, play_deal, play_dealt, play_no_auction, play_tricks)
-from .players import (COLUMN, FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_RANDOM, N_PARAMS, P_ACE, P_BID_PROB,
-                      P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN, P_OVERCALL_PARTNER, P_PARTNER,
-                      P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF, P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, PARAMS,
+                   full_hand, play_deal, play_dealt, play_no_auction, play_tricks, refuse_pimc_seats)
+from .players import (COLUMN, FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_PIMC, H_RANDOM, N_PARAMS, P_ACE,
+                      P_BID_PROB, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_INFER, P_KING, P_MARGIN,
+                      P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF,
+                      P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, P_WORLDS, PARAMS,
                       best_suit, choose_card, discard, field_nonzero, fold_ranks, honour_count, lead_card,
                       lowest_per_field, opening_lead, own_tricks, partner_call, partner_credit, play_flags,
                       pop_fields4, random_call, random_card, smear_fields, sure_thirteen)

@@ -5,7 +5,7 @@ from numba import njit, prange
 
 from ..layout import Layout
 from ..rng import seed_state, shuffle
-from .play import deal_from_deck, fresh_deck, full_hand, play_deal
+from .play import deal_from_deck, fresh_deck, full_hand, play_deal, refuse_pimc_seats
 from .rules import (ACES, HEURISTIC_TRUMP, JACKS, KINGS, MEETJE, NOBODY, PACKETS_445, QUEENS, R_VARIANT, REC_CONTRACT,
                     REC_DECL, REC_LEN, REC_MADE, REC_SCORE, REC_TEAM, SM, VARIANT_NO_AUCTION, i64, pop)
 
@@ -122,8 +122,12 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
 
 
 @njit(cache=True, nogil=True)
-def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
-    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them."""
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None):
+    """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them. ``pimc``: the sampling
+    player's workspace (kernels/boomke_wies/pimc.py ``workspace()``, its counters add up the decisions) when a
+    seat is H_PIMC; None (omitted): no seat is, and the kernel is compiled without the player."""
+    if pimc is None:
+        refuse_pimc_seats(hcodes)
     out = np.zeros((n, REC_LEN), np.int64)
     st = np.zeros(1, np.uint64)
     sd = np.zeros(1, np.uint64)
@@ -136,5 +140,5 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
         idx = first + i
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
-        full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev)
+        full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev, pimc)
     return out

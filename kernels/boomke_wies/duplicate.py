@@ -5,7 +5,8 @@ from numba import njit, prange
 from ..rng import seed_state
 from ..tally import add_sum_outer
 from .deals import CHUNK
-from .play import deal_hand, play_dealt
+from .pimc import PW_LEN, S_PLAYOUTS
+from .play import deal_hand, play_dealt, refuse_pimc_seats
 from .rules import REC_LEN, REC_SCORE, REC_TEAM
 
 
@@ -13,20 +14,27 @@ from .rules import REC_LEN, REC_SCORE, REC_TEAM
 # duplicate comparison: every ordered pair of entrants, same deal in each rotation
 # ============================================================================
 @njit(cache=True, nogil=True, parallel=True)
-def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
+def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm, pimc=None):
     """Duplicate comparison of k entrants (``codes`` int64[k], ``prm`` float64[k, N_PARAMS]).
     For every deal and every ordered pair (a, b), a != b, entrant a holds seats 0 and 2
     and b seats 1 and 3 on the same deal (same dealer, decision stream reseeded), so
     each entrant has 4(k-1) seat appearances per deal. Per metric (points, team tricks)
     the vector holds S[k] (sum over deals of X_h, the metric summed over h's seats),
     Q[k*k] (sum of X_a X_b) and P[k*k] (sum over deals and pairings of Y_a Y_b, Y = one
-    pairing's sum). Without a shuffle the deal's warm-up is played by entrant 0."""
+    pairing's sum). Without a shuffle the deal's warm-up is played by entrant 0.
+    ``pimc``: a workspace (kernels/boomke_wies/pimc.py ``workspace()``) when an entrant is the sampling player:
+    each chunk plays with its own, and their counters are added into it; None (omitted): no entrant is, and the
+    kernel is compiled without the player."""
+    if pimc is None:
+        refuse_pimc_seats(codes)
     k = codes.shape[0]
     W = k + 2 * k * k
     L = 2 * W
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, L), np.int64)
+    counts = np.zeros((nch, S_PLAYOUTS + 1), np.uint64)
     for ch in prange(nch):
+        pw = np.zeros(PW_LEN, np.uint64)
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
         deck = np.zeros(52, np.int64)
@@ -48,7 +56,10 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                 hp[s, :] = prm[0]
             seed_state(sd, key_deal, idx)
             seed_state(st, key_dec, idx)
-            tc = deal_hand(sd, st, dealer, rules, hc, hp, deck, pile, hands, h, rec, prev)
+            if pimc is None:
+                tc = deal_hand(sd, st, dealer, rules, hc, hp, deck, pile, hands, h, rec, prev)
+            else:
+                tc = deal_hand(sd, st, dealer, rules, hc, hp, deck, pile, hands, h, rec, prev, pw)
             for a in range(k):
                 for b in range(k):
                     if a == b:
@@ -58,7 +69,10 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                         hc[s] = codes[e]
                         hp[s, :] = prm[e]
                     seed_state(st, key_dec, idx)
-                    play_dealt(hands, dealer, rules, hc, hp, st, rec, h, tc)
+                    if pimc is None:
+                        play_dealt(hands, dealer, rules, hc, hp, st, rec, h, tc)
+                    else:
+                        play_dealt(hands, dealer, rules, hc, hp, st, rec, h, tc, pw)
                     for mt in range(2):
                         if mt == 0:
                             ya = rec[REC_SCORE] + rec[REC_SCORE + 2]
@@ -75,7 +89,12 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm):
                         acc[off + b * k + a] += ya * yb
             for mt in range(2):
                 add_sum_outer(acc, mt * W, X[mt], k)   # per deal (S and Q of the metric's block)
+        counts[ch, :] = pw[:S_PLAYOUTS + 1]
     out = np.zeros(L, np.int64)
     for ch in range(nch):
         out += part[ch]
+    if pimc is not None:
+        for ch in range(nch):
+            for j in range(1, S_PLAYOUTS + 1):
+                pimc[j] += counts[ch, j]
     return out

@@ -7,7 +7,7 @@ from ..deal import deal_with_fixed
 from ..layout import Layout
 from ..rng import seed_state
 from .deals import CHUNK
-from .play import play_deal
+from .play import play_deal, refuse_pimc_seats
 from .rules import (AUCTION, DECK, HEURISTIC_TRUMP, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_BID, NOBODY, R_MEETJE_TRUMP,
                     REC_DECL, REC_LEN, REC_SCORE, REC_TEAM, SM, i64, low)
 
@@ -97,9 +97,12 @@ def odds_one(hands, fixed, positions, rules, hcodes, hparams, st, key_dec, idx, 
 
 
 @njit(cache=True, nogil=True)
-def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
+def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams, pimc=None):
     """Deals ``first..first+n-1`` of ``sim_odds``: the four hands (int64 view of the
-    masks) and the team's tricks for every opening suit (-1 when the hand is void)."""
+    masks) and the team's tricks for every opening suit (-1 when the hand is void).
+    ``pimc``: the sampling player's workspace when a seat is H_PIMC (None: none is)."""
+    if pimc is None:
+        refuse_pimc_seats(hcodes)
     hs = np.zeros((n, 4), np.int64)
     tk = np.full((n, 4), -1, np.int64)
     rest0 = np.zeros(39, np.int64)
@@ -126,6 +129,9 @@ def odds_tricks(key_deal, key_dec, first, n, fixed, rules, hcodes, hparams):
             if (fixed & SM[s]) == U0:
                 continue
             seed_state(st, key_dec, idx)
-            play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
+            if pimc is None:
+                play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h)
+            else:
+                play_deal(hands, i64(3), i64(0), i64(7), s, i64(NOBODY), rules, hcodes, hparams, st, rec, h, pimc)
             tk[i, s] = rec[REC_TEAM]
     return hs, tk

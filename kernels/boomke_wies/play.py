@@ -5,7 +5,9 @@ from numba import njit
 
 from ..cards import U0, U1
 from ..rng import below, shuffle
-from .players import (H_RANDOM, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN,
+# the sampling player: ``auction`` calls ``_pimc.pimc_call``, ``play_tricks`` ``_pimc.pimc_card`` for an H_PIMC seat
+from . import pimc as _pimc
+from .players import (H_PIMC, H_RANDOM, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN,
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN,
                       P_SHORT, P_TRUMP_LEN, best_suit, choose_card, opening_lead, own_tricks, partner_call,
                       partner_credit, play_flags, random_call, random_card, sure_thirteen)
@@ -21,11 +23,13 @@ from .rules import (ABOVE, ALL_ONES, AUCTION, BOOM, DEALPOS, HEURISTIC_TRUMP, MA
 # one deal
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False)
-def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass):
+def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=None):
     """Rules 5-6: the multi-round auction from the dealer's left; a passer is out for
     good; three passes end it; after three opening passes the dealer must call 7, Boom
     or Meetje (any of 7..13 or Meetje with ``dealer_may_bid_8_to_12``). Returns
-    (declarer, contract). ``forced_pass`` = a seat that passes whenever it may (-1: none)."""
+    (declarer, contract). ``forced_pass`` = a seat that passes whenever it may (-1: none).
+    ``pimc``: the sampling player's workspace (kernels/boomke_wies/pimc.py) when an H_PIMC
+    seat may sit; None (omitted): numba prunes its branch and does not compile the player."""
     high = 0
     holder = -1
     nb = 0
@@ -42,6 +46,8 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass):
                 b = PASS
             elif hcodes[s] == H_RANDOM:
                 b = random_call(high, forced, allow, hparams[s, P_BID_PROB], st)
+            elif pimc is not None and hcodes[s] == H_PIMC:
+                b = _pimc.pimc_call(pimc, hands, s, dealer, high, holder, forced, nb, rec, rules, hparams, st)
             elif high < 13 and sure_thirteen(hands[s], hparams[s, P_DRAW_TRUMPS] > 0.5 and hparams[s, P_COUNT] > 0.5):
                 b = BOOM         # a certain thirteen: Boom (+5) in every position, over partner too
             elif holder == p and hparams[s, P_OVERCALL_PARTNER] < 0.5:
@@ -76,11 +82,12 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hparams, st, rec):
+def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hparams, st, rec, rules, pimc=None):
     """Rules 7, 9, 10: up to 13 tricks from ``leader``; ``t = -1``: the suit of the
     first card led becomes trumps. ``open_mask`` narrows the first lead (odds studies;
     all ones otherwise). A Boom stops at the declaring team's first lost trick.
-    Fills tricks, legal masks, tricks won; returns (trumps, tricks played)."""
+    Fills tricks, legal masks, tricks won; returns (trumps, tricks played). ``pimc`` as
+    ``auction``'s (an H_PIMC seat with more than one legal card plays ``_pimc.pimc_card``)."""
     flags = 0
     for s in range(4):
         h[s] = hands[s]
@@ -128,6 +135,9 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
                 else:
                     c = choose_card(fl, s, hs, lg, k, led, win, win_seat, t, declarer, played,
                                     trick, voids)
+            if pimc is not None and hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
+                c = _pimc.pimc_card(pimc, h, s, lg, k, led, win, win_seat, t, declarer, contract, played, trick,
+                                    voids, tr, nplay, rec, hparams, rules, st, c)
             rec[REC_LEGAL + nplay] = np.int64(lg)
             nplay += 1
             rec[base + 1 + k] = c
@@ -157,12 +167,13 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_pass, rules,
-              hcodes, hparams, st, rec, h):
+              hcodes, hparams, st, rec, h, pimc=None):
     """One whole deal of the bidding game from the hands as dealt: auction (or the forced
     contract), play, scoring; fills ``rec`` (the no-auction variant is ``play_no_auction``). ``forced_decl >= 0`` skips the auction: that seat declares
     ``forced_contract`` (7..13 or MEETJE); ``forced_open`` 0..3 makes it open that suit
     (its trumps; for a Meetje under ``dealer_names_then_eldest_leads`` the suit it names),
-    -1 leaves the choice to its heuristic. ``forced_pass``: a seat that passes when it may."""
+    -1 leaves the choice to its heuristic. ``forced_pass``: a seat that passes when it may.
+    ``pimc``: the sampling player's workspace, as ``auction``'s."""
     rec[REC_DEALER] = dealer
     for s in range(4):
         rec[REC_HANDS + s] = np.int64(hands[s])
@@ -173,7 +184,7 @@ def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_p
         decl = forced_decl
         contract = forced_contract
     else:
-        decl, contract = auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass)
+        decl, contract = auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc)
     rec[REC_DECL] = decl
     rec[REC_CONTRACT] = contract
     open_mask = ALL_ONES
@@ -192,7 +203,7 @@ def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_p
         t = -1
         leader = decl
     rec[REC_LEADER0] = leader
-    t, n = play_tricks(hands, h, leader, t, decl, contract, open_mask, hcodes, hparams, st, rec)
+    t, n = play_tricks(hands, h, leader, t, decl, contract, open_mask, hcodes, hparams, st, rec, rules, pimc)
     rec[REC_TRUMP] = t
     rec[REC_NTRICKS] = n
     dt = decl & 1
@@ -275,7 +286,7 @@ def cut_and_deal(sd, pile, deck, dealer, pattern, hands, rec):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev):
+def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev, pimc=None):
     """The deal of one independent hand: a uniform shuffle, or under
     ``shuffle = none_collect_tricks`` a warm-up deal (uniform shuffle, played with the
     same heuristics by the previous dealer) whose tricks are gathered, cut and dealt.
@@ -287,7 +298,7 @@ def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, 
     if rules[R_SHUFFLE] == SHUFFLE_NONE:
         pdealer = (idx_dealer + 3) & 3
         tc = deal_from_deck(deck, pdealer, pattern, hands)
-        play_dealt(hands, pdealer, rules, hcodes, hparams, st, prev, h, tc)
+        play_dealt(hands, pdealer, rules, hcodes, hparams, st, prev, h, tc, pimc)
         collect_pile(prev, pile)
         tc = cut_and_deal(sd, pile, deck, idx_dealer, pattern, hands, rec)
     else:
@@ -296,17 +307,18 @@ def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, 
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
+def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=None):
     """Play a dealt hand under the rules in force (``tc`` = the dealer's last card, the
-    no-auction trump indicator)."""
+    no-auction trump indicator; ``pimc`` as ``auction``'s)."""
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
-        play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
+        play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc)
     else:
-        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
+        play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st,
+                  rec, h, pimc)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
+def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=None):
     """Rule 13: trumps = suit of the dealer's turned-up last card, eldest leads,
     +1 per trick to each team."""
     rec[REC_DEALER] = dealer
@@ -318,7 +330,8 @@ def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
     rec[REC_CONTRACT] = NO_CONTRACT
     eldest = (dealer + 1) & 3
     rec[REC_LEADER0] = eldest
-    t, n = play_tricks(hands, h, eldest, tc >> 4, i64(-1), i64(NO_CONTRACT), ALL_ONES, hcodes, hparams, st, rec)
+    t, n = play_tricks(hands, h, eldest, tc >> 4, i64(-1), i64(NO_CONTRACT), ALL_ONES, hcodes, hparams, st, rec, rules,
+                       pimc)
     rec[REC_TRUMP] = t
     rec[REC_NTRICKS] = n
     t0 = rec[REC_WON] + rec[REC_WON + 2]
@@ -331,7 +344,16 @@ def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev):
-    """Deal and play one independent hand exactly as every batch kernel does."""
-    tc = deal_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
-    play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc)
+def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev, pimc=None):
+    """Deal and play one independent hand exactly as every batch kernel does (``pimc`` as ``auction``'s)."""
+    tc = deal_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev, pimc)
+    play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc)
+
+
+@njit(cache=True, nogil=True)
+def refuse_pimc_seats(codes):
+    """Raise when a seat of ``codes`` (any shape) is the sampling player: a batch kernel called without its ``pimc``
+    argument (omitted or None) is compiled without the sampling player and would play such a seat as partner."""
+    for c in codes.ravel():
+        if c == H_PIMC:
+            raise ValueError("a seat is the sampling player (pimc): pass the kernel's pimc argument (a workspace)")

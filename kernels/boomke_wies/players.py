@@ -11,6 +11,8 @@ from .rules import (ABOVE, ACES, ADD13, BIT13, BOOM, DECK, F1, F2, F4, F8, KINGS
 
 # ---- heuristics -------------------------------------------------------------
 H_RANDOM, H_PARTNER, H_NAIVE = 0, 1, 2
+H_PIMC = 3   # the sampling player (kernels/boomke_wies/pimc.py): calls and cards by sampling worlds, played out by
+# partner's rules with its own parameters
 
 # ---- heuristic parameters: the one declaration ---------------------------------
 # (name, default, lowest, highest, help).  A parameter's column of ``hparams`` (float64[4, N_PARAMS]) is its place
@@ -34,6 +36,11 @@ PARAMS = (
     ("count", 1, 0, 1, "1: remembers every card played and who showed out; 0: sees only its hand and the trick"),
     ("ruff", 1, 0, 1, "1: trumps a trick the opponents are winning when void; 0: always discards"),
     ("bid_prob", 0.3, 0, 1, "chance of bidding (0-2 above the lowest legal bid) when it may"),
+    # pimc (kernels/boomke_wies/pimc.py)
+    ("worlds", 256, 1, 4096, "deals of the unseen cards sampled per card decision (an integer)"),
+    ("bid_worlds", 128, 1, 4096, "deals of the other hands sampled per call (an integer)"),
+    ("infer", 0, 0, 1, "1: keep only worlds whose hands would have made the calls heard (partner's bidding model); "
+                       "0 (default): measured as strong and 7 times faster (docs/methods/sampling.md)"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
@@ -43,6 +50,7 @@ P_PARTNER_PASSED, P_PARTNER_BID = COLUMN["partner_passed"], COLUMN["partner_bid"
 P_SEVEN_MARGIN, P_BOOM_MARGIN = COLUMN["seven_margin"], COLUMN["boom_margin"]
 P_OVERCALL_PARTNER = COLUMN["overcall_partner"]
 P_DRAW_TRUMPS, P_COUNT, P_RUFF, P_BID_PROB = COLUMN["draw_trumps"], COLUMN["count"], COLUMN["ruff"], COLUMN["bid_prob"]
+P_WORLDS, P_BID_WORLDS, P_INFER = COLUMN["worlds"], COLUMN["bid_worlds"], COLUMN["infer"]
 
 
 # ============================================================================
