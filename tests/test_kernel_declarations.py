@@ -288,6 +288,22 @@ def test_the_analysis_unpacks_counts_by_name(rel):
     assert not bad, f"bare count offsets in {rel}: {bad}"
 
 
+def test_no_kernel_reads_a_layout_object():
+    """A ``Layout`` is plain Python: kernels read the module constants its ``offsets()`` and ``size`` give, never
+    the object (numba cannot type it: the kernel would fail to compile on first use)."""
+    bad = []
+    for path in KERNELS.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        layouts = {t.id for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                   and isinstance(node.value.func, ast.Name) and node.value.func.id == "Layout"
+                   for t in node.targets if isinstance(t, ast.Name)}
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and any("njit" in ast.unparse(d) for d in fn.decorator_list):
+                used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} & layouts
+                bad += [f"{path.relative_to(KERNELS)} {fn.name}: {u}" for u in sorted(used)]
+    assert not bad, bad
+
+
 def test_declared_layouts_match_their_kernels_vectors():
     """The layouts are what the kernels return: sizes, and the fields add up on a small run."""
     KB = _kernel("boulmous")
@@ -304,6 +320,15 @@ def test_declared_layouts_match_their_kernels_vectors():
     KO = _kernel("bourre")
     lay = KO.pot_layout(3, 10)
     assert lay.names() == list(KO.POT_FIELDS) and lay.length("seat") == KO.MAXP * KO.SEAT.size
+    from tricksim.kernels.boulmous import equity as KE
+    from tricksim.kernels.bourre import odds_play as OP
+    assert KO.TAIL.size == KO.TAIL_LEN and KO.EV_TRAIN.length("cells") == KO.EV_CELLS * KO.EV_STATS
+    assert (KO.ODDS_CHOICE.size, OP.PLAY_CHOICE.size, OP.PIMC_CHOICE.size) == (KO.ODDS_STRIDE, OP.PLAY_STRIDE,
+                                                                              OP.PIMC_STRIDE)
+    assert KE.ODDS_JOINT.size == KE.AGG_ODDS_JOINT and KE.VALUE.names() == ["win", "money"]
+    assert KB.CLASSES.size == KB.AGG_CLASSES
+    cls = KB.sim_classes(kd, kc, 0, 300, ra, codes, prm)     # every deal but a no-trump contract, once
+    assert 0 < int(KB.CLASSES.field(cls, "tricks").sum()) <= 300
 
 
 # ---- item 3: each rule once --------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .rules import (IW_LEN, MAXP, NO_SEAT, OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_AN
 # players make otherwise
 EV_TRAIN = Layout(("cells", (EV_CELLS, EV_STATS)), ("decisions", 1), ("changed", 1))
 ET_CELLS, ET_DECISIONS, ET_CHANGED = EV_TRAIN.offsets()
+EV_TRAIN_LEN = EV_TRAIN.size
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -161,13 +162,13 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes,
     strongest cards (``ev_discard``), when that is another discard; each the real outcome if
     that is what the seat did, else the deal replayed from the same cards, stock and decision
     stream with that seat playing that discard (the counterfactual, as the odds study plays a
-    choice); counted in the class of (kept cards, ...).  Returns int64[EV_TRAIN.size]
+    choice); counted in the class of (kept cards, ...).  Returns int64[EV_TRAIN_LEN]
     (the fields of ``EV_TRAIN``); the chunks of sessions (at most 32, their sizes from ns alone) make it the same
     on any thread count."""
     refuse_ev_without_table(hcodes, evt)
     CH = max(8, (ns + 31) // 32)
     nch = (ns + CH - 1) // CH
-    width = EV_TRAIN.size
+    width = EV_TRAIN_LEN
     part = np.zeros((nch, width), np.int64)
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     limit = max_discard(players, rules)
