@@ -208,10 +208,6 @@ class GameSpec:
     """The table sizes the game plays, (lowest, highest); a fixed table has lowest == highest."""
     duplicate: Duplicate
     """How ``tricksim compare`` and ``tricksim sweep`` play it."""
-    param_columns: Callable | None = None
-    """``param_columns(specs, rules, players) -> float64[len(specs), extra] | None``: per-seat columns
-    after the kernel's ``N_PARAMS`` that some heuristics read (Bourre's ``ev``: its probability table,
-    computed by tricksim or loaded from its cache); None (or a None answer) when there are none."""
 
     # ---- the helpers every game shares ----------------------------------------------------------
     def parse_heuristic(self, text: str, user_defs=None) -> HeuristicSpec:
@@ -242,10 +238,10 @@ class GameSpec:
         return out
 
     def heuristic_arrays(self, specs, rules=None, players: int | None = None) -> tuple:
-        """Per-seat heuristic codes int64[seats] and parameters float64[seats, kernel.N_PARAMS],
-        each named parameter at its column in the kernel's declaration (``kernel.COLUMN``); with ``param_columns``, the
-        extra columns some heuristics read follow (for ``rules``, default the default rules, at a
-        table of ``players``, default ``len(specs)``)."""
+        """Per-seat heuristic codes int64[seats] and parameters float64[seats, kernel.N_PARAMS], each named
+        parameter at its column in the kernel's declaration (``kernel.COLUMN``): parameters only, nothing else
+        (a table a heuristic reads, such as Bourre's ``ev``, is its own kernel argument).  ``rules`` and
+        ``players`` are not read (the matrix depends on the specs alone); callers may still pass them."""
         codes = np.array([s.code for s in specs], np.int64)
         prm = np.zeros((len(specs), self.kernel.N_PARAMS), np.float64)
         column = self.kernel.COLUMN     # the kernel's declaration: name -> column (kernels/<game>/players.py)
@@ -253,11 +249,6 @@ class GameSpec:
             for name, v in s.values:
                 if name in column:      # (a setting the kernels never read, e.g. ev's training, has no column)
                     prm[i, column[name]] = v
-        if self.param_columns is not None:
-            extra = self.param_columns(specs, self.rules() if rules is None else rules,
-                                       len(specs) if players is None else int(players))
-            if extra is not None:
-                prm = np.ascontiguousarray(np.hstack([prm, extra]))
         return codes, prm
 
     def keys(self, seed: int) -> tuple:
@@ -270,7 +261,7 @@ class GameSpec:
         kd, kc = self.keys(params["seed"])
         rules = self.rules(**params["rules"])
         specs = self.specs_from_json(params["heuristics"])
-        codes, prm = self.heuristic_arrays(specs, rules, params.get("players", len(specs)))
+        codes, prm = self.heuristic_arrays(specs)
         return kd, kc, self.rules_array(rules), codes, prm
 
     def rules_from(self, overrides=None):

@@ -1,6 +1,6 @@
 """Numba kernels of tricksim.
 
-Every ``@njit`` function of the project lives in this package (STYLE.md rule 1).
+Every ``@njit`` function of the project lives in this package (docs/architecture.md: the kernel floor).
 Kernels take ndarrays, scalars and module constants only: no objects, no I/O,
 no mutable globals.  Parsing, validation and printing live in ``analysis/``.
 

@@ -1,8 +1,8 @@
 """Card encoding and uint64 bitmask helpers shared by every game.
 
 A card is the small int ``suit * 16 + rank`` with ``rank`` 0..12 for 2..A and
-``suit`` 0..3 for spades, hearts, diamonds, clubs (the TRACE.md letters
-``SHDC``).  A hand is a ``uint64`` with bit ``card`` set for each card held, so
+``suit`` 0..3 for spades, hearts, diamonds, clubs (the letters
+``SHDC`` of the traces, docs/trace.md).  A hand is a ``uint64`` with bit ``card`` set for each card held, so
 a suit is the 16-bit field ``0xFFFF << (16 * suit)`` and legality tests are mask
 operations.  Spades and clubs are black, hearts and diamonds red; the suit of
 the same colour as ``s`` is ``3 - s``.

@@ -63,6 +63,12 @@ class Layout:
             raise ValueError(f"a count vector of {len(vec)} is shorter than its layout ({self.size})")
         return {name: self.field(vec, name) for name, _ in self.fields}
 
+    def nth(self, vec, i: int, base: int = 0):
+        """The ``i``-th of copies of this layout laid end to end from offset ``base`` of ``vec`` (one per choice of
+        an odds vector)."""
+        o = base + i * self.size
+        return vec[o:o + self.size]
+
     def rest(self, vec):
         """What follows the declared fields in ``vec`` (a study's own sums appended after the kernel's)."""
         return vec[self.size:]

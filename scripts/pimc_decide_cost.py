@@ -26,8 +26,8 @@ def main():
         codes, prm = B.heuristic_arrays(B.parse_seats(spec, PLAYERS), rules, PLAYERS)
 
         def run(first, n):
-            K.sim_duplicate(kd, kc, first, n, PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids, 1, 1, 0,
-                            ra, True)
+            K.sim_duplicate(kd, kc, first, n, PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids,
+                            np.zeros((0, K.EV_LEN)), 1, 1, 0, ra, True)
         run(0, 4)                     # compiled (or loaded) before the clock starts
         best = float("inf")
         for r in range(ROUNDS):

@@ -82,17 +82,17 @@ def _basic_row():
 
 
 def _table_row(cells, draw=1.0, z=0.0):
-    """An ev row (N_PARAMS + EV_LEN) with data in ``cells`` only: {cell: (p_win, p_tie, p_bourre, n)}."""
+    """An ev seat's parameter row (N_PARAMS) and its ev tables (one row, EV_LEN) with data in ``cells`` only:
+    {cell: (p_win, p_tie, p_bourre, n)}."""
     spec = _spec(7, "ev:draw=%g,draw_z=%g" % (draw, z))
-    row = np.zeros((1, K.N_PARAMS + K.EV_LEN))
-    for name, v in spec.values:
-        if name in K.COLUMN:        # (the training settings have no kernel column)
-            row[0, K.COLUMN[name]] = v
-    t = row[0, K.EV_BASE:].reshape(K.EV_CELLS, K.EV_W)
+    _, row = B.heuristic_arrays([spec])
+    assert row.shape == (1, K.N_PARAMS)          # parameters only: the table is its own argument
+    evt = np.zeros((1, K.EV_LEN))
+    t = evt[0].reshape(K.EV_CELLS, K.EV_W)
     t[:, 0] = -1.0
     for c, v in cells.items():
         t[c] = v
-    return row
+    return row, evt
 
 
 def test_ev_draws_the_count_of_the_highest_expected_chips():
@@ -106,35 +106,36 @@ def test_ev_draws_the_count_of_the_highest_expected_chips():
     assert len(set(cell)) == 6
     probs = {0: (0.20, 0.0, 0.30, 1e9), 1: (0.25, 0.02, 0.25, 1e9), 2: (0.22, 0.0, 0.28, 1e9),
              3: (0.30, 0.05, 0.20, 1e9), 4: (0.10, 0.0, 0.40, 1e9), 5: (0.05, 0.0, 0.5, 1e9)}
-    row = _table_row({cell[d]: v for d, v in probs.items()})
+    row, evt = _table_row({cell[d]: v for d, v in probs.items()})
     gains = {d: K.ev_gain(v[0], v[1], v[2], pot, 1, r) for d, v in probs.items()}
     best = max(gains, key=gains.get)
     bdisc = np.uint64(K.choose_discard(K.H_EV, row, 0, h, 0, 0, False, False, 5, np.zeros(1, np.uint64)))
-    g, disc, c = K.ev_best(row, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
+    g, disc, c = K.ev_best(row, 0, evt, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
     assert best == 3 and c == cell[3] and disc == K.ev_discard(h, 0, 0, False, False, 3)
     assert g == pytest.approx(gains[3]) and all(g >= x for x in gains.values())
-    play, d2 = K.decide(K.H_EV, row, 0, h, 0, 0, False, False, 5, np.uint64(0), pos, k, nb, pot, ta, 1, r,
+    play, d2 = K.decide(K.H_EV, row, 0, evt, 0, h, 0, 0, False, False, 5, np.uint64(0), pos, k, nb, pot, ta, 1, r,
                         np.zeros(1, np.uint64))
     assert play and d2 == disc
     # the rules' limit: max 2 discards -> the best of d = 0..2 (d = 1 here)
-    g2, disc2, _ = K.ev_best(row, 0, h, 0, 0, False, False, 2, pos, k, nb, pot, ta, 1, np.uint64(bdisc) & ~_mask("AH"), r)
+    g2, disc2, _ = K.ev_best(row, 0, evt, 0, h, 0, 0, False, False, 2, pos, k, nb, pot, ta, 1,
+                             np.uint64(bdisc) & ~_mask("AH"), r)
     assert int(np.uint64(disc2)).bit_count() == max(range(3), key=gains.get) == 1
     # all negative: pass (the best draw is still the one it would make if forced to play)
-    neg = _table_row({cell[d]: (0.0, 0.0, 0.9, 1e9) for d in range(6)})
-    play, _ = K.decide(K.H_EV, neg, 0, h, 0, 0, False, False, 5, np.uint64(0), pos, k, nb, pot, ta, 1, r,
+    neg, nevt = _table_row({cell[d]: (0.0, 0.0, 0.9, 1e9) for d in range(6)})
+    play, _ = K.decide(K.H_EV, neg, 0, nevt, 0, h, 0, 0, False, False, 5, np.uint64(0), pos, k, nb, pot, ta, 1, r,
                        np.zeros(1, np.uint64))
     assert not play
     # draw = 0: only basic's discard (d = 2) is weighed, although d = 3 is better
-    row0 = _table_row({cell[d]: v for d, v in probs.items()}, draw=0.0)
-    g0, disc0, _ = K.ev_best(row0, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
+    row0, evt0 = _table_row({cell[d]: v for d, v in probs.items()}, draw=0.0)
+    g0, disc0, _ = K.ev_best(row0, 0, evt0, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
     assert disc0 == bdisc == K.ev_discard(h, 0, 0, False, False, 2) and g0 == pytest.approx(gains[2])
     # draw_z: with 20 samples d = 3's lead over basic's d = 2 is within one standard error, so the
     # next best (d = 1, well estimated) is drawn; with z = 0 d = 3 again
     few = dict(probs)
     few[3] = (0.30, 0.05, 0.20, 20.0)
     for z, d in ((1.0, 1), (0.0, 3)):
-        rowz = _table_row({cell[d]: v for d, v in few.items()}, z=z)
-        _, discz, _ = K.ev_best(rowz, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
+        rowz, evtz = _table_row({cell[d]: v for d, v in few.items()}, z=z)
+        _, discz, _ = K.ev_best(rowz, 0, evtz, 0, h, 0, 0, False, False, 5, pos, k, nb, pot, ta, 1, bdisc, r)
         assert discz == K.ev_discard(h, 0, 0, False, False, d)
 
 
@@ -142,13 +143,13 @@ def test_empty_table_is_basic():
     """Iteration 0 of the fictitious play: ev with no data decides as basic, deal for deal."""
     players = 5
     spec = _spec(players)
-    codes, prm = B.heuristic_arrays([spec] * players, B.BourreRules(), players)
-    prm[:, K.EV_BASE:] = -1.0
+    codes, prm = B.heuristic_arrays([spec] * players)
+    evt = np.full((players, K.EV_LEN), -1.0)
     bc, bp = B.heuristic_arrays(B.parse_seats("basic", players))
     kd, kc = B.GAME.keys(SEED)
     ra = B.rules_array(B.BourreRules())
-    a, _ = K.trace_sessions(kd, kc, 0, 20, players, 20, ra, codes, prm)
-    b, _ = K.trace_sessions(kd, kc, 0, 20, players, 20, ra, bc, bp)
+    a, _ = K.trace_sessions(kd, kc, 0, 20, players, 20, ra, codes, prm, evt)
+    b, _ = K.trace_sessions(kd, kc, 0, 20, players, 20, ra, bc, bp, np.zeros((0, K.EV_LEN)))
     assert np.array_equal(a, b)
 
 

@@ -4,7 +4,8 @@
   range, help; the column is the row): the registry's parameters are built from it, every declared parameter
   is read by a kernel decision through its ``P_<NAME>`` column, every ``P_*`` constant of the kernels is a
   declared column (``P_`` means a parameter column and nothing else), and the parameter matrix carries no
-  per-deal scratch (score-aware bins, sampled bids) and nothing after its declared columns but Bourre's ev table;
+  per-deal scratch (score-aware bins, sampled bids) and nothing after its declared columns (Bourre's ev tables
+  are their own kernel argument);
 - each count vector a block kernel returns has a declared layout (kernels/layout.py) that the kernel writes by
   named constant offsets and the analysis unpacks by name, with no bare numeric offsets on either side;
 - each rule once: Bourre's legality (``legal_cards``) is the only place rules 10-11 are written, and both
@@ -106,9 +107,8 @@ def test_the_registry_is_built_from_the_declaration(game):
 def test_the_parameter_matrix_holds_the_declared_columns_and_no_scratch(game):
     g = GAMES[game].GAME
     K = g.kernel
+    assert not hasattr(g, "param_columns")       # nothing but parameters travels in the matrix
     for hname, hd in _registry(game).items():
-        if game == "bourre" and hname == "ev":
-            continue      # its table follows its columns (Game.param_columns); computing it is not for this test
         spec = g.parse_heuristic(hname)
         codes, prm = g.heuristic_arrays([spec] * g.seats)
         assert prm.shape == (g.seats, K.N_PARAMS)
@@ -117,6 +117,55 @@ def test_the_parameter_matrix_holds_the_declared_columns_and_no_scratch(game):
                 assert (prm[:, K.COLUMN[name]] == v).all()
     for gone in ("P_SA_BIN", "P_SAMPLED_BID"):
         assert not hasattr(K, gone)
+
+
+# the Bourre kernels that play seats, and (for the entry points) where their ev tables come in
+BOURRE_EV_ARGS = {"play.py": ["play_dealt"], "sessions.py": ["session_deal", "play_session", "sim_sessions", "trace_sessions"],
+                  "odds.py": ["sim_odds", "odds_playout"], "odds_play.py": ["sim_odds_play"],
+                  "duplicate.py": ["sim_duplicate"], "tail.py": ["sim_tail", "split_sessions"],
+                  "ev_train.py": ["sim_ev_train", "_train_sessions"], "players.py": ["ev_best", "decide_ev", "decide"],
+                  "draw.py": ["seat_decision"]}
+
+
+def test_bourre_ev_tables_are_their_own_kernel_argument():
+    """Bourre's ev tables are a kernel argument of their own (``evt``), passed along ``play_dealt``'s chain and
+    taken by every entry point that plays seats; ev's decision reads them, never a column of the parameter
+    matrix past ``N_PARAMS`` (no ``EV_BASE``)."""
+    src = {p.name: p.read_text() for p in (KERNELS / "bourre").glob("*.py")}
+    assert not any("EV_BASE" in s for s in src.values())
+    for name, fns in BOURRE_EV_ARGS.items():
+        args = {fn.name: [a.arg for a in fn.args.args] for fn in ast.walk(ast.parse(src[name]))
+                if isinstance(fn, ast.FunctionDef)}
+        for fn in fns:
+            assert "evt" in args[fn], f"{name} {fn} takes no ev tables"
+    best = next(fn for fn in ast.walk(ast.parse(src["players.py"])) if isinstance(fn, ast.FunctionDef)
+                and fn.name == "ev_best")
+    read = {ast.unparse(n.value) for n in ast.walk(best) if isinstance(n, ast.Subscript)}
+    assert "evt" in read and "hp" in read
+    hp_cols = {ast.unparse(n.slice) for n in ast.walk(best) if isinstance(n, ast.Subscript)
+               and ast.unparse(n.value) == "hp"}
+    assert {c.strip("()") for c in hp_cols} == {"me, P_DRAW_Z", "me, P_DRAW"}, hp_cols   # its parameters; the table: evt
+
+
+def test_bourre_ev_tables_hold_the_ev_seats_tables_and_the_kernels_refuse_a_missing_one():
+    from tricksim.analysis.bourre.ev import ev_table, ev_tables
+    from tricksim.kernels import bourre as KO
+    g = bourre.GAME
+    rules = g.rules()
+    none = ev_tables(g.parse_seats("basic", 7), rules, 7)
+    assert none.shape == (0, KO.EV_LEN) and none.dtype == np.float64
+    specs = g.parse_seats(["basic", "ev", "cinch", "ev", "basic", "basic", "basic"], 7)
+    t = ev_tables(specs, rules, 7)                  # the shipped table of the main job's configuration
+    assert t.shape == (7, KO.EV_LEN)
+    assert np.array_equal(t[1], ev_table(rules, 7, specs[1]).table) and np.array_equal(t[1], t[3])
+    assert not t[[0, 2, 4, 5, 6]].any() and (t[1] != 0).any()
+    codes, prm = g.heuristic_arrays(specs)
+    assert prm.shape == (7, KO.N_PARAMS)
+    kd, kc = g.keys(1)
+    with pytest.raises(ValueError, match="ev"):
+        KO.trace_sessions(kd, kc, 0, 1, 7, 2, g.rules_array(rules), codes, prm, none)
+    recs, _ = KO.trace_sessions(kd, kc, 0, 1, 7, 2, g.rules_array(rules), codes, prm, t)
+    assert recs[0, 0, KO.REC_N] == 7
 
 
 def test_declared_builds_params_in_order_with_a_heuristic_s_defaults():
@@ -147,8 +196,11 @@ WRITERS = {
     "boulmous/games.py": ["sim_games"], "boulmous/equity.py": ["boulmous_games_from"],
     "boomke_wies/deals.py": ["sim_deals"], "boomke_wies/odds.py": ["odds_one"],
     "boomke_wies/matches.py": ["sim_matches"], "boomke_wies/equity.py": ["boomke_matches_from"],
-    "bourre/sessions.py": ["reduce_sessions"],
+    "bourre/sessions.py": ["reduce_sessions"], "bourre/tail.py": ["sim_tail"], "bourre/ev_train.py": ["_train_sessions"],
+    "bourre/odds.py": ["sim_odds"], "bourre/odds_play.py": ["sim_odds_play"],
 }
+WRITERS["boulmous/odds.py"] = WRITERS["boulmous/odds.py"] + ["sim_classes"]
+WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup"]
 
 
 def _numeric_offsets(index):
@@ -205,17 +257,24 @@ def test_the_kernels_write_their_counts_at_named_offsets(rel):
     assert not bad, f"counts written at bare offsets in kernels/{rel}: {bad}"
 
 
-READERS = ["analysis/boulmous/studies.py", "analysis/boomke_wies/studies.py", "analysis/bourre/pot.py",
-           "analysis/boulmous/equity/studies.py", "analysis/boomke_wies/equity.py"]
 COUNT_NAMES = ("agg", "a", "counts", "seg", "r")
+# each reader and the names its count vectors (or vectors of a declared layout) go by
+READERS = {"analysis/boulmous/studies.py": COUNT_NAMES + ("bx",), "analysis/boomke_wies/studies.py": COUNT_NAMES,
+           "analysis/bourre/pot.py": COUNT_NAMES, "analysis/boulmous/equity/studies.py": COUNT_NAMES + ("v", "h"),
+           "analysis/boomke_wies/equity.py": COUNT_NAMES, "analysis/bourre/tail.py": COUNT_NAMES + ("v", "f"),
+           "analysis/bourre/ev.py": COUNT_NAMES + ("cum",), "analysis/bourre/odds.py": COUNT_NAMES + ("blk",),
+           "analysis/bourre/play.py": COUNT_NAMES + ("blk",), "analysis/bourre/chart.py": ("blk", "pm"),
+           "analysis/bourre/explain.py": COUNT_NAMES + ("sums",),
+           "analysis/boulmous/equity/decide.py": ("mean", "half", "lo", "hi"),
+           "analysis/boulmous/equity/table.py": ("v", "half", "out")}
 
 
-@pytest.mark.parametrize("rel", READERS)
+@pytest.mark.parametrize("rel", sorted(READERS))
 def test_the_analysis_unpacks_counts_by_name(rel):
     """No ``agg[35:48]``, ``a[13]``, ``seg[58]``: a count vector is read through its layout."""
     bad = []
     for node in ast.walk(ast.parse((ROOT / rel).read_text())):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in COUNT_NAMES:
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in READERS[rel]:
             s = node.slice
             if isinstance(s, ast.Slice):
                 consts = _numeric_offsets(ast.Tuple([x for x in (s.lower, s.upper) if x is not None], ast.Load()))
@@ -227,6 +286,22 @@ def test_the_analysis_unpacks_counts_by_name(rel):
             if consts:
                 bad.append(f"line {node.lineno}: {ast.unparse(node)}")
     assert not bad, f"bare count offsets in {rel}: {bad}"
+
+
+def test_no_kernel_reads_a_layout_object():
+    """A ``Layout`` is plain Python: kernels read the module constants its ``offsets()`` and ``size`` give, never
+    the object (numba cannot type it: the kernel would fail to compile on first use)."""
+    bad = []
+    for path in KERNELS.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        layouts = {t.id for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                   and isinstance(node.value.func, ast.Name) and node.value.func.id == "Layout"
+                   for t in node.targets if isinstance(t, ast.Name)}
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and any("njit" in ast.unparse(d) for d in fn.decorator_list):
+                used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} & layouts
+                bad += [f"{path.relative_to(KERNELS)} {fn.name}: {u}" for u in sorted(used)]
+    assert not bad, bad
 
 
 def test_declared_layouts_match_their_kernels_vectors():
@@ -245,6 +320,15 @@ def test_declared_layouts_match_their_kernels_vectors():
     KO = _kernel("bourre")
     lay = KO.pot_layout(3, 10)
     assert lay.names() == list(KO.POT_FIELDS) and lay.length("seat") == KO.MAXP * KO.SEAT.size
+    from tricksim.kernels.boulmous import equity as KE
+    from tricksim.kernels.bourre import odds_play as OP
+    assert KO.TAIL.size == KO.TAIL_LEN and KO.EV_TRAIN.length("cells") == KO.EV_CELLS * KO.EV_STATS
+    assert (KO.ODDS_CHOICE.size, OP.PLAY_CHOICE.size, OP.PIMC_CHOICE.size) == (KO.ODDS_STRIDE, OP.PLAY_STRIDE,
+                                                                              OP.PIMC_STRIDE)
+    assert KE.ODDS_JOINT.size == KE.AGG_ODDS_JOINT and KE.VALUE.names() == ["win", "money"]
+    assert KB.CLASSES.size == KB.AGG_CLASSES
+    cls = KB.sim_classes(kd, kc, 0, 300, ra, codes, prm)     # every deal but a no-trump contract, once
+    assert 0 < int(KB.CLASSES.field(cls, "tricks").sum()) <= 300
 
 
 # ---- item 3: each rule once --------------------------------------------------------------------------------

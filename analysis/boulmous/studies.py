@@ -12,6 +12,7 @@ from ...kernels import boulmous as K
 from ...kernels.boulmous import pimc as P
 from ...kernels.boulmous import solver as S
 from ...kernels.cards import card_str, mask_of
+from ...kernels.layout import Layout
 from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
@@ -48,6 +49,10 @@ def box_batch(games: int) -> int:
     return b
 
 
+# block_games' per-batch sums, appended after the kernel's vector (``K.GAMES.rest``)
+BOX_SUMS = Layout(("xx", 4), ("xd", 4), ("dd", 1), ("batches", 1))
+
+
 def block_games(params, first, n):
     """The kernel's sums, then (with ``box_batch`` in params) per-batch sums for the boxes' batch
     variance: the games of global indices [k B, (k+1) B) form batch k, a batch cut by a block edge
@@ -59,7 +64,7 @@ def block_games(params, first, n):
     if not B:
         return K.sim_games(kd, kc, first, n, ra, codes, prm, *extra)
     total = None
-    bx = np.zeros(10, np.int64)
+    bx = np.zeros(BOX_SUMS.size, np.int64)
     i = first
     while i < first + n:
         j = min(first + n, (i // B + 1) * B)
@@ -68,10 +73,10 @@ def block_games(params, first, n):
         g = K.GAMES.unpack(a)
         x = g["boxes"]
         d = (j - i) - int(g["abandoned"][0])
-        bx[0:4] += x * x
-        bx[4:8] += x * d
-        bx[8] += d * d
-        bx[9] += 1
+        bx[BOX_SUMS.slice("xx")] += x * x
+        bx[BOX_SUMS.slice("xd")] += x * d
+        bx[BOX_SUMS.slice("dd")] += d * d
+        bx[BOX_SUMS.slice("batches")] += 1
         i = j
     return np.concatenate([total, bx])
 
@@ -228,7 +233,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
     contract in its preferred trump suit (no-trump choices are left out).
     Returns {'classes': long table, 'by_trumps_bowers': summary table}."""
     r = opts.execute(run or classes_run(seed, check_hands(hands), rules, heuristics, block_size))
-    agg = r.counts.reshape(8, 3, 5, 7)
+    agg = K.CLASSES.field(r.counts, "tricks")          # [trumps, bowers, side aces, tricks]
     rows = []
     for ntr in range(8):
         for nb in range(3):
@@ -316,13 +321,14 @@ def game_stakes(seed: int = 0, games: int = 100_000, rules=None, heuristics=None
     done = r.n - abandoned
     m, half = mean_ci(a["stakes"], a["stakes_sq"], done)
     pw, lo, hi = wilson(a["wins"], done)
-    bx = K.GAMES.rest(r.counts)     # block_games' batch sums after the kernel's: x^2 (4), x d (4), d^2, batches
-    bm, bvar, bdf = batch_ratio(a["boxes"], bx[0:4], bx[4:8], done, bx[8], bx[9])
+    bx = BOX_SUMS.unpack(K.GAMES.rest(r.counts))       # block_games' batch sums, after the kernel's
+    nb = int(bx["batches"][0])
+    bm, bvar, bdf = batch_ratio(a["boxes"], bx["xx"], bx["xd"], done, int(bx["dd"][0]), nb)
     bhalf = np.asarray(t_crit(bdf) * np.sqrt(bvar)) if bdf == bdf and bdf >= MIN_SAMPLE - 1 else np.full(4, np.nan)
     df = pd.DataFrame({"seat": [0, 1, 2, 3], "heuristic": [s.label for s in specs], "mean_stakes": m,
                        "stakes_ci": half, "p_win": pw, "win_lo": lo, "win_hi": hi,
                        "boxes_per_game": a["boxes"] / max(done, 1), "boxes_ci": bhalf, "games": done,
-                       "box_batches": int(bx[9])})
+                       "box_batches": nb})
     return {"seats": df, "games": r.n, "abandoned": abandoned, "mean_deals": a["deals"][0] / max(r.n, 1),
             "seconds": r.seconds}
 

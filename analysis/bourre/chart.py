@@ -33,6 +33,7 @@ from ..common import TricksimError, check_seed, make_params, spec_json
 from ..engine import RunOptions
 from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
 from .config import BourreRules, _dynamic, discard_limit, pimc_arg
+from .ev import ev_tables
 from .odds import keep_order, odds_choices
 from .play import pimc_spec
 from .spec import SPEC
@@ -167,7 +168,8 @@ def block_chart(params, first, n):
     cdm = np.array([c[2] for c in choices], np.uint64)
     na = discard_limit(rules, players) + 2
     out = np.zeros(len(params["hands"]) * na * 3, np.int64)
-    args = (kd, kc, first - h * d, n, players, seat, np.uint64(mask), up, 0, cm, cdm, ra, codes, prm)
+    args = (kd, kc, first - h * d, n, players, seat, np.uint64(mask), up, 0, cm, cdm, ra, codes, prm,
+            ev_tables(specs, rules, players))
     if params["play"] == "heuristic":
         c = _dynamic(K.sim_odds, *args, *pimc_arg(specs))
     else:
@@ -178,12 +180,13 @@ def block_chart(params, first, n):
         a = 0 if mode == 0 else 1 + bin(dm).count("1")
         b = (h * na + a) * 3
         if params["play"] == "heuristic":
-            blk = c[ci * K.ODDS_STRIDE:(ci + 1) * K.ODDS_STRIDE]
-            out[b:b + 3] = (blk[:K.ODDS_CELLS].sum(), blk[K.ODDS_CELLS], blk[K.ODDS_CELLS])
+            blk = K.ODDS_CHOICE.nth(c, ci)
+            chips = K.ODDS_CHOICE.value(blk, "chips")
+            out[b:b + 3] = (K.ODDS_CHOICE.field(blk, "cells").sum(), chips, chips)
         else:
-            pb = len(choices) * O.PLAY_STRIDE + ci * O.PIMC_STRIDE
-            out[b:b + 3] = (c[pb:pb + K.ODDS_CELLS].sum(), c[pb + O.PM_CHIPS],
-                            c[ci * O.PLAY_STRIDE + O.PLAY_CELLS])
+            pm = O.PIMC_CHOICE.nth(c, ci, base=len(choices) * O.PLAY_STRIDE)
+            out[b:b + 3] = (O.PIMC_CHOICE.field(pm, "cells").sum(), O.PIMC_CHOICE.value(pm, "chips"),
+                            O.PLAY_CHOICE.value(O.PLAY_CHOICE.nth(c, ci), "chips"))
     return out
 
 

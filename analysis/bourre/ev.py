@@ -14,8 +14,8 @@ With ``draw=0`` (the default: ``draw=1`` measured no better, README) the discard
 of the cards it keeps (``K.ev_kept_class``: trumps, highest trump, side aces, side kings, other
 side cards; the cards drawn are the rest), the players who declared play before it (0..3+), its
 position (first half, second half, dealer) and the pot over the table's antes (<2, <4, <8, 8+):
-``K.EV_CELLS`` cells.  It travels to the kernels in the ev seat's row of ``hparams``, after the
-``N_PARAMS`` named parameters (``Game.param_columns``), so no kernel signature changed.
+``K.EV_CELLS`` cells.  It travels to the kernels as their own argument, the ev tables ``evt``
+(``ev_tables``: one row per seat or entrant, none when no seat is ev), never in the parameter matrix.
 
 **The iteration** (fictitious play).  Iteration 0: every seat plays ``ev`` with an empty table
 (that is ``basic``).  Each iteration simulates ``train_sessions`` sessions of ``train_deals``
@@ -62,10 +62,10 @@ from ..cache import cache_dir as _cache_dir
 from ..cache import code_hash, kernel_files, load_shipped, shipped_path
 from ..common import rules_dict
 from .config import _dynamic, rules_array
+from .spec import SPEC
 
 TOL = 0.01                 # converged: under 1% of the decisions changed
 EV_STREAM = 7              # the random stream that picks the sampled decision point (kernels/rng.py keys)
-G0 = K.EV_CELLS * K.EV_STATS
 
 
 TABLE_CODE_HASH = code_hash([*kernel_files("bourre"), "analysis/bourre/ev.py", "analysis/bourre/config.py"])
@@ -106,7 +106,7 @@ def table_key(rules, players: int, spec) -> str:
 
 def table_from_counts(counts, min_samples) -> np.ndarray:
     """Per cell (p_win, p_tie, p_bourre, samples) of playing, or p_win = -1 below ``min_samples`` samples."""
-    c = np.asarray(counts[:G0], np.float64).reshape(K.EV_CELLS, K.EV_STATS)
+    c = np.asarray(K.EV_TRAIN.field(np.asarray(counts), "cells"), np.float64)
     n = c[:, K.EV_SAMP]
     t = np.full((K.EV_CELLS, K.EV_W), -1.0)
     ok = n >= max(1, min_samples)
@@ -116,14 +116,6 @@ def table_from_counts(counts, min_samples) -> np.ndarray:
     t[ok, 3] = n[ok]
     t[~ok, 1:] = 0.0
     return t.reshape(-1)
-
-
-def _param_row(spec) -> np.ndarray:
-    row = np.zeros(K.N_PARAMS, np.float64)
-    for name, v in spec.values:
-        if name in K.COLUMN:        # (the training settings have no kernel column)
-            row[K.COLUMN[name]] = v
-    return row
 
 
 def _settings(spec) -> dict:
@@ -140,22 +132,21 @@ def train(rules, players: int, spec) -> Iterator[dict]:
               derive_key(st["train_seed"], GAME_BOURRE, STREAM_DECIDE))
     kx = derive_key(st["train_seed"], GAME_BOURRE, EV_STREAM)
     ra = rules_array(rules)
-    codes = np.full(players, K.H_EV, np.int64)
-    row = _param_row(spec)
-    prev = table_from_counts(np.zeros(G0, np.int64), st["min_samples"])
+    codes, hp = SPEC.heuristic_arrays([spec] * players)        # every seat ev, with its parameters
+    prev = table_from_counts(np.zeros(K.EV_TRAIN.size, np.int64), st["min_samples"])
     cur = prev.copy()
     history = []
     converged = False
     counts = None
-    cum = np.zeros(G0 + K.EV_GLOBAL, np.int64)
+    cum = np.zeros(K.EV_TRAIN.size, np.int64)
     for it in range(st["max_iter"] + 1):
         t1 = time.perf_counter()
-        hp = np.ascontiguousarray(np.tile(np.concatenate([row, cur]), (players, 1)))
-        pp = np.ascontiguousarray(np.tile(np.concatenate([row, prev]), (players, 1)))
+        evt = np.ascontiguousarray(np.tile(cur, (players, 1)))       # every seat ev, with the current table
+        pevt = np.ascontiguousarray(np.tile(prev, (players, 1)))     # and the previous one
         counts = _dynamic(K.sim_ev_train, kd, kc, kx, 0, st["train_sessions"], players, st["train_deals"], ra,
-                          codes, hp, pp)
-        dec, ch = int(counts[G0]), int(counts[G0 + 1])
-        cells = counts[:G0].reshape(K.EV_CELLS, K.EV_STATS)
+                          codes, hp, evt, pevt)
+        dec, ch = K.EV_TRAIN.value(counts, "decisions"), K.EV_TRAIN.value(counts, "changed")
+        cells = K.EV_TRAIN.field(counts, "cells")
         h = {"iteration": it, "players": "basic" if it == 0 else f"ev (table {it})",
              "decisions": dec, "changed": ch / dec if (it > 0 and dec) else float("nan"),
              "play_rate": float(cells[:, K.EV_PLAYED].sum()) / max(dec, 1),
@@ -172,7 +163,7 @@ def train(rules, players: int, spec) -> Iterator[dict]:
         cum += counts
         prev, cur = cur, table_from_counts(cum, st["min_samples"])
     key = table_key(rules, players, spec)
-    return EvTable(cur, np.asarray(cum[:G0]).reshape(K.EV_CELLS, K.EV_STATS).copy(), history, converged, key,
+    return EvTable(cur, K.EV_TRAIN.field(cum, "cells").copy(), history, converged, key,
                    cache_dir() / f"{key}.npz", "computed", time.perf_counter() - t0,
                    {"rules": rules_dict(rules), "players": players, "heuristic": [spec.name, dict(spec.values)],
                     "code": TABLE_CODE_HASH})
@@ -252,15 +243,23 @@ def ev_table(rules, players: int, spec) -> EvTable:
             return e.value
 
 
-def param_columns(specs, rules, players: int):
-    """``Game.param_columns``: the ev seats' tables (float64[len(specs), K.EV_LEN]), None without ev."""
+def ev_tables(specs, rules, players: int) -> np.ndarray:
+    """The kernels' ev tables argument (``evt``) for the seats, or a tournament's entrants, ``specs`` at a table of
+    ``players``: float64[len(specs), K.EV_LEN], row i the table of specs[i] when it is ev (zeros for the others);
+    float64[0, K.EV_LEN] when none is ev (no table is read then)."""
     if not any(s.code == K.H_EV for s in specs):
-        return None
-    extra = np.zeros((len(specs), K.EV_LEN), np.float64)
+        return np.zeros((0, K.EV_LEN), np.float64)
+    out = np.zeros((len(specs), K.EV_LEN), np.float64)
     for i, s in enumerate(specs):
         if s.code == K.H_EV:
-            extra[i] = ev_table(rules, players, s).table
-    return extra
+            out[i] = ev_table(rules, players, s).table
+    return out
+
+
+def run_ev_tables(params) -> np.ndarray:
+    """``ev_tables`` of a run's parameters: its seats' heuristics, rules and table size."""
+    specs = SPEC.specs_from_json(params["heuristics"])
+    return ev_tables(specs, SPEC.rules_of(params), params.get("players", len(specs)))
 
 
 def iteration_line(h: dict) -> str:

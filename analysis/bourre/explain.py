@@ -29,7 +29,7 @@ from .spec import SPEC
 def batch_means(prefixes, sizes, nc: int) -> np.ndarray:
     """float64[batches, choices]: each batch's mean chips per choice, from the running sums after each block."""
     sums = batch_sums(prefixes)
-    chips = sums.reshape(len(sums), nc, K.ODDS_STRIDE)[:, :, K.ODDS_CELLS].astype(np.float64)
+    chips = sums.reshape(len(sums), nc, K.ODDS_STRIDE)[:, :, K.OC_CHIPS].astype(np.float64)
     return chips / np.asarray(sizes, np.float64)[:, None]
 
 
@@ -50,7 +50,8 @@ def same_as_best(counts, nc: int, cand, best: int) -> list[bool]:
 def one_deal(params, idx: int, nc: int):
     """Deal ``idx`` of the run replayed alone: per choice (category, chips)."""
     c = np.asarray(block_odds(params, idx, 1)).reshape(nc, K.ODDS_STRIDE)
-    return [(int(np.argmax(r[:K.ODDS_CELLS])) // 81, int(r[K.ODDS_CELLS])) for r in c]
+    cells = [K.ODDS_CHOICE.field(r, "cells") for r in c]      # [category, players, tied]: one deal's only cell
+    return [(int(np.unravel_index(np.argmax(x), x.shape)[0]), K.ODDS_CHOICE.value(r, "chips")) for x, r in zip(cells, c)]
 
 
 def dealt(params, idx: int, rules: BourreRules) -> list:

@@ -17,6 +17,7 @@ from ..output import plain_table, pm
 from ..stats import hist_mean_ci, wilson
 from .bins import _pct
 from .config import ODDS_BLOCK, BourreRules, _dynamic, discard_limit, has_pimc, parse_hand, pimc_arg
+from .ev import run_ev_tables
 from .spec import SPEC
 
 CATS = ["passed", "won", "lone win", "tied", "lost with tricks", "bourre"]
@@ -55,7 +56,7 @@ def block_odds(params, first, n):
     cm = np.array([c[1] for c in params["choices"]], np.int64)
     cdm = np.array([c[2] for c in params["choices"]], np.uint64)
     return _dynamic(K.sim_odds, kd, kc, first, n, params["players"], params["seat"], np.uint64(params["hand_mask"]),
-                    params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
+                    params["upcard"], params["pot"], cm, cdm, ra, codes, prm, run_ev_tables(params),
                     *pimc_arg(SPEC.specs_from_json(params["heuristics"])))
 
 
@@ -79,8 +80,8 @@ def _cell_value(cat, npl, nt, rules: BourreRules, players, pot0):
 def odds_table(counts, choices, rules, players, pot0):
     rows = []
     for ci, (label, mode, dm) in enumerate(choices):
-        blk = np.asarray(counts[ci * K.ODDS_STRIDE:(ci + 1) * K.ODDS_STRIDE])
-        cells = blk[:K.ODDS_CELLS].reshape(K.ODDS_CATS, 9, 9)
+        blk = np.asarray(K.ODDS_CHOICE.nth(counts, ci))
+        cells = K.ODDS_CHOICE.field(blk, "cells")
         n = int(cells.sum())
         vals, cnts = [], []
         for cat in range(K.ODDS_CATS):
@@ -91,8 +92,9 @@ def odds_table(counts, choices, rules, players, pot0):
                         vals.append(_cell_value(cat, npl, nt, rules, players, pot0))
                         cnts.append(c)
         total = sum(v * c for v, c in zip(vals, cnts))
-        if total != int(blk[K.ODDS_CELLS]):
-            raise RuntimeError(f"odds: settlement mismatch for {label!r} ({total} != {int(blk[K.ODDS_CELLS])})")
+        chips = K.ODDS_CHOICE.value(blk, "chips")
+        if total != chips:
+            raise RuntimeError(f"odds: settlement mismatch for {label!r} ({total} != {chips})")
         m, half, _ = hist_mean_ci(np.array(vals, float), np.array(cnts, float)) if n else (math.nan, math.nan, 0)
         bycat = cells.sum(axis=(1, 2))
         row = {"choice": label, "mode": mode, "discard": " ".join(card_str(c) for c in sorted(cards_of(dm))), "n": n}

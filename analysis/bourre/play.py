@@ -36,6 +36,7 @@ from ..play_kinds import pimc_settings
 from ..stats import mean_ci, wilson
 from .bins import _pct
 from .config import BourreRules, _dynamic, has_pimc, parse_hand, pimc_arg
+from .ev import run_ev_tables
 from .odds import _cell_value, odds_run, seat_words
 from .spec import SPEC
 
@@ -70,7 +71,7 @@ def block_odds_play(params, first, n):
     pc, pp = SPEC.heuristic_arrays(specs, SPEC.rules_of(params), params["players"])
     return _dynamic(O.sim_odds_play, kd, kc, first, n, params["players"], seat,
                     np.uint64(params["hand_mask"]), params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
-                    _on("open" in params["play"]), pc, pp, _on("pimc" in params["play"]), *pimc)
+                    run_ev_tables(params), _on("open" in params["play"]), pc, pp, _on("pimc" in params["play"]), *pimc)
 
 
 def _on(flag: bool):
@@ -100,8 +101,8 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
     chips; per choice, each kind against the heuristics, the paired differences with 95% intervals."""
     rows, gaps = [], []
     for ci, (label, mode, dm) in enumerate(choices):
-        blk = np.asarray(counts[ci * O.PLAY_STRIDE:(ci + 1) * O.PLAY_STRIDE])
-        j = blk[:O.PLAY_CELLS].reshape(K.ODDS_CATS, 9, 9, O.N_OC)
+        blk = np.asarray(O.PLAY_CHOICE.nth(counts, ci))
+        j = O.PLAY_CHOICE.field(blk, "cells")       # [category, players, tied, open outcome]
         n = int(j.sum())
         if n == 0:
             continue
@@ -115,7 +116,7 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
                 oval[npl, oc] = _open_value(oc, npl, rules, players, pot0)
         hv = np.broadcast_to(hval[..., None], j.shape)
         ov = np.broadcast_to(oval[None, :, None, :], j.shape)
-        if int((hv * j).sum()) != int(blk[O.PLAY_CELLS]):
+        if int((hv * j).sum()) != O.PLAY_CHOICE.value(blk, "chips"):
             raise RuntimeError(f"odds --play: settlement mismatch for {label!r}")
         hcat = np.arange(K.ODDS_CATS)[:, None, None, None]
         ocat = np.arange(O.N_OC)[None, None, None, :]
@@ -154,16 +155,15 @@ def play_tables(counts, choices, kinds, rules, players, pot0):
 
 
 def _pimc_block(counts, ci, nc):
-    b = nc * O.PLAY_STRIDE + ci * O.PIMC_STRIDE
-    return np.asarray(counts[b:b + O.PIMC_STRIDE])
+    return np.asarray(O.PIMC_CHOICE.nth(counts, ci, base=nc * O.PLAY_STRIDE))   # after every choice's PLAY_CHOICE
 
 
 def _pimc_row(counts, ci, nc, label, mode, dm, hval, rules):
     """The pimc column of one choice: rates with Wilson intervals and the expected chips."""
     blk = _pimc_block(counts, ci, nc)
-    j = blk[:K.ODDS_CELLS].reshape(K.ODDS_CATS, 9, 9)
+    j = O.PIMC_CHOICE.field(blk, "cells")
     n = int(j.sum())
-    if int((hval * j).sum()) != int(blk[O.PM_CHIPS]):
+    if int((hval * j).sum()) != O.PIMC_CHOICE.value(blk, "chips"):
         raise RuntimeError(f"odds --play: settlement mismatch for {label!r} (pimc)")
     cat = np.arange(K.ODDS_CATS)[:, None, None]
     row = {"choice": label, "mode": mode, "discard": " ".join(card_str(c) for c in sorted(cards_of(int(dm)))),
@@ -180,9 +180,8 @@ def _pimc_gap(counts, ci, nc, label, mode, n):
     """pimc minus the heuristics on the same deals: paired differences of P(win), P(bourre), chips (95%)."""
     blk = _pimc_block(counts, ci, nc)
     g = {"choice": label, "mode": mode, "play": "pimc", "versus": "heuristic", "n": n}
-    for name, a, b in (("win", O.PM_DWIN, O.PM_DWIN2), ("bourre", O.PM_DBOU, O.PM_DBOU2),
-                       ("chips", O.PM_DCHIPS, O.PM_DCHIPS2)):
-        m, half = mean_ci(float(blk[a]), float(blk[b]), n)
+    for name, key in (("win", "dwin"), ("bourre", "dbou"), ("chips", "dchips")):
+        m, half = mean_ci(float(O.PIMC_CHOICE.value(blk, key)), float(O.PIMC_CHOICE.value(blk, key + "2")), n)
         g.update({f"gap_{name}": float(m), f"gap_{name}_ci": float(half)})
     return g
 

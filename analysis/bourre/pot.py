@@ -19,6 +19,7 @@ from ..engine import RunOptions
 from ..stats import batch_rate_ci, batch_ratio, hist_mean_ci, t_crit, wilson
 from .bins import BIN_MID, SEAT_QUANTILES, _seat_net_stats, fmt_chips_bin, pot_quantile
 from .config import MAX_FAN, BourreRules, _dynamic, no_pimc
+from .ev import run_ev_tables
 from .spec import SPEC
 
 
@@ -44,7 +45,8 @@ def _pot_vector(params, first, n):
     n_fan = -(-deals // stride)
     srows = np.zeros((n, K.S_LEN), np.int64)
     fans = np.zeros((n, n_fan), np.int64)
-    _dynamic(K.sim_sessions, kd, kc, first, n, players, deals, stride, ra, codes, prm, srows, fans)
+    _dynamic(K.sim_sessions, kd, kc, first, n, players, deals, stride, ra, codes, prm, run_ev_tables(params), srows,
+             fans)
     lay = agg_layout(n_fan, deals)
     v = K.reduce_sessions(srows, fans, players, deals, np.array([lay.offset(f) for f in K.POT_FIELDS], np.int64),
                           lay.size, max(SPEC.rules_of(params).ante, 1))

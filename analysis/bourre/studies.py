@@ -13,6 +13,7 @@ from ...kernels.cards import popcount
 from ..common import make_params
 from ..seating import seating
 from .config import DEFAULT_PLAYERS, PIMC_WORLDS, BourreRules, _dynamic, pimc_arg, rules_array
+from .ev import ev_tables
 from .pot import agg_layout, block_pot, fan_stride
 from .spec import SPEC
 
@@ -20,12 +21,13 @@ from .spec import SPEC
 def block_duplicate(params, first, n):
     players = SPEC.check_players(params.get("players", DEFAULT_PLAYERS))
     specs = SPEC.specs_from_json(params["entrants"])
-    codes, prm = SPEC.heuristic_arrays(specs, SPEC.rules_of(params), players)
+    codes, prm = SPEC.heuristic_arrays(specs)
     k = len(codes)
     ids, nround = seating(SPEC, k, params)
     kd, kc = SPEC.keys(params["seed"])
+    evt = ev_tables(specs, SPEC.rules_of(params), players)       # row h: entrant h's table (seat_ids name it)
     return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
-                    np.ascontiguousarray(prm[ids]), ids, k, nround, int(params.get("pot", 0)),
+                    np.ascontiguousarray(prm[ids]), ids, evt, k, nround, int(params.get("pot", 0)),
                     rules_array(SPEC.rules_of(params)), *pimc_arg(specs))
 
 
@@ -88,7 +90,7 @@ def pimc_bench_cases(seed=0):
     def fn(first, n):
         m = min(n, PIMC_BENCH_CAP)
         K.sim_duplicate(kd, kc, first, m, PIMC_BENCH_PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids,
-                        1, 1, 0, ra, True)
+                        ev_tables(specs, BourreRules(), PIMC_BENCH_PLAYERS), 1, 1, 0, ra, True)
         return m
     return [(f"sampling player pimc, whole deal, {PIMC_BENCH_PLAYERS} players (every seat)", fn)]
 
@@ -102,7 +104,8 @@ def pimc_decisions(seed=0, players=5, sessions=4, deals=30, spec="pimc"):
     specs = SPEC.parse_seats(spec, players)
     codes, prm = SPEC.heuristic_arrays(specs, rules, players)
     kd, kc = SPEC.keys(seed)
-    recs, _ = K.trace_sessions(kd, kc, 0, sessions, players, deals, ra, codes, prm, *pimc_arg(specs))
+    recs, _ = K.trace_sessions(kd, kc, 0, sessions, players, deals, ra, codes, prm, ev_tables(specs, rules, players),
+                               *pimc_arg(specs))
     out = []
     for rec in recs.reshape(-1, K.REC_LEN):
         if rec[K.REC_NTRICKS] != 5:

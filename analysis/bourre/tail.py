@@ -27,6 +27,7 @@ from ..engine import RunOptions
 from ..stats import clopper_pearson, t_crit, wilson
 from .bins import bin_hi
 from .config import _dynamic
+from .ev import run_ev_tables
 from .spec import SPEC
 
 DEFAULT_TARGETS = (100, 1000, 10_000, 100_000, 1_000_000)   # X / ante reported by --tail
@@ -94,7 +95,8 @@ def k_interval(counts, cross, sessions: int, k: float) -> tuple[float, float, fl
 # ---------------------------------------------------------------------------
 def block_tail(params, first, n):
     kd, kc, ra, codes, prm = SPEC.kernel_args(params)
-    return _dynamic(K.sim_tail, kd, kc, first, n, params["players"], params["deals"], ra, codes, prm)
+    return _dynamic(K.sim_tail, kd, kc, first, n, params["players"], params["deals"], ra, codes, prm,
+                    run_ev_tables(params))
 
 
 def tail_run(params, sessions: int) -> engine.Run:
@@ -108,11 +110,10 @@ BAND_NAMES = ("every deal", "pot carried in < 10x ante", "pot carried in 10x-100
 def decode_tail(v, ante: int) -> dict:
     """The (A, B) table, k per pot band and the survival of the pot after a deal."""
     v = np.asarray(v, np.int64)
-    ab = v[K.TAIL_O_AB:K.TAIL_O_BAND].reshape(K.TAIL_NA, K.TAIL_NBB)
-    band = v[K.TAIL_O_BAND:K.TAIL_O_CROSS].reshape(K.TAIL_NBAND, K.TAIL_NA)
-    cross = v[K.TAIL_O_CROSS:K.TAIL_O_HIST].reshape(K.TAIL_NBAND + 1, K.TAIL_NA, K.TAIL_NA)   # last: every deal
-    hist = v[K.TAIL_O_HIST:K.TAIL_O_MISC]
-    sessions, ovf = int(v[K.TAIL_O_MISC]), int(v[K.TAIL_O_MISC + 1])
+    f = K.TAIL.unpack(v)
+    ab, band, hist = f["ab"], f["band"], f["hist"]
+    cross = f["cross"]                                  # its last band: every deal
+    sessions, ovf = K.TAIL.value(v, "sessions"), K.TAIL.value(v, "overflowed")
     deals = int(ab.sum())
     rows = []
     bvals = np.arange(K.TAIL_NBB - 1)
@@ -264,7 +265,7 @@ def run_split(params, roots: int, levels, R, max_particles: int = MAX_PARTICLES,
     cnt = np.zeros((roots, K.SP_LEN), np.int64)
     R = np.broadcast_to(np.asarray(R, np.int64), (L,)).copy()
     _dynamic(K.split_sessions, kd, kc, np.int64(first), np.int64(roots), np.int64(params["players"]),
-             np.int64(params["deals"]), ra, codes, prm, np.asarray(levels, np.int64), R,
+             np.int64(params["deals"]), ra, codes, prm, run_ev_tables(params), np.asarray(levels, np.int64), R,
              np.int64(max_particles), Y, ow, cnt)
     return Y, ow, cnt
 

@@ -5,6 +5,7 @@ from ...kernels import bourre as K
 from ...kernels.cards import SUITS, card_str, cards_of
 from ..common import TricksimError, rules_dict
 from .config import KEY, BourreRules, has_pimc, pimc_arg, rules_array
+from .ev import ev_tables
 from .pot import check_sessions
 from .spec import SPEC
 
@@ -79,7 +80,7 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     kd, kc = SPEC.keys(seed)
     codes, prm = SPEC.heuristic_arrays(specs, rules, players)
     recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm,
-                                   *pimc_arg(specs))
+                                   ev_tables(specs, rules, players), *pimc_arg(specs))
     out = []
     for i in range(sessions):
         played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])

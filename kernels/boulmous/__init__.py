@@ -27,7 +27,8 @@ from .deals import AGG_DEALS, CHUNK, DEALS, sim_deals, trace_deals
 from .duplicate import sim_duplicate
 from .games import (AGG_GAMES, GAMES, LOG_BOXES, LOG_SCORES, LOG_STAKES, LOG_W, LOG_WINNERS, MAX_DEALS_PER_GAME,
                     no_score_aware, play_game, sa_thresholds, settle, sim_games, trace_game)
-from .odds import AGG_CLASSES, AGG_ODDS, ODDS, exact_odds, hand_class, odds_one, sim_classes, sim_odds
+from .odds import (AGG_CLASSES, AGG_ODDS, C_TRICKS, CLASSES, ODDS, exact_odds, hand_class, odds_one, sim_classes,
+                   sim_odds)
 from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NO_GAME, NOBODY, PS_DEAL, auction, i64, no_game, pimc_scratch,
                    play_deal, play_tricks, score_deal)
 from .players import (COLUMN, H_AGGRESSIVE, H_CAUTIOUS, H_PIMC, H_RANDOM, N_PARAMS, NO_SA, P_ACE_WEIGHT, P_BID,

@@ -25,6 +25,10 @@ from ..tally import add_outer, add_sum_outer
 PASS_CODE = 4 * 4 * 2401
 N_CODES = PASS_CODE + 1
 CHUNK = 2048
+# a state's value (the table's rows, ``_backup``'s accumulator): per seat P(win the game), then its expected money
+VALUE = Layout(("win", 4), ("money", 4))
+V_WIN, V_MONEY = VALUE.offsets()
+V_LEN = VALUE.size
 GROUPS = 16            # partial count vectors per call of the long-vector kernels (memory, not results)
 i64 = np.int64
 
@@ -242,25 +246,25 @@ def _step(y, k, delta, taker, target, F, C, tie_break, yn, z):
 
 @njit(cache=True, nogil=True, inline="always")
 def _backup(V, y, k, p, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z, acc):
-    """Add outcome k's contribution (probability p) to ``acc`` (8 slots); returns the next index
+    """Add outcome k's contribution (probability p) to ``acc`` (a ``VALUE``); returns the next index
     when it is a live state (its value already read from V), else -1."""
     w, nxt, cut = _step(y, k, delta, taker, target, F, C, tie_break, yn, z)
     t = taker[k]
     b = box[k]
     for s in range(4):
-        acc[4 + s] += p * imm[k, s]
+        acc[V_MONEY + s] += p * imm[k, s]
     if nxt >= 0:
         for s in range(4):
-            ps = V[nxt, (s + 3) % 4]
-            acc[s] += p * ps
-            m = V[nxt, 4 + (s + 3) % 4]
+            ps = V[nxt, V_WIN + (s + 3) % 4]
+            acc[V_WIN + s] += p * ps
+            m = V[nxt, V_MONEY + (s + 3) % 4]
             if b != 0:
                 # the box just made is paid at the end: its coefficient from the next state's win chances
                 if t != s:
-                    m += V[nxt, (s + 3) % 4] + wpo * V[nxt, (t + 3) % 4]
+                    m += V[nxt, V_WIN + (s + 3) % 4] + wpo * V[nxt, V_WIN + (t + 3) % 4]
                 else:
                     m += -(1.0 - ps) - 3.0 * wpo * ps
-            acc[4 + s] += p * m
+            acc[V_MONEY + s] += p * m
         return nxt
     if cut != 0:
         nw = 0
@@ -273,19 +277,19 @@ def _backup(V, y, k, p, delta, taker, box, imm, target, F, C, tie_break, wpo, se
             wm = 1 << u
             for s in range(4):
                 if s == u:
-                    acc[s] += p / nw
+                    acc[V_WIN + s] += p / nw
                 mm = settle0[wm, s]
                 if b != 0:
                     mm += coef[wm, s, t]
-                acc[4 + s] += p / nw * mm
+                acc[V_MONEY + s] += p / nw * mm
         return -1
     for s in range(4):
         if (w >> s) & 1:
-            acc[s] += p
+            acc[V_WIN + s] += p
         mm = settle0[w, s]
         if b != 0:
             mm += coef[w, s, t]
-        acc[4 + s] += p * mm
+        acc[V_MONEY + s] += p * mm
     return -1
 
 
@@ -307,7 +311,7 @@ def value_sweep(V, order, starts, prob, delta, taker, box, imm, target, F, C, ti
         y0 = np.zeros(4, np.int64)
         _decode(order[a], L, F, y0)
         level = y0[0] + y0[1] + y0[2] + y0[3]
-        ext = np.zeros((m, 8))
+        ext = np.zeros((m, V_LEN))
         s_idx = np.full((m, same_cap), -1, np.int64)
         s_k = np.zeros((m, same_cap), np.int64)
         downs = np.zeros(m, np.int64)
@@ -317,9 +321,9 @@ def value_sweep(V, order, starts, prob, delta, taker, box, imm, target, F, C, ti
             y = np.zeros(4, np.int64)
             yn = np.zeros(4, np.int64)
             z = np.zeros(4, np.int64)
-            tmp = np.zeros(8)
+            tmp = np.zeros(V_LEN)
             for j in range(c * 256, min(m, (c + 1) * 256)):
-                for q in range(8):
+                for q in range(V_LEN):
                     tmp[q] = 0.0
                 _decode(order[a + j], L, F, y)
                 ns = 0
@@ -331,25 +335,25 @@ def value_sweep(V, order, starts, prob, delta, taker, box, imm, target, F, C, ti
                             s_k[j, ns] = k
                             ns += 1
                             for s in range(4):
-                                tmp[4 + s] += prob[k] * imm[k, s]
+                                tmp[V_MONEY + s] += prob[k] * imm[k, s]
                             continue
                         overs[j] += 1
                     if nxt >= 0 and z[0] + z[1] + z[2] + z[3] < level:
                         downs[j] += 1
                     _backup(V, y, k, prob[k], delta, taker, box, imm, target, F, C, tie_break, wpo, settle0,
                             coef, yn, z, tmp)
-                for q in range(8):
+                for q in range(V_LEN):
                     ext[j, q] = tmp[q]
         n_down += downs.sum()
         n_over += overs.sum()
         # the level's own transitions (everyone passes, a failed boulmous): Gauss-Seidel
         y = np.zeros(4, np.int64)
-        acc = np.zeros(8)
+        acc = np.zeros(V_LEN)
         for it in range(max_inner):
             ch = 0.0
             for j in range(m):
                 i = order[a + j]
-                for q in range(8):
+                for q in range(V_LEN):
                     acc[q] = ext[j, q]
                 for u in range(same_cap):
                     nxt = s_idx[j, u]
@@ -359,16 +363,16 @@ def value_sweep(V, order, starts, prob, delta, taker, box, imm, target, F, C, ti
                     p = prob[k]
                     t = taker[k]
                     for s in range(4):
-                        ps = V[nxt, (s + 3) % 4]
-                        acc[s] += p * ps
-                        mv = V[nxt, 4 + (s + 3) % 4]
+                        ps = V[nxt, V_WIN + (s + 3) % 4]
+                        acc[V_WIN + s] += p * ps
+                        mv = V[nxt, V_MONEY + (s + 3) % 4]
                         if box[k] != 0:
                             if t != s:
-                                mv += ps + wpo * V[nxt, (t + 3) % 4]
+                                mv += ps + wpo * V[nxt, V_WIN + (t + 3) % 4]
                             else:
                                 mv += -(1.0 - ps) - 3.0 * wpo * ps
-                        acc[4 + s] += p * mv
-                for q in range(8):
+                        acc[V_MONEY + s] += p * mv
+                for q in range(V_LEN):
                     d = abs(acc[q] - V[i, q])
                     if d > ch:
                         ch = d
@@ -389,19 +393,19 @@ def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, 
     """Delta method: the derivative of the 8 values of state ``x0`` with respect to each outcome's
     probability, centred (sum over the visits of the game from x0, by the rotation r of the seats,
     of the occupancy times (the outcome's backed-up value minus the state's value)).  Returns
-    float64[n outcomes, 8] in x0's seats."""
+    float64[n outcomes, V_LEN] (``VALUE``) in x0's seats."""
     L = C - F + 1
     nk = prob.shape[0]
     NS = V.shape[0]
     mu = np.zeros((NS, 4))
     mu[x0, 0] = 1.0
-    IF = np.zeros((nk, 8))
+    IF = np.zeros((nk, V_LEN))
     G = 16
-    IFg = np.zeros((G, nk, 8))
+    IFg = np.zeros((G, nk, V_LEN))
     y = np.zeros(4, np.int64)
     yn = np.zeros(4, np.int64)
     z = np.zeros(4, np.int64)
-    tmp = np.zeros(8)
+    tmp = np.zeros(V_LEN)
     lv0 = level_of[x0]
     for lv in range(lv0, -1, -1):                       # levels are stored highest first
         a = starts[lv]
@@ -457,19 +461,19 @@ def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, 
             yg = np.zeros(4, np.int64)
             yng = np.zeros(4, np.int64)
             zg = np.zeros(4, np.int64)
-            tg = np.zeros(8)
-            dg = np.zeros(8)
+            tg = np.zeros(V_LEN)
+            dg = np.zeros(V_LEN)
             for j in range(g, m, G):
                 i = order[a + j]
                 if max(cur[j, 0], cur[j, 1], cur[j, 2], cur[j, 3]) < MU_MIN:
                     continue
                 _decode(i, L, F, yg)
                 for k in range(nk):
-                    for q in range(8):
+                    for q in range(V_LEN):
                         tg[q] = 0.0
                     _backup(V, yg, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef,
                             yng, zg, tg)
-                    for q in range(8):
+                    for q in range(V_LEN):
                         dg[q] = tg[q] - V[i, q]
                     for r in range(4):
                         mr = cur[j, r]
@@ -477,8 +481,8 @@ def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, 
                             continue
                         for s in range(4):
                             cs = (s + r) % 4          # x0's seat s sits at canonical seat s + r here
-                            IFg[g, k, s] += mr * dg[cs]
-                            IFg[g, k, 4 + s] += mr * dg[4 + cs]
+                            IFg[g, k, V_WIN + s] += mr * dg[V_WIN + cs]
+                            IFg[g, k, V_MONEY + s] += mr * dg[V_MONEY + cs]
         for j in range(m):
             if max(cur[j, 0], cur[j, 1], cur[j, 2], cur[j, 3]) < MU_MIN:
                 continue
@@ -497,14 +501,19 @@ def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, 
 # score-aware decisions: the joint outcome of one hand's calls, and the value after a deal
 # ---------------------------------------------------------------------------
 ODDS_WON = 2401                  # per trump: the four seats' tricks, w0 * 343 + w1 * 49 + w2 * 7 + w3
-AGG_ODDS_JOINT = 5 * ODDS_WON + N_CODES
+# ``boulmous_odds_joint``'s vector: per trump (5) the counts of the four seats' tricks, then the outcome codes of
+# the auction in which the seat passes
+ODDS_JOINT = Layout(("by_trump", (5, ODDS_WON)), ("pass", N_CODES))
+OJ_BY_TRUMP, OJ_PASS = ODDS_JOINT.offsets()
+AGG_ODDS_JOINT = ODDS_JOINT.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hparams):
     """As kernels/boulmous/odds.sim_odds (the same deals and decisions), but the tricks of every seat: per trump
     the counts of the four seats' tricks with ``seat`` forced taker, then the outcome codes (as
-    ``boulmous_outcomes``, seats relative to the dealer) of the auction in which ``seat`` passes."""
+    ``boulmous_outcomes``, seats relative to the dealer) of the auction in which ``seat`` passes: the fields of
+    ``ODDS_JOINT``."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     ng = min(nch, GROUPS)
@@ -540,7 +549,7 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
                     for r in range(4):
                         code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
                         mul //= 7
-                    acc[t * ODDS_WON + code] += 1
+                    acc[OJ_BY_TRUMP + t * ODDS_WON + code] += 1
                 seed_state(st, key_dec, idx)
                 KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), seat, rules, hcodes, hparams, st, lb, rec,
                              nogame)
@@ -553,24 +562,24 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
                     for r in range(4):
                         code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
                         mul //= 7
-                acc[5 * ODDS_WON + code] += 1
+                acc[OJ_PASS + code] += 1
     return part.sum(axis=0)
 
 
 @njit(cache=True, nogil=True)
 def values_after(V, y, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef):
-    """The 8 values (canonical seats of ``y``) after each outcome k from canonical scores ``y``, the
-    boulmous payments included: float64[n outcomes, 8]."""
+    """The values (``VALUE``, canonical seats of ``y``) after each outcome k from canonical scores ``y``, the
+    boulmous payments included: float64[n outcomes, V_LEN]."""
     nk = delta.shape[0]
-    out = np.zeros((nk, 8))
+    out = np.zeros((nk, V_LEN))
     yn = np.zeros(4, np.int64)
     z = np.zeros(4, np.int64)
-    tmp = np.zeros(8)
+    tmp = np.zeros(V_LEN)
     for k in range(nk):
-        for q in range(8):
+        for q in range(V_LEN):
             tmp[q] = 0.0
         _backup(V, y, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z, tmp)
-        for q in range(8):
+        for q in range(V_LEN):
             out[k, q] = tmp[q]
     return out
 
@@ -583,8 +592,8 @@ def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie
     after those it did not take (the outcomes of ``contract`` 0 with another taker or none),
     p* = (W_pass - W_fail) / (W_made - W_fail); -1 when bidding is never worse (W_fail >= W_pass), 2 when it
     is never better (W_made <= W_pass, or no such deal in the sample); so W_made <= W_fail gives -1 or 2.
-    The value is the state's slot ``slot`` + seat: 0, P(win the game); 4, the expected money (``_backup``:
-    the boulmous payments and the box of the deal included).  Returns float32[L^4, 4, 4]."""
+    The value is the state's field at offset ``slot`` + seat: ``V_WIN``, P(win the game); ``V_MONEY``, the expected
+    money (``_backup``: the boulmous payments and the box of the deal included).  Returns float32[L^4, 4, 4]."""
     L = C - F + 1
     NS = L * L * L * L
     nk = prob.shape[0]
@@ -594,7 +603,7 @@ def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie
         y = np.zeros(4, np.int64)
         yn = np.zeros(4, np.int64)
         z = np.zeros(4, np.int64)
-        tmp = np.zeros(8)
+        tmp = np.zeros(V_LEN)
         wm = np.zeros((4, 4))
         nm = np.zeros((4, 4))
         wf = np.zeros((4, 4))
@@ -610,7 +619,7 @@ def bid_pstar(V, prob, delta, taker, contract, made, box, imm, target, F, C, tie
             wp[:] = 0.0
             npass[:] = 0.0
             for k in range(nk):
-                for q in range(8):
+                for q in range(V_LEN):
                     tmp[q] = 0.0
                 _backup(V, y, k, 1.0, delta, taker, box, imm, target, F, C, tie_break, wpo, settle0, coef, yn, z,
                         tmp)

@@ -139,8 +139,10 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
     return part.sum(axis=0)
 
 
-# sim_classes aggregate: [trumps 0..7][bowers 0..2][side aces 0..4][taker tricks 0..6]
-AGG_CLASSES = 8 * 3 * 5 * 7
+# sim_classes aggregate: the taker's tricks 0..6 by hand class (trumps 0..7, bowers 0..2, side aces 0..4)
+CLASSES = Layout(("tricks", (8, 3, 5, 7)),)
+C_TRICKS, = CLASSES.offsets()
+AGG_CLASSES = CLASSES.size
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -165,7 +167,7 @@ def hand_class(hand, t, lb):
 @njit(cache=True, nogil=True, parallel=True)
 def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Random deals; the first to speak takes the contract in the trump its heuristic
-    prefers; counts its tricks by hand class (trump count, bowers, side aces)."""
+    prefers; counts its tricks by hand class (trump count, bowers, side aces): the fields of ``CLASSES``."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_CLASSES), np.int64)
@@ -190,5 +192,5 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             if t == NT:
                 continue
             ntr, nbow, aces = hand_class(hands[0], t, lb)
-            acc[((ntr * 3 + nbow) * 5 + aces) * 7 + rec[REC_WON]] += 1
+            acc[C_TRICKS + ((ntr * 3 + nbow) * 5 + aces) * 7 + rec[REC_WON]] += 1
     return part.sum(axis=0)

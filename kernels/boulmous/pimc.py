@@ -230,7 +230,7 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     sampling stops when the leading candidate (by the rule above, on the worlds so far) leads every other by
     more than z standard errors of their paired per-world differences, L > z * sqrt(sum of d^2), in the
     measure that separates them: the makes (GOAL_CONTRACT) when their totals differ, else the tricks. It is a
-    bet that the worlds left would not overturn the lead; how often it changes a decision is measured (README).
+    bet that the worlds left would not overturn the lead; how often it changes a decision is measured (docs/methods/sampling.md).
     ``race`` = 0: every world is solved."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(24, np.int64)
@@ -424,7 +424,7 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
 
 @njit(cache=True, nogil=True, parallel=True)
 def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes):
-    """The race measurement (README): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
+    """The race measurement (docs/methods/sampling.md): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
     of deal i (as in ``pimc_play_batch``), each decision with a choice made again by ``pimc_choose`` with margin
     ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate;
     ``nodes[i]`` the solver nodes searched for deal i's decisions (the work, whatever the load)."""

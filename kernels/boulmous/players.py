@@ -39,7 +39,7 @@ PARAMS = (
     ("race", 1.0, 0, 10, "stop sampling a card decision (from 8 worlds on) once the leading card leads every other "
                          "by more than race standard errors (0: off)"),
     ("score_aware", 0, 0, 2, "in whole games (stakes, compare --games) bid by the equity table at the scores: 1 by "
-                             "the chance to win the game, 2 by money (README: score-aware bidding)"),
+                             "the chance to win the game, 2 by money (docs/methods/equity.md)"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)

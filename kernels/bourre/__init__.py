@@ -19,20 +19,21 @@ imported by their own paths (``from tricksim.kernels.bourre import solver as S``
 from ..cards import DECK52, SUIT_MASK, U0, U1, highest, lowest, nth_card, popcount
 from ..rng import below, seed_state, uniform
 from ..tally import add_outer, add_sum_outer
-from .draw import (DECK_IDS, deal_fresh, declare, declare_call, discard_and_draw, draw_declared, draw_declared_call,
-                   must_play, seat_decision, seat_decision_call, seat_order, serve)
+from .draw import (DECK_IDS, basic_decision_call, deal_fresh, declare, declare_call, discard_and_draw, draw_declared,
+                   draw_declared_call, must_play, seat_decision, seat_order, serve)
 from .duplicate import sim_duplicate
-from .ev_train import EV_GLOBAL, ev_outcome, sim_ev_train
-from .odds import ODDS_CATS, ODDS_CELLS, ODDS_STRIDE, deal_around, odds_outcome, odds_playout, sim_odds
-from .play import add_net, next_deal, play_dealt, post_antes, settle
-from .players import (COLUMN, EV_BASE, EV_BOU, EV_CELLS, EV_DEC, EV_LEN, EV_NA, EV_NK, EV_NKC, EV_NNP, EV_NO, EV_NPOS,
+from .ev_train import ET_CELLS, ET_CHANGED, ET_DECISIONS, EV_TRAIN, ev_outcome, sim_ev_train
+from .odds import (OC_CELLS, OC_CHIPS, ODDS_CATS, ODDS_CELLS, ODDS_CHOICE, ODDS_STRIDE, deal_around, odds_outcome,
+                   odds_playout, sim_odds)
+from .play import add_net, next_deal, play_dealt, post_antes, refuse_ev_without_table, refuse_pimc_seats, settle
+from .players import (COLUMN, EV_BOU, EV_CELLS, EV_DEC, EV_LEN, EV_NA, EV_NK, EV_NKC, EV_NNP, EV_NO, EV_NPOS,
                       EV_NPOT, EV_NT, EV_NTT, EV_PLAYED, EV_SAMP, EV_STATS, EV_TIE, EV_W, EV_WIN, H_BASIC, H_CINCH,
                       H_EV, H_PIMC, H_RANDOM, N_PARAMS, P_ACE_WEIGHT, P_ANTE_MULT, P_BOURRE_GUARD, P_DECIDE,
                       P_DECLARED_WEIGHT, P_DRAW, P_DRAW_WEIGHT, P_DRAW_Z, P_EVAL, P_KEEP_KINGS, P_KING_WEIGHT,
                       P_LONO_PROB, P_LONO_RANK, P_PLAY_PROB, P_POSITION_WEIGHT, P_POT_WEIGHT, P_RACE, P_SURE_WEIGHT,
                       P_THRESHOLD, P_TRUMP_RANK_WEIGHT, P_TRUMP_WEIGHT, P_WORLDS, PARAMS, choose_ante, choose_card,
-                      choose_discard, choose_lono, choose_play, decide, estimate, ev_best, ev_cell, ev_discard,
-                      ev_gain, ev_gain_var, ev_kept_class, strongest_card)
+                      choose_discard, choose_lono, choose_play, decide, decide_ev, decide_heuristic, estimate, ev_best,
+                      ev_cell, ev_discard, ev_gain, ev_gain_var, ev_kept_class, strongest_card)
 from .rules import (ACES, ALLPASS_CARRY, ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_NONE, CINCH_PAGAT, HIGH4,
                     IW_LEN, KINGS, KNOW_HOLDER, KNOW_OMNISCIENT, LONO_MAX_RANK, LOW01, LOW23, MAXP, N_RULES, NO_SEAT,
                     OUT_CARRY, OUT_LONE, OUT_TIE, OUT_WIN, OVF, QKA, R_ALL_PASS, R_ANTE, R_CINCH_KNOWLEDGE,
@@ -54,6 +55,6 @@ from .sessions import (BIN_OVF, DOWN_MULT, MI_DEALS, MI_OK, MI_OVERFLOWED, MI_OV
                        S_SWIN, SE_BOURRES, SE_DOWN, SE_NET_HI, SE_NET_LO, SE_PLAYED, SE_WINS, SEAT, SEAT_LEN,
                        play_session, pot_bin, pot_layout, reduce_sessions, session_deal, session_scratch,
                        session_start, sim_sessions, trace_sessions)
-from .tail import (SP_CAPPED, SP_DEALS, SP_LEN, SP_PARTICLES, SP_VIOL, SPLIT_TAG, TAIL_BANDS, TAIL_LEN, TAIL_NA,
-                   TAIL_NBAND, TAIL_NBB, TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_O_MISC, sim_tail,
-                   split_sessions, tail_a)
+from .tail import (SP_CAPPED, SP_DEALS, SP_LEN, SP_PARTICLES, SP_VIOL, SPLIT_TAG, TAIL, TAIL_BANDS, TAIL_LEN, TAIL_NA,
+                   TAIL_NBAND, TAIL_NBB, TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_O_OVERFLOWED,
+                   TAIL_O_SESSIONS, sim_tail, split_sessions, tail_a)

@@ -6,7 +6,7 @@ from ..cards import U0
 from ..rng import seed_state
 from ..tally import add_outer, add_sum_outer
 from .draw import deal_fresh
-from .play import play_dealt, refuse_pimc_seats
+from .play import play_dealt, refuse_ev_without_table, refuse_pimc_seats
 from .players import H_PIMC
 from .rules import (IW_LEN, MAXP, NO_SEAT, R_ANTE, R_DEALER_ANTES_ALL, REC_ANTE2, REC_BPAID, REC_LEN, REC_POT_WON,
                     UW_LEN)
@@ -16,8 +16,8 @@ from .rules import (IW_LEN, MAXP, NO_SEAT, R_ANTE, R_DEALER_ANTES_ALL, REC_ANTE2
 # duplicate comparison: the seatings of a balanced design on the same deal
 # ============================================================================
 @njit(cache=True, nogil=True, parallel=True)
-def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params, seat_ids, k, nround, pot0, rules,
-                  pimc=None):
+def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params, seat_ids, evt, k, nround, pot0,
+                  rules, pimc=None):
     """Deal idx (dealer players-1, a fresh deal: pot0 carried over, everyone antes) is played
     once per seating of round c = idx % nround (rows c*k .. c*k+k-1 of ``seat_ids``,
     ``seat_codes``, ``seat_params``: entrant, heuristic code and parameters of each seat;
@@ -27,8 +27,10 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
     (k + 2*k*k) + nround*k*k]: the deals of each round n_c, then per round S_c[h] =
     sum_d X_h(d), Q_c[a, b] = sum_d X_a(d) X_b(d), P_c[a, b] = sum_d sum_r Y_a(d, r)
     Y_b(d, r), then M[r, h] = sum_d Y_h(d, r), where Y_h(d, r) = chips (score_delta) of
-    entrant h's seats in playout r and X_h = sum_r Y_h.  ``pimc`` True when an entrant is the sampling player;
+    entrant h's seats in playout r and X_h = sum_r Y_h.  ``evt`` the ev tables, entrant h's row h (a (0, EV_LEN)
+    array when no entrant is ev): a seat reads its entrant's.  ``pimc`` True when an entrant is the sampling player;
     None (omitted): none is, and the kernel is compiled without it (play_dealt's ``pimc``)."""
+    refuse_ev_without_table(seat_codes, evt)
     if pimc is None:
         refuse_pimc_seats(seat_codes)
     kk = k * k
@@ -65,15 +67,15 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
                 X[h] = 0
             for j in range(k):
                 r = c * k + j
-                hc = seat_codes[r]          # views (an ev seat's row is N_PARAMS + EV_LEN wide: no copy)
+                hc = seat_codes[r]          # views (no copy)
                 hp = seat_params[r]
                 seed_state(sd, key_deal, idx)
                 seed_state(st, key_dec, idx)
                 seed_state(st, st[0], j)
                 upcard, m = deal_fresh(sd, players, dealer, allm, hands, pool, rules, iw)
                 pot = pot0 + ante * players
-                play_dealt(sd, st, players, dealer, allm, pot, upcard, m, ante, rules, hc, hp, hands, pool,
-                           rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
+                play_dealt(sd, st, players, dealer, allm, pot, upcard, m, ante, rules, hc, hp, evt, seat_ids[r], hands,
+                           pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
                 for h in range(k):
                     Y[h] = 0
                 for s in range(players):

@@ -4,9 +4,10 @@ import numpy as np
 from numba import njit, prange
 
 from ..cards import U0
+from ..layout import Layout
 from ..rng import below, seed_state
 from .draw import deal_fresh
-from .play import next_deal, play_dealt, post_antes
+from .play import next_deal, play_dealt, post_antes, refuse_ev_without_table
 from .players import (EV_CELLS, EV_DEC, EV_PLAYED, EV_SAMP, EV_STATS, EV_WIN, P_DRAW, choose_ante, decide, ev_cell,
                       ev_discard, ev_kept_class)
 from .rules import (IW_LEN, MAXP, NO_SEAT, OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ANTE, R_DEALER_SETS_ANTE, R_DOUBLE_ANTE,
@@ -16,7 +17,11 @@ from .rules import (IW_LEN, MAXP, NO_SEAT, OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_AN
 # ============================================================================
 # ev training (analysis/bourre/ev.py): one iteration of the fictitious play
 # ============================================================================
-EV_GLOBAL = 2          # after the cells' counts: decisions met, decisions the previous players make otherwise
+# ``sim_ev_train``'s int64 vector: per cell its EV_STATS counts, then the decisions met and those the previous
+# players make otherwise
+EV_TRAIN = Layout(("cells", (EV_CELLS, EV_STATS)), ("decisions", 1), ("changed", 1))
+ET_CELLS, ET_DECISIONS, ET_CHANGED = EV_TRAIN.offsets()
+EV_TRAIN_LEN = EV_TRAIN.size
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -34,8 +39,8 @@ def ev_outcome(rec, s):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _train_sessions(acc, i0, i1, key_deal, key_dec, key_x, first, players, D, rules, hcodes, hparams, pparams, sep,
-                    limit, allm, g0, hands, h0, pool, p0, sd, st, sx, uw, iw, rec, rec2, cells, nbs, discs):
+def _train_sessions(acc, i0, i1, key_deal, key_dec, key_x, first, players, D, rules, hcodes, hparams, evt, pevt, sep,
+                    limit, allm, hands, h0, pool, p0, sd, st, sx, uw, iw, rec, rec2, cells, nbs, discs, evrow):
     """Sessions first+i0 .. first+i1-1 of ``sim_ev_train`` counted into ``acc`` (one chunk; its own function, not
     the prange body, so that numba types and compiles the deal loop once rather than again in the parallel
     kernel's outlined body)."""
@@ -74,8 +79,8 @@ def _train_sessions(acc, i0, i1, key_deal, key_dec, key_x, first, players, D, ru
                 p0[q] = pool[q]
             sd0 = sd[0]
             st0 = st[0]
-            if not play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                              pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw):
+            if not play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, evt, evrow,
+                              hands, pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw):
                 break
             # the decisions as play_dealt met them (declaration order, dealt hands)
             k = rec[REC_NDEC]
@@ -94,20 +99,20 @@ def _train_sessions(acc, i0, i1, key_deal, key_dec, key_x, first, players, D, ru
                 if not (is_dealer and (lono or ace_up or nb == 0)):
                     h = np.uint64(rec[REC_DEAL + s])
                     potq = pot + a2 * nb
-                    cur, disc = decide(hcodes[s], hparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q, k,
-                                       nb, potq, table_ante, amt, rules, st)
+                    cur, disc = decide(hcodes[s], hparams, s, evt, s, h, trump, upcard, is_dealer, lono, limit, ko, q,
+                                       k, nb, potq, table_ante, amt, rules, st)
                     c = ev_cell(ev_kept_class(h & ~disc, trump, lono), q, k, nb, potq, table_ante)
                     cells[q] = c
                     discs[q] = disc
                     nbs[q] = nb
-                    acc[c * EV_STATS + EV_DEC] += 1
+                    acc[ET_CELLS + c * EV_STATS + EV_DEC] += 1
                     if pl:
-                        acc[c * EV_STATS + EV_PLAYED] += 1
-                    prev, pdisc = decide(hcodes[s], pparams, s, h, trump, upcard, is_dealer, lono, limit, ko, q,
-                                         k, nb, potq, table_ante, amt, rules, st)
-                    acc[g0] += 1
+                        acc[ET_CELLS + c * EV_STATS + EV_PLAYED] += 1
+                    prev, pdisc = decide(hcodes[s], hparams, s, pevt, s, h, trump, upcard, is_dealer, lono, limit, ko,
+                                         q, k, nb, potq, table_ante, amt, rules, st)
+                    acc[ET_DECISIONS] += 1
                     if prev != pl or (pl and pdisc != disc):
-                        acc[g0 + 1] += 1
+                        acc[ET_CHANGED] += 1
                 if pl:
                     nb += 1
             q = below(sx, k)
@@ -134,39 +139,40 @@ def _train_sessions(acc, i0, i1, key_deal, key_dec, key_x, first, players, D, ru
                             pool[t] = p0[t]
                         sd[0] = sd0
                         st[0] = st0
-                        if play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams,
-                                      hands, pool, rec2, s, np.int64(1), dsel, uw, iw):
+                        if play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, evt,
+                                      evrow, hands, pool, rec2, s, np.int64(1), dsel, uw, iw):
                             o = ev_outcome(rec2, s)
                     if o >= 0:
-                        acc[c * EV_STATS + EV_SAMP] += 1
+                        acc[ET_CELLS + c * EV_STATS + EV_SAMP] += 1
                         if o < 3:
-                            acc[c * EV_STATS + EV_WIN + o] += 1
+                            acc[ET_CELLS + c * EV_STATS + EV_WIN + o] += 1
             pot = rec[REC_POT_AFTER]
             exempt, inmask = next_deal(players, rec, rules)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes, hparams, pparams):
+def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes, hparams, evt, pevt):
     """Sessions first..first+ns-1 of D deals (as ``play_session`` plays them: antes, the
-    pot carried on) played by ``hcodes``/``hparams``.  In every deal each real play/pass
+    pot carried on) played by ``hcodes``/``hparams`` (ev seat s with row s of the ev tables ``evt``).  In every deal each real play/pass
     decision (not the dealer's forced ones) is counted in its class (EV_DEC, EV_PLAYED), and
-    whether the previous players (``pparams``, same codes) would have decided otherwise (play
+    whether the previous players (the same seats with the previous tables ``pevt``) would have decided otherwise (play
     or pass, or the discard of a play); one decision point drawn on the stream ``key_x`` is
     sampled twice: the outcome of playing with its own discard, and (``draw`` = 1) of playing
     with a draw count drawn uniformly (same stream) from those the rules allow, keeping its
     strongest cards (``ev_discard``), when that is another discard; each the real outcome if
     that is what the seat did, else the deal replayed from the same cards, stock and decision
     stream with that seat playing that discard (the counterfactual, as the odds study plays a
-    choice); counted in the class of (kept cards, ...).  Returns int64[EV_CELLS * EV_STATS + EV_GLOBAL]; the chunks of sessions (at most 32,
-    their sizes from ns alone) make it the same on any thread count."""
+    choice); counted in the class of (kept cards, ...).  Returns int64[EV_TRAIN_LEN]
+    (the fields of ``EV_TRAIN``); the chunks of sessions (at most 32, their sizes from ns alone) make it the same
+    on any thread count."""
+    refuse_ev_without_table(hcodes, evt)
     CH = max(8, (ns + 31) // 32)
     nch = (ns + CH - 1) // CH
-    width = EV_CELLS * EV_STATS + EV_GLOBAL
+    width = EV_TRAIN_LEN
     part = np.zeros((nch, width), np.int64)
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     limit = max_discard(players, rules)
     allm = (1 << players) - 1
-    g0 = EV_CELLS * EV_STATS
     for ch in prange(nch):
         hands = np.zeros(MAXP, np.uint64)
         h0 = np.zeros(MAXP, np.uint64)
@@ -182,7 +188,8 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes,
         cells = np.zeros(MAXP, np.int64)
         nbs = np.zeros(MAXP, np.int64)
         discs = np.zeros(MAXP, np.uint64)
+        evrow = np.arange(MAXP)
         _train_sessions(part[ch], ch * CH, min(ns, (ch + 1) * CH), key_deal, key_dec, key_x, first, players, D, rules,
-                        hcodes, hparams, pparams, sep, limit, allm, g0, hands, h0, pool, p0, sd, st, sx, uw, iw, rec,
-                        rec2, cells, nbs, discs)
+                        hcodes, hparams, evt, pevt, sep, limit, allm, hands, h0, pool, p0, sd, st, sx, uw, iw, rec,
+                        rec2, cells, nbs, discs, evrow)
     return part.sum(axis=0)

@@ -5,9 +5,10 @@ import numpy as np
 from numba import njit, prange
 
 from ..cards import DECK52, U0, popcount
+from ..layout import Layout
 from ..rng import seed_state
 from .draw import seat_order
-from .play import play_dealt, refuse_pimc_seats
+from .play import play_dealt, refuse_ev_without_table, refuse_pimc_seats
 from .rules import (IW_LEN, MAXP, OUT_LONE, OUT_WIN, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_BOURRE,
                     REC_BPAID, REC_LEN, REC_NACTIVE, REC_OUTCOME, REC_POT_WON, REC_TIED, REC_WINNER, TRUMP_SEPARATE,
                     UW_LEN, bitc, draw_card, fill_pool)
@@ -15,10 +16,13 @@ from .rules import (IW_LEN, MAXP, OUT_LONE, OUT_WIN, R_ANTE, R_TRUMP_CARD, REC_A
 # ============================================================================
 # odds of one hand before the draw
 # ============================================================================
-# per choice: cells [category 0..5][players who played 0..8][tied 0..8] + exact sum of chips
 ODDS_CATS = 6              # 0 passed, 1 won, 2 lone win, 3 tied, 4 lost with tricks, 5 bourre
-ODDS_CELLS = ODDS_CATS * 9 * 9
-ODDS_STRIDE = ODDS_CELLS + 1
+# ``sim_odds``'s vector holds one ``ODDS_CHOICE`` per choice, ODDS_STRIDE apart: the cells [category 0..5][players
+# who played 0..8][tied 0..8], then the exact sum of the seat's chips
+ODDS_CHOICE = Layout(("cells", (ODDS_CATS, 9, 9)), ("chips", 1))
+OC_CELLS, OC_CHIPS = ODDS_CHOICE.offsets()
+ODDS_CELLS = ODDS_CHOICE.length("cells")
+ODDS_STRIDE = ODDS_CHOICE.size
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -66,12 +70,14 @@ def deal_around(sd, key_deal, idx, players, dealer, seat, fixed, upcard, sep, h0
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
-             hparams, pimc=None):
+             hparams, evt, pimc=None):
     """Random deals of the unseen cards around ``fixed`` (seat ``seat``, dealer players-1,
     everyone antes); every choice of cmode/cdisc is played on the same deal (common
     random numbers: the same stock and the same decision stream).  Returns
-    int64[nc * ODDS_STRIDE].  ``pimc`` True when a seat of ``hcodes`` is the sampling player; None (omitted):
-    none is, and the kernel is compiled without it (play_dealt's ``pimc``)."""
+    int64[nc * ODDS_STRIDE].  ``evt`` the ev tables (seat s's row s; a (0, EV_LEN) array when no seat is ev).
+    ``pimc`` True when a seat of ``hcodes`` is the sampling player; None (omitted): none is, and the kernel is
+    compiled without it (play_dealt's ``pimc``)."""
+    refuse_ev_without_table(hcodes, evt)
     if pimc is None:
         refuse_pimc_seats(hcodes)
     nc = cmode.shape[0]
@@ -91,6 +97,7 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
         uw = np.zeros(UW_LEN, np.uint64)
         iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
+        evrow = np.arange(MAXP)
         acc = part[ch]
         for i in range(ch * CH, min(nsamp, (ch + 1) * CH)):
             idx = first + i
@@ -98,16 +105,16 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
             sd0 = sd[0]
             for ci in range(nc):
                 cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
-                                               pot0 + ante * players, upcard, ante, rules, hcodes, hparams, rec,
-                                               cmode[ci], cdisc[ci], uw, iw, pimc)
-                acc[ci * ODDS_STRIDE + (cat * 9 + npl) * 9 + nt] += 1
-                acc[ci * ODDS_STRIDE + ODDS_CELLS] += x
+                                               pot0 + ante * players, upcard, ante, rules, hcodes, hparams, evt,
+                                               evrow, rec, cmode[ci], cdisc[ci], uw, iw, pimc)
+                acc[ci * ODDS_STRIDE + OC_CELLS + (cat * 9 + npl) * 9 + nt] += 1
+                acc[ci * ODDS_STRIDE + OC_CHIPS] += x
     return part.sum(axis=0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool, pot, upcard, ante, rules,
-                 hcodes, hparams, rec, mode, disc, uw, iw, pimc=None):
+                 hcodes, hparams, evt, evrow, rec, mode, disc, uw, iw, pimc=None):
     """One choice (``mode``, ``disc``) played on deal ``idx`` of the odds as ``deal_around`` dealt it (the
     hands ``h0``, the stock ``p0[:m]``, the draw stream state ``sd0``), from the deal's decision stream.
     Returns the seat's (category, players active, players tied, chips) (``odds_outcome``); ``pimc`` as
@@ -118,8 +125,8 @@ def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, ha
         pool[q] = p0[q]
     sd[0] = sd0
     seed_state(st, key_dec, idx)
-    play_dealt(sd, st, players, dealer, (1 << players) - 1, pot, upcard, m, ante, rules, hcodes, hparams, hands,
-               pool, rec, seat, mode, np.uint64(disc), uw, iw, pimc)
+    play_dealt(sd, st, players, dealer, (1 << players) - 1, pot, upcard, m, ante, rules, hcodes, hparams, evt, evrow,
+               hands, pool, rec, seat, mode, np.uint64(disc), uw, iw, pimc)
     cat = odds_outcome(rec, seat)
     nt = popcount(np.uint64(rec[REC_TIED])) if cat == 3 else 0
     return cat, rec[REC_NACTIVE], nt, rec[REC_POT_WON + seat] - rec[REC_ANTE2 + seat] - rec[REC_BPAID + seat]

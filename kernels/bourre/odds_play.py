@@ -31,8 +31,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..cards import U0
-from .odds import ODDS_CELLS, deal_around, odds_playout
-from .play import refuse_pimc_seats
+from ..layout import Layout
+from .odds import ODDS_CATS, deal_around, odds_playout
+from .play import refuse_ev_without_table, refuse_pimc_seats
 from .rules import (IW_LEN, MAXP, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_HANDS, REC_LEN, REC_LONO, REC_NACTIVE,
                     REC_TRUMP, REC_UP_OUT, TRUMP_SEPARATE, UW_LEN, bitc)
 from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN, POS_LONO,
@@ -40,12 +41,19 @@ from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEA
 
 OC_OUT, OC_WIN, OC_HELD, OC_BOURRE = 0, 1, 2, 3
 N_OC = 4
-PLAY_CELLS = ODDS_CELLS * N_OC      # (heuristic category, active players, tied players, open outcome)
-PLAY_STRIDE = PLAY_CELLS + 1        # + the heuristics' chips (settlement check)
-# the pimc column per choice: cells (category, active, tied) as sim_odds, then its chips and the paired sums
-# of pimc minus heuristics: P(win) and P(bourre) differences and their squares, chips and their squares
-PM_CHIPS, PM_DWIN, PM_DWIN2, PM_DBOU, PM_DBOU2, PM_DCHIPS, PM_DCHIPS2 = range(ODDS_CELLS, ODDS_CELLS + 7)
-PIMC_STRIDE = ODDS_CELLS + 7
+# ``sim_odds_play``'s vector: one ``PLAY_CHOICE`` per choice (PLAY_STRIDE apart): the joint cells (heuristic
+# category, active players, tied players, open outcome), then the heuristics' chips (settlement check); then one
+# ``PIMC_CHOICE`` per choice (PIMC_STRIDE apart): the pimc column's cells (category, active, tied) as sim_odds's,
+# its chips, and the paired sums of pimc minus heuristics: P(win) and P(bourre) differences and their squares,
+# chips and their squares
+PLAY_CHOICE = Layout(("cells", (ODDS_CATS, 9, 9, N_OC)), ("chips", 1))
+PL_CELLS, PL_CHIPS = PLAY_CHOICE.offsets()
+PLAY_CELLS = PLAY_CHOICE.length("cells")
+PLAY_STRIDE = PLAY_CHOICE.size
+PIMC_CHOICE = Layout(("cells", (ODDS_CATS, 9, 9)), ("chips", 1), ("dwin", 1), ("dwin2", 1), ("dbou", 1),
+                     ("dbou2", 1), ("dchips", 1), ("dchips2", 1))
+PM_CELLS, PM_CHIPS, PM_DWIN, PM_DWIN2, PM_DBOU, PM_DBOU2, PM_DCHIPS, PM_DCHIPS2 = PIMC_CHOICE.offsets()
+PIMC_STRIDE = PIMC_CHOICE.size
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -106,11 +114,12 @@ def open_outcome(rec, players, dealer, upcard, sep, me_seat, rules, h, pos, ws, 
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0, cmode, cdisc, rules, hcodes,
-                  hparams, do_open, pcodes, pparams, do_pimc, pimc=None):
+                  hparams, evt, do_open, pcodes, pparams, do_pimc, pimc=None):
     """Deals ``first .. first+nsamp-1`` as kernels/bourre/odds.sim_odds deals and plays them, every choice
     on the same deal; with ``do_open`` also the seat's open-hand outcome (OC_*) after the same draw; with
     ``do_pimc`` the same choice played again from the same deal and decision stream with the heuristics
-    ``pcodes``/``pparams`` (the seat the sampling player, the others as in ``hcodes``).
+    ``pcodes``/``pparams`` (the seat the sampling player, the others as in ``hcodes``); ``evt`` the ev tables of
+    both (seat s's row s, as sim_odds's).
     Returns int64[nc * (PLAY_STRIDE + PIMC_STRIDE)]: per choice the joint count of cell
     ``((heuristic category * 9 + active players) * 9 + tied players) * N_OC + open outcome`` (the
     categories of sim_odds; open outcome 0 when ``do_open`` is off), then the heuristics' chips; then per
@@ -120,6 +129,7 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
     ``do_open`` and ``do_pimc`` are True or None (off): numba prunes the branches of an argument that is None,
     so the kernel compiled without one of them does not compile the open-hand solver or the sampling player
     (minutes cold); ``pimc`` True when a seat of ``hcodes`` is the sampling player (play_dealt's ``pimc``)."""
+    refuse_ev_without_table(hcodes, evt)
     if pimc is None:
         refuse_pimc_seats(hcodes)
     nc = cmode.shape[0]
@@ -140,6 +150,7 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
         uw = np.zeros(UW_LEN, np.uint64)
         iw = np.zeros(IW_LEN, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
+        evrow = np.arange(MAXP)
         sh = np.zeros(MAXP, np.uint64)
         spos = np.zeros(POS_LEN, np.int64)
         o = np.zeros(N_OUT, np.int64)
@@ -153,19 +164,19 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
             pot = pot0 + ante * players
             for ci in range(nc):
                 cat, npl, nt, x = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool,
-                                               pot, upcard, ante, rules, hcodes, hparams, rec, cmode[ci],
-                                               cdisc[ci], uw, iw, pimc)
+                                               pot, upcard, ante, rules, hcodes, hparams, evt, evrow, rec,
+                                               cmode[ci], cdisc[ci], uw, iw, pimc)
                 oc = 0
                 if do_open is not None:
                     oc = open_outcome(rec, players, dealer, upcard, sep, seat, rules, sh, spos, ws, o)
-                acc[ci * PLAY_STRIDE + ((cat * 9 + npl) * 9 + nt) * N_OC + oc] += 1
-                acc[ci * PLAY_STRIDE + PLAY_CELLS] += x
+                acc[ci * PLAY_STRIDE + PL_CELLS + ((cat * 9 + npl) * 9 + nt) * N_OC + oc] += 1
+                acc[ci * PLAY_STRIDE + PL_CHIPS] += x
                 if do_pimc is not None:
                     pc, pn, pt, px = odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands,
-                                                  pool, pot, upcard, ante, rules, pcodes, pparams, rec, cmode[ci],
-                                                  cdisc[ci], uw, iw, do_pimc)
+                                                  pool, pot, upcard, ante, rules, pcodes, pparams, evt, evrow, rec,
+                                                  cmode[ci], cdisc[ci], uw, iw, do_pimc)
                     b = o_p + ci * PIMC_STRIDE
-                    acc[b + (pc * 9 + pn) * 9 + pt] += 1
+                    acc[b + PM_CELLS + (pc * 9 + pn) * 9 + pt] += 1
                     acc[b + PM_CHIPS] += px
                     dw = (1 if (pc == 1 or pc == 2) else 0) - (1 if (cat == 1 or cat == 2) else 0)
                     db = (1 if pc == 5 else 0) - (1 if cat == 5 else 0)

@@ -1,5 +1,6 @@
 """The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling
-layouts of the unseen cards and playing every legal card out in each of them.
+layouts of the unseen cards and scoring every legal card in each of them; ``pimc_decide`` chooses its
+play/pass and discard the same way over whole deals.
 
 A seat whose code is ``H_PIMC`` (kernels/bourre/players.py) makes its Lo-No and ante decisions exactly as ``basic``
 does with its own parameters; kernels/bourre/play.py ``play_dealt`` calls ``pimc_card`` whenever it has more than
@@ -28,16 +29,25 @@ rejection sampling:
 A layout that fails is drawn again (at most ``MAX_TRIES`` times per world; then the last layout within the
 sets is used: never seen in the tests).
 
-**Evaluation.** In each world every legal card is played, then the rest of the deal is played out by every
-active player as ``basic`` plays (``choose_card`` with the seat's own parameters), and the seat's chips are
-counted as ev values them (``ev_gain``): the pot if it wins (at most the limit), the tie's value, minus the
-bourre payment less the ante it replaces; 0 when it loses with tricks. The same worlds score every card
-(common random numbers); the highest sum wins, ties going to ``basic``'s own card. A paranoid open-hand
-solve (kernels/bourre/solver.py) was the other candidate: against all the others as one coalition nearly every
-card of an early trick "goes bourre" at 5 players, so it scores most candidates alike (README).
+**Evaluation.** In each world every legal card is tried, and the same worlds score every card (common random
+numbers); the highest sum wins, ties going to ``basic``'s own card, which is the first candidate. How a world
+scores a card is the parameter ``eval``:
 
-**Race.** With ``race`` r > 0, after every 8 worlds the sampling stops once the leading card's mean value
-exceeds every other card's by more than r x (the largest value - the smallest).
+- ``eval`` = 1 (the default, ``EVAL_PARANOID``): the seat plays the card, then the open-hand solver
+  (kernels/bourre/solver.py ``analyse``, ``_paranoid``) answers for it against all the other active players
+  together: it surely wins the pot, it surely takes a trick, or the others can hold it to bourre; the card
+  scores 8 x the chips of that outcome plus the tricks the seat is sure of (so the outcome comes first and the
+  sure tricks break its ties). A card that ends the deal is scored as a playout scores it;
+- ``eval`` = 0 (``EVAL_ROLLOUT``): the rest of the deal is played out by every active player as ``basic`` plays
+  (``_finish``, ``choose_card`` with the seat's own parameters), and the card scores the seat's chips.
+
+Chips are counted as ev values them (``_values``, ``ev_gain``): the pot if it wins (at most the limit), the
+tie's value, minus the bourre payment less the ante it replaces; 0 when it loses with tricks (doubled, so that a
+divided pot's half is a whole number).
+
+**Race.** With ``race`` r > 0, after every ``RACE_EVERY`` (8) worlds the sampling stops once the leading card's
+mean score exceeds every other card's by more than r x the spread of the scores (the largest chips - the
+smallest, times 8 under ``eval`` = 1).
 
 **Randomness.** Decision ``nlg`` (plays so far in the deal) draws from
 ``seed_state(st[0] ^ PIMC_SALT, nlg)``, ``st`` the deal's decision stream state, which it reads and never
@@ -52,7 +62,7 @@ from ..rng import below, next_u64, seed_state, shuffle, uniform
 from .draw import declare_call as declare
 from .draw import draw_declared_call as draw_declared
 from .draw import must_play
-from .draw import seat_decision_call as seat_decision
+from .draw import basic_decision_call
 from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain
 from .rules import (IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP,
                     R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEALER, REC_DEC, REC_NDEC,
@@ -495,7 +505,7 @@ def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, play
 # the seat's candidate is applied with ``declare`` (kernels/bourre/draw.py, as play_dealt applies it), the later
 # seats decide and the draw is served as in play_dealt, and the deal is played out by basic players
 # (``_finish``, pimc's eval = 0). A playout, not the paranoid solver: it values the deal for chips with the
-# others playing for themselves, where the solver (all the others as one side, README) is pessimistic;
+# others playing for themselves, where the solver (all the others as one side, docs/methods/sampling.md) is pessimistic;
 # the solver was not tried for this decision.
 # ---------------------------------------------------------------------------
 PIMC_DECIDE_SALT = np.uint64(0x6A09E667F3BCC909)   # the draw decisions' stream, apart from the card decisions'
@@ -534,7 +544,7 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
                  hh, won, val):
     """In a world (hands ``wh``, piles ``wd``, stock ``wpool[0:m]`` drawn with ``wsd``; all modified) the seat
     ``me_real``, declaring i0-th, plays discarding ``disc``; the later seats decide as ``basic`` with its own
-    parameters (``seat_decision``), the draw is served as ``play_dealt`` serves it, then every player plays the
+    parameters (``basic_decision_call``), the draw is served as ``play_dealt`` serves it, then every player plays the
     deal out as basic (``_finish``). Returns twice the seat's chips (``_values``, at the pot then at stake)."""
     is_dealer = me_real == dealer
     declare_first = rules[R_DECLARE_THEN_DRAW] != 0
@@ -545,8 +555,8 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
     for j in range(i0 + 1, k):
         s = order[j]
         isd = s == dealer
-        play, dj = seat_decision(np.int64(H_BASIC), hparams, me_real, isd, wh[s], trump, upcard, lono, sep, limit, known_out,
-                                 j, k, nplay, pot, table_ante, ante_amt, rules, st)
+        play, dj = basic_decision_call(hparams, me_real, isd, wh[s], trump, upcard, lono, sep, limit, known_out, j, k,
+                                       nplay, pot, table_ante, ante_amt, rules, st)
         ok, m, pot, active, nplay, known_out, up_in_dealer = declare(wsd, wpool, m, wh, s, j, play, dj, isd, nplay,
                                                                      active, pot, a2, known_out, up_in_dealer,
                                                                      declare_first, sep, upcard, lono, wd, rules,
@@ -592,8 +602,8 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
     is_dealer = me_real == dealer
     wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay, wst = _dscratch(uw, iw)
     act, idx, hist, need, won0, won, cand, sums0, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
-    bplay, bdisc = seat_decision(np.int64(H_BASIC), hparams, me_real, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
-                                 i0, k, nplay, pot, table_ante, ante_amt, rules, st)
+    bplay, bdisc = basic_decision_call(hparams, me_real, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
+                                       i0, k, nplay, pot, table_ante, ante_amt, rules, st)
     nc = _add_cand(cplay, cdisc, 0, bplay, bdisc)
     if not must_play(is_dealer, lono, sep, upcard):
         nc = _add_cand(cplay, cdisc, nc, False, U0)
@@ -659,7 +669,7 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
             wsd[0] = next_u64(wrng)
             # the earlier players declare as basic: the layout is kept only if each made its actual choice
             # (play or pass and, in the default order, how many cards it drew)
-            wact = np.int64(0)      # int64 from the start: a literal 0 would compile declare, seat_decision and
+            wact = np.int64(0)      # int64 from the start: a literal 0 would compile declare, the decision and
             wnp = np.int64(0)       # _world_value once more
             wpot = pot0
             wko = ko0
@@ -667,8 +677,8 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
             ok = True
             for j in range(i0):
                 s = order[j]
-                play, dj = seat_decision(np.int64(H_BASIC), hparams, me_real, s == dealer, wh0[s], trump, upcard, lono,
-                                         sep, limit, wko, j, k, wnp, wpot, table_ante, ante_amt, rules, st)
+                play, dj = basic_decision_call(hparams, me_real, s == dealer, wh0[s], trump, upcard, lono, sep, limit,
+                                               wko, j, k, wnp, wpot, table_ante, ante_amt, rules, st)
                 aplay = rec[REC_DEC + 4 * j + 1] != 0
                 if play != aplay or (play and not declare_first
                                      and popcount(dj) != popcount(np.uint64(rec[REC_DEC + 4 * j + 2]))):

@@ -8,7 +8,7 @@ from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
 # the sampling player: ``play_dealt`` calls ``_pimc.pimc_card`` / ``_pimc.pimc_decide`` for an H_PIMC seat
 from . import pimc as _pimc
 from .draw import declare, draw_declared, must_play, seat_decision, seat_order
-from .players import H_PIMC, P_DECIDE, choose_card, choose_lono
+from .players import H_EV, H_PIMC, P_DECIDE, choose_card, choose_lono
 from .rules import (ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LONO_MAX_RANK, MAXP, OUT_CARRY,
                     OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ALL_PASS, R_CINCH_LAST_EXEMPT, R_CINCH_RULE,
                     R_DEALER_ANTES_ALL, R_DECLARE_THEN_DRAW, R_DOUBLE_ANTE, R_LO_NO, R_PENALTY, R_POT_LIMIT, R_TIE,
@@ -20,13 +20,15 @@ from .rules import (ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LO
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, hands, pool,
-               rec, fseat, fmode, fdisc, uw, iw, pimc=None):
+def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, evt, evrow, hands,
+               pool, rec, fseat, fmode, fdisc, uw, iw, pimc=None):
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
     plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
-    Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation per deal).
+    ``evt`` the ev tables (float64[rows, EV_LEN], kernels/bourre/players.py), ``evrow`` int64[players] the row of
+    each seat's (read only for an ev seat).  Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation
+    per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow).  ``pimc`` None (omitted): no seat is the
     sampling player, and numba prunes its branches, so the kernels that never seat it (pot, tail, ev training)
     do not compile it (minutes cold); True where a pimc seat may sit (compare, trace, odds)."""
@@ -81,8 +83,8 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
                                            up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
                                            hparams, st, uw, iw)
         else:
-            play, disc = seat_decision(hcodes[s], hparams, s, is_dealer, h, trump, upcard, lono, sep, limit, known_out,
-                                       i, k, nplay, pot, table_ante, ante_amt, rules, st)
+            play, disc = seat_decision(hcodes[s], hparams, s, evt, evrow[s], is_dealer, h, trump, upcard, lono, sep,
+                                       limit, known_out, i, k, nplay, pot, table_ante, ante_amt, rules, st)
         ok, m, pot, active, nplay, known_out, up_in_dealer = declare(sd, pool, m, hands, s, i, play, disc, is_dealer,
                                                                      nplay, active, pot, a2, known_out, up_in_dealer,
                                                                      declare_first, sep, upcard, lono, uw, rules, rec)
@@ -184,6 +186,16 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
         leader = win_seat
     rec[REC_NTRICKS] = 5
     return settle(pot, active, rec, rules)
+
+
+@njit(cache=True, nogil=True)
+def refuse_ev_without_table(codes, evt):
+    """Raise when a seat of ``codes`` (any shape) is ``ev`` and the ev tables ``evt`` hold no row (the (0, EV_LEN)
+    array of a table without ev): its decisions would read past them."""
+    if evt.shape[0] == 0:
+        for c in codes.ravel():
+            if c == H_EV:
+                raise ValueError("a seat is ev: pass its table in the ev tables (analysis/bourre/ev.py ev_tables)")
 
 
 @njit(cache=True, nogil=True)

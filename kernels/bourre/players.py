@@ -1,6 +1,6 @@
 """Bourre players: the heuristic codes ``H_*``, the declaration of their parameters (``PARAMS``, columns
-``P_*``), the expected-value player's
-table layout, and every heuristic decision (Lo-No, ante, play or pass, discards, the card to play).
+``P_*``), the expected-value player's table layout (its tables travel as their own argument, not in the
+parameter matrix), and every heuristic decision (Lo-No, ante, play or pass, discards, the card to play).
 
 The sampling player (``H_PIMC``) lives in kernels/bourre/pimc.py; its other decisions are basic's, here."""
 import numpy as np
@@ -79,16 +79,15 @@ P_WORLDS, P_RACE, P_EVAL, P_DECIDE = COLUMN["worlds"], COLUMN["race"], COLUMN["e
 # (players x ante) (<2, <4, <8, 8+).  For every draw count d the rules allow, ``ev_best`` keeps its
 # 5 - d strongest cards (``ev_discard``) and reads the class; it plays the d of the highest
 # expected chips when they are positive.  The table is data computed by tricksim
-# (analysis/bourre/ev.py, fictitious play with ``sim_ev_train``); it travels in the seat's row of
-# ``hparams``, columns EV_BASE .. EV_BASE + EV_LEN - 1 (EV_W per cell: p_win, p_tie, p_bourre,
-# samples; p_win < 0 = no data: that draw is not weighed, and with no draw weighed the threshold rule of
-# ``basic`` decides), so no kernel signature changes.  An ``hparams`` with an ev seat is
-# therefore N_PARAMS + EV_LEN wide (analysis/game.py ``heuristic_arrays``).
+# (analysis/bourre/ev.py, fictitious play with ``sim_ev_train``); it travels as its own kernel argument, the ev
+# tables ``evt`` (float64[rows, EV_LEN], one row per ev seat or entrant, a (0, EV_LEN) array when no seat plays
+# ev; ``play_dealt`` reads seat s's row ``evrow[s]``), never in the parameter matrix: EV_W per cell (p_win,
+# p_tie, p_bourre, samples; p_win < 0 = no data: that draw is not weighed, and with no draw weighed the
+# threshold rule of ``basic`` decides).
 EV_NT, EV_NTT, EV_NA, EV_NK, EV_NO = 6, 5, 3, 2, 4
 EV_NKC = EV_NT * EV_NTT * EV_NA * EV_NK * EV_NO
 EV_NNP, EV_NPOS, EV_NPOT = 4, 3, 4
 EV_CELLS = EV_NKC * EV_NNP * EV_NPOS * EV_NPOT
-EV_BASE = N_PARAMS
 EV_W = 4
 EV_LEN = EV_W * EV_CELLS
 # training counts per cell (sim_ev_train): samples of playing, won, tied, bourre, decision
@@ -292,11 +291,11 @@ def ev_gain_var(pw, pt, pb, pot, ante_amt, rules):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot, table_ante, ante_amt,
-            bdisc, rules):
+def ev_best(hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot, table_ante,
+            ante_amt, bdisc, rules):
     """ev's best draw from its table: for every draw count d = 0..the limit (``max_discard``,
     the cards it may throw), keep the 5 - d strongest cards, read the class of (kept cards,
-    ...) and its expected chips (``ev_gain``).  The table's estimates are noisy and the best of
+    ...) in its table (row ``er`` of the ev tables ``evt``) and its expected chips (``ev_gain``).  The table's estimates are noisy and the best of
     several noisy estimates is biased upwards, so a draw other than basic's (``bdisc``, itself
     the discard of some d) is scored by its expected chips less ``draw_z`` standard errors of
     its difference from basic's; the highest score wins.  With ``draw`` = 0 only basic's
@@ -305,18 +304,18 @@ def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_b
     z = hp[me, P_DRAW_Z]
     # basic's draw: the reference
     cb = ev_cell(ev_kept_class(hand & ~bdisc, trump, lono), pos, k, nplay_before, pot, table_ante)
-    ob = EV_BASE + EV_W * cb
+    ob = EV_W * cb
     best_g = 0.0
     best_s = 0.0
     best_d = U0
     best_c = np.int64(-1)
     ref_v = -1.0
-    if hp[me, ob] >= 0.0:
-        best_g = ev_gain(hp[me, ob], hp[me, ob + 1], hp[me, ob + 2], pot, ante_amt, rules)
+    if evt[er, ob] >= 0.0:
+        best_g = ev_gain(evt[er, ob], evt[er, ob + 1], evt[er, ob + 2], pot, ante_amt, rules)
         best_s = best_g
         best_d = bdisc
         best_c = cb
-        ref_v = ev_gain_var(hp[me, ob], hp[me, ob + 1], hp[me, ob + 2], pot, ante_amt, rules) / hp[me, ob + 3]
+        ref_v = ev_gain_var(evt[er, ob], evt[er, ob + 1], evt[er, ob + 2], pot, ante_amt, rules) / evt[er, ob + 3]
     if hp[me, P_DRAW] < 0.5:
         return best_g, best_d, best_c
     for d in range(limit + 1):
@@ -326,15 +325,15 @@ def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_b
         if disc == bdisc:
             continue
         c = ev_cell(ev_kept_class(hand & ~disc, trump, lono), pos, k, nplay_before, pot, table_ante)
-        o = EV_BASE + EV_W * c
-        pw = hp[me, o]
+        o = EV_W * c
+        pw = evt[er, o]
         if pw < 0.0:
             continue
-        g = ev_gain(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules)
+        g = ev_gain(pw, evt[er, o + 1], evt[er, o + 2], pot, ante_amt, rules)
         sc = g
         if ref_v >= 0.0:
-            sc = g - z * np.sqrt(ref_v + ev_gain_var(pw, hp[me, o + 1], hp[me, o + 2], pot, ante_amt, rules)
-                                 / hp[me, o + 3])
+            sc = g - z * np.sqrt(ref_v + ev_gain_var(pw, evt[er, o + 1], evt[er, o + 2], pot, ante_amt, rules)
+                                 / evt[er, o + 3])
         if best_c < 0 or sc > best_s:
             best_s = sc
             best_g = g
@@ -344,22 +343,44 @@ def ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_b
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def decide(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k, nplay_before, pot,
-           table_ante, ante_amt, rules, st):
-    """Every heuristic's discard and play/pass decision, (play, discard): ev the draw and the
-    decision of the highest expected chips (``ev_best``: it plays when they are positive, with
-    the discard they were computed for); a class without data and the dealer after all passed
-    decide as ``basic``; the others ``choose_discard`` then ``choose_play``."""
+def decide_heuristic(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k, nplay_before, pot,
+                     table_ante, ante_amt, st):
+    """The discard and play/pass decision, (play, discard), of every heuristic that reads no table:
+    ``choose_discard`` then ``choose_play`` (ev's decision without data, ``decide_ev``, is basic's)."""
     disc = choose_discard(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, st)
-    if code == H_EV:
-        if not (pos == k - 1 and nplay_before == 0):
-            g, d2, c = ev_best(hp, me, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot,
-                               table_ante, ante_amt, disc, rules)
-            if c >= 0:
-                return g > 0.0, d2
-        code = H_BASIC
     play = choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st)
     return play, disc
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def decide_ev(hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k, nplay_before, pot,
+              table_ante, ante_amt, rules, st):
+    """ev's discard and play/pass decision, (play, discard): the draw and the decision of the highest expected
+    chips (``ev_best`` on row ``er`` of the ev tables ``evt``: it plays when they are positive, with the discard
+    they were computed for); a class without data and the dealer after all passed decide as ``basic``.
+    Compiled once and called, not inlined: the table's search stays off the path of the other heuristics'
+    decisions in ``play_dealt``."""
+    disc = choose_discard(H_EV, hp, me, hand, trump, upcard, is_dealer, lono, limit, st)
+    if not (pos == k - 1 and nplay_before == 0):
+        g, d2, c = ev_best(hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, pos, k, nplay_before, pot,
+                           table_ante, ante_amt, disc, rules)
+        if c >= 0:
+            return g > 0.0, d2
+    play = choose_play(H_BASIC, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc,
+                       st)
+    return play, disc
+
+
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def decide(code, hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k, nplay_before, pot,
+           table_ante, ante_amt, rules, st):
+    """Every heuristic's discard and play/pass decision, (play, discard): ev's from its table (row ``er`` of
+    ``evt``, ``decide_ev``), the others' by ``decide_heuristic``."""
+    if code == H_EV:
+        return decide_ev(hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k,
+                         nplay_before, pot, table_ante, ante_amt, rules, st)
+    return decide_heuristic(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k,
+                            nplay_before, pot, table_ante, ante_amt, st)
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)

@@ -7,7 +7,7 @@ from ..cards import U0, highest, popcount
 from ..layout import Layout
 from ..rng import seed_state
 from .draw import deal_fresh
-from .play import add_net, next_deal, play_dealt, post_antes, refuse_pimc_seats
+from .play import add_net, next_deal, play_dealt, post_antes, refuse_ev_without_table, refuse_pimc_seats
 from .players import choose_ante
 from .rules import (IW_LEN, MAXP, NO_SEAT, OVF, R_ANTE, R_DEALER_SETS_ANTE, REC_ACTIVE, REC_ANTE2, REC_ANTE_AMT,
                     REC_ANTES, REC_BOURRE, REC_BPAID, REC_DEAL_IDX, REC_DEALER, REC_EXEMPT, REC_INMASK, REC_LEN,
@@ -31,8 +31,8 @@ PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands, pool, sd,
-                 st, nets, uw, iw, pimc=None):
+def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow, rec,
+                 hands, pool, sd, st, nets, uw, iw, pimc=None):
     """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
     deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
     its cards and decisions drawn from ``seed_state(ks_deal, j)`` / ``seed_state(ks_dec, j)``:
@@ -70,8 +70,8 @@ def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, 
         pot += tot
     if ok:
         upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
-        ok = play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, hands,
-                        pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
+        ok = play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, evt, evrow,
+                        hands, pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
     if ok:
         for s in range(players):
             x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
@@ -97,14 +97,15 @@ def session_start(key_deal, key_dec, sess, players, sd, st, nets):
 
 @njit(cache=True, nogil=True)
 def session_scratch():
-    """One thread's scratch for ``session_deal``: hands, pool, sd, st, nets, uw, iw, rec."""
+    """One thread's scratch for ``session_deal``: hands, pool, sd, st, nets, uw, iw, rec, and ``evrow`` (seat s
+    reads row s of the ev tables: in a session the tables are the seats')."""
     return (np.zeros(MAXP, np.uint64), np.zeros(52, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64),
             np.zeros(MAXP, np.int64), np.zeros(UW_LEN, np.uint64), np.zeros(IW_LEN, np.int64),
-            np.zeros(REC_LEN, np.int64))
+            np.zeros(REC_LEN, np.int64), np.arange(MAXP))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, recs, record, srow, fanrow,
+def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, evt, evrow, recs, record, srow, fanrow,
                  stride, hands, pool, sd, st, nets, uw, iw, pimc=None):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
     pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot contested
@@ -125,8 +126,8 @@ def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, re
     maxpot = np.int64(0)
     for j in range(D):
         rec = recs[j] if record else recs[0]
-        if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
-                            pool, sd, st, nets, uw, iw, pimc):
+        if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow,
+                            rec, hands, pool, sd, st, nets, uw, iw, pimc):
             srow[S_OVF] = 1
             srow[S_OVF_DEAL] = j
             for p in range(3):
@@ -170,23 +171,27 @@ def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, re
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes, hparams, srows, fans):
-    """Sessions first..first+ns-1; fills srows[ns, S_LEN] and fans[ns, nfan]."""
+def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes, hparams, evt, srows, fans):
+    """Sessions first..first+ns-1; fills srows[ns, S_LEN] and fans[ns, nfan].  ``evt`` the ev tables (seat s's
+    row s; a (0, EV_LEN) array when no seat is ev)."""
+    refuse_ev_without_table(hcodes, evt)
     CH = 8
     nch = (ns + CH - 1) // CH
     for ch in prange(nch):
-        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
+        hands, pool, sd, st, nets, uw, iw, rec, evrow = session_scratch()
         recs = rec.reshape((1, REC_LEN))
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
-            play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, recs, False, srows[i],
-                         fans[i], stride, hands, pool, sd, st, nets, uw, iw)
+            play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, evt, evrow, recs, False,
+                         srows[i], fans[i], stride, hands, pool, sd, st, nets, uw, iw)
 
 
 @njit(cache=True, nogil=True)
-def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, pimc=None):
+def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, evt, pimc=None):
     """The deal records of sessions first..first+ns-1 exactly as ``sim_sessions`` plays
-    them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows.  ``pimc`` True
-    when a seat is the sampling player; None (omitted): none is, and the kernel is compiled without it."""
+    them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows.  ``evt`` as
+    ``sim_sessions``'s.  ``pimc`` True when a seat is the sampling player; None (omitted): none is, and the
+    kernel is compiled without it."""
+    refuse_ev_without_table(hcodes, evt)
     if pimc is None:
         refuse_pimc_seats(hcodes)
     out = np.zeros((ns, D, REC_LEN), np.int64)
@@ -199,9 +204,10 @@ def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hpar
     nets = np.zeros(MAXP, np.int64)
     uw = np.zeros(UW_LEN, np.uint64)
     iw = np.zeros(IW_LEN, np.int64)
+    evrow = np.arange(MAXP)
     for i in range(ns):
-        play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, out[i], True, srows[i], fan,
-                     1, hands, pool, sd, st, nets, uw, iw, pimc)
+        play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, evt, evrow, out[i], True,
+                     srows[i], fan, 1, hands, pool, sd, st, nets, uw, iw, pimc)
     return out, srows
 
 

@@ -4,8 +4,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..cards import popcount
+from ..layout import Layout
 from ..rng import seed_state
-from .play import next_deal
+from .play import next_deal, refuse_ev_without_table
 from .rules import (MAXP, OUT_CARRY, OUT_TIE, OVF, R_ANTE, R_PENALTY, R_TIE, REC_BOURRE, REC_OUTCOME, REC_POT_AFTER,
                     REC_POT_STAKE, TIE_DIVIDE)
 from .sessions import NB, pot_bin, session_deal, session_scratch, session_start
@@ -22,15 +23,13 @@ TAIL_BANDS = np.array([0, 10, 100], np.int64)     # pot carried in, in antes: [0
 TAIL_NBAND = 3
 
 
-# offsets of ``sim_tail``'s int64 vector: joint (A, B) counts; per pot band the A counts; per band
-# and then for every deal the sums over sessions of c_a c_b (c = one session's A counts there); the log-binned histogram
-# (NB bins) of the pot after every deal; sessions, overflowed sessions
-TAIL_O_AB = 0
-TAIL_O_BAND = TAIL_O_AB + TAIL_NA * TAIL_NBB
-TAIL_O_CROSS = TAIL_O_BAND + TAIL_NBAND * TAIL_NA
-TAIL_O_HIST = TAIL_O_CROSS + (TAIL_NBAND + 1) * TAIL_NA * TAIL_NA
-TAIL_O_MISC = TAIL_O_HIST + NB
-TAIL_LEN = TAIL_O_MISC + 2
+# ``sim_tail``'s int64 vector: joint (A, B) counts; per pot band the A counts; per band and then for every deal
+# the sums over sessions of c_a c_b (c = one session's A counts there); the log-binned histogram (NB bins) of the
+# pot after every deal; sessions, overflowed sessions
+TAIL = Layout(("ab", (TAIL_NA, TAIL_NBB)), ("band", (TAIL_NBAND, TAIL_NA)),
+              ("cross", (TAIL_NBAND + 1, TAIL_NA, TAIL_NA)), ("hist", NB), ("sessions", 1), ("overflowed", 1))
+TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_O_SESSIONS, TAIL_O_OVERFLOWED = TAIL.offsets()
+TAIL_LEN = TAIL.size
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -46,16 +45,18 @@ def tail_a(rec, rules):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sim_tail(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams):
+def sim_tail(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, evt):
     """Sessions first..first+ns-1 exactly as ``sim_sessions`` plays them (``session_deal``);
-    per deal the pair (A, B) and the pot after it.  Returns int64[TAIL_LEN] (TAIL_O_* offsets)."""
-    o_ab, o_band, o_cross, o_hist, o_misc, length = TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_O_MISC, TAIL_LEN
+    per deal the pair (A, B) and the pot after it.  Returns int64[TAIL_LEN], the fields of ``TAIL``."""
+    refuse_ev_without_table(hcodes, evt)
+    o_ab, o_band, o_cross, o_hist, length = TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_LEN
+    o_sess, o_ovf = TAIL_O_SESSIONS, TAIL_O_OVERFLOWED
     CH = 8
     nch = (ns + CH - 1) // CH
     part = np.zeros((nch, length), np.int64)
     unit = max(rules[R_ANTE], 1)
     for ch in prange(nch):
-        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
+        hands, pool, sd, st, nets, uw, iw, rec, evrow = session_scratch()
         c = np.zeros((TAIL_NBAND, TAIL_NA), np.int64)
         acc = part[ch]
         for i in range(ch * CH, min(ns, (ch + 1) * CH)):
@@ -64,11 +65,11 @@ def sim_tail(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams):
             for b in range(TAIL_NBAND):
                 for a in range(TAIL_NA):
                     c[b, a] = 0
-            acc[o_misc] += 1
+            acc[o_sess] += 1
             for j in range(D):
-                if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec,
-                                    hands, pool, sd, st, nets, uw, iw):
-                    acc[o_misc + 1] += 1
+                if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt,
+                                    evrow, rec, hands, pool, sd, st, nets, uw, iw):
+                    acc[o_ovf] += 1
                     break
                 after = rec[REC_POT_AFTER]
                 a = tail_a(rec, rules)
@@ -106,8 +107,8 @@ SP_LEN = 4
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def split_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, levels, R, max_particles, Y, ovw,
-                   cnt):
+def split_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, evt, levels, R, max_particles, Y,
+                   ovw, cnt):
     """Multilevel splitting of the root sessions first..first+ns-1 (each played as in
     ``sim_sessions`` until it splits).  ``levels`` int64[L] increasing chip thresholds: a
     copy whose pot (the larger of the pot contested and the pot after a deal, as the pot
@@ -123,12 +124,13 @@ def split_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hpar
     level), ovw float64[ns] the weight that overflowed, cnt int64[ns, SP_LEN] deals played,
     copies, chip-conservation violations, splits refused by the cap.  With every R[l] = 1 the
     roots are exactly ``sim_sessions``'s sessions."""
+    refuse_ev_without_table(hcodes, evt)
     L = levels.shape[0]
     smax = 1
     for q in range(L):
         smax += R[q] - 1
     for i in prange(ns):
-        hands, pool, sd, st, nets, uw, iw, rec = session_scratch()
+        hands, pool, sd, st, nets, uw, iw, rec, evrow = session_scratch()
         tk = np.zeros(1, np.uint64)
         s_st = np.zeros((smax, 5), np.int64)        # pot, deal index, exempt, inmask, levels passed
         s_nets = np.zeros((smax, MAXP), np.int64)
@@ -162,8 +164,8 @@ def split_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hpar
             ovf = False
             while j < D:
                 cnt[i, SP_DEALS] += 1
-                if not session_deal(kd, kc, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, rec, hands,
-                                    pool, sd, st, nets, uw, iw):
+                if not session_deal(kd, kc, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow,
+                                    rec, hands, pool, sd, st, nets, uw, iw):
                     ovf = True
                     ovw[i] += w
                     for q in range(lev, L):

@@ -98,7 +98,8 @@ def _value(table: E.Table, y, dist, seat: int, every: dict):
         ulo, uhi = unseen_bounds(mean, vmin, vmax, dist["n"])
         lo, hi = np.where(flat, ulo, lo), np.where(flat, uhi, hi)
     lo, hi = np.maximum(lo, np.minimum(vmin, mean)), np.minimum(hi, np.maximum(vmax, mean))
-    return mean[seat], half[seat], mean[4 + seat], half[4 + seat], (lo[seat], hi[seat]), (lo[4 + seat], hi[4 + seat])
+    w, m = KE.V_WIN + seat, KE.V_MONEY + seat          # the seat's fields of a state's value (KE.VALUE)
+    return mean[w], half[w], mean[m], half[m], (lo[w], hi[w]), (lo[m], hi[m])
 
 
 def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, rules=None, heuristics=None,
@@ -123,14 +124,15 @@ def odds_scores(cards, seat: int, scores, seed: int = 0, hands: int = 200_000, r
     for ti, t in enumerate(TRUMPS):
         if t not in tlist:
             continue
-        wc = c[ti * KE.ODDS_WON:(ti + 1) * KE.ODDS_WON]
+        wc = KE.ODDS_JOINT.field(c, "by_trump")[ti]
         for bid in range(3, 7):
             d = _call_outcomes(wc, seat, bid, rules)
             pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, d, seat, _all_outcomes(seat, bid, rules))
             rows.append({"call": f"{bid} {t}", "trump": t, "bid": bid, "p_make": d["p_make"], "p_win_game": pw,
                          "win_ci": hw, "win_lo": wl, "win_hi": wh, "money": m, "money_ci": hm, "money_lo": ml,
                          "money_hi": mh, "n": d["n"]})
-    pas = O.decode_boulmous(np.concatenate([np.zeros(3 * KE.N_CODES, np.int64), c[5 * KE.ODDS_WON:]]), rules)
+    pas = O.decode_boulmous(np.concatenate([np.zeros(3 * KE.N_CODES, np.int64), KE.ODDS_JOINT.field(c, "pass")]),
+                            rules)
     pw, hw, m, hm, (wl, wh), (ml, mh) = _value(table, y, pas, seat, _all_outcomes(seat, None, rules))
     rows.append({"call": "pass", "trump": "", "bid": 0, "p_make": np.nan, "p_win_game": pw, "win_ci": hw,
                  "win_lo": wl, "win_hi": wh, "money": m, "money_ci": hm, "money_lo": ml, "money_hi": mh,

@@ -46,8 +46,8 @@ from . import table as E
 CAL_DEALS = 4_000_000       # deals of the calibration (one per seat in turn made taker)
 CAL_SEED = 0
 TABLE_DEALS = E.DEALS       # deals of the table's outcome distribution (seed 0: the table of ``tricksim equity``)
-# score_aware value -> (p*'s cache kind, the table's slot the W are read from: 0 P(win), 4 money)
-CRITERIA = {1: ("boulmous-bid-pstar", 0), 2: ("boulmous-bid-pstar-money", 4)}
+# score_aware value -> (p*'s cache kind, the field of a state's value (KE.VALUE) the W are read from: P(win), money)
+CRITERIA = {1: ("boulmous-bid-pstar", KE.V_WIN), 2: ("boulmous-bid-pstar-money", KE.V_MONEY)}
 _MEMO: dict = {}
 _LOCK = threading.Lock()
 
@@ -102,7 +102,7 @@ def pstar(table: E.Table, crit: int = 1) -> np.ndarray:
     if p is None:
         if table.floor != KB.SA_FLOOR:
             raise TricksimError(f"score-aware bidding reads tables with the floor {KB.SA_FLOOR}, got {table.floor}")
-        if slot:
+        if slot == KE.V_MONEY:
             check_money(table.rules)
         key = O.cache_key(kind, table.rules, [], table=table.key)
         z = O.load(key)

@@ -90,10 +90,12 @@ def boulmous_table(seed: int = 0, deals: int = E.DEALS, rules=None, heuristics=N
 def state_frame(table: E.Table, scores, dealer: int, boxes=(0, 0, 0, 0), intervals: bool = True) -> pd.DataFrame:
     """One row per seat: score, P(win) with its 95% interval, expected money with its half-width."""
     v = table.state(scores, dealer, boxes)
-    h = table.interval(scores, dealer) if intervals else np.full(8, np.nan)
+    h = table.interval(scores, dealer) if intervals else np.full(KE.V_LEN, np.nan)
+    pw, hw = KE.VALUE.field(v, "win"), KE.VALUE.field(h, "win")
     return pd.DataFrame({"seat": range(4), "score": list(scores), "deals": [s == dealer for s in range(4)],
-                         "p_win": v[:4], "win_lo": np.clip(v[:4] - h[:4], 0, 1), "win_hi": np.clip(v[:4] + h[:4], 0, 1),
-                         "money": v[4:], "money_ci": h[4:], "deals_measured": table.dist["n"]})
+                         "p_win": pw, "win_lo": np.clip(pw - hw, 0, 1), "win_hi": np.clip(pw + hw, 0, 1),
+                         "money": KE.VALUE.field(v, "money"), "money_ci": KE.VALUE.field(h, "money"),
+                         "deals_measured": table.dist["n"]})
 
 
 def heat_grid(table: E.Table, scores, dealer: int, seats=(0, 1), lo: int = 0) -> pd.DataFrame:
@@ -135,10 +137,11 @@ def check_boulmous(table: E.Table, states: int = 20, games: int = 20_000, seed: 
         s = i % 4
         p, lo, hi = wilson(int(a["wins"][s]), n)
         v = table.state(sc, d)
-        ht = table.interval(sc, d)[s] if table_ci else 0.0
+        ht = table.interval(sc, d)[KE.V_WIN + s] if table_ci else 0.0
         se = np.sqrt(max(float(p) * (1 - float(p)), 1.0 / n) / n + (ht / E.Z) ** 2)
-        rows.append({"scores": ",".join(map(str, sc)), "dealer": d, "seat": s, "p_table": v[s], "table_ci": ht,
+        pt = v[KE.V_WIN + s]
+        rows.append({"scores": ",".join(map(str, sc)), "dealer": d, "seat": s, "p_table": pt, "table_ci": ht,
                      "p_sim": float(p), "sim_lo": float(lo), "sim_hi": float(hi), "games": n,
-                     "inside": abs(v[s] - float(p)) <= E.Z * se,
-                     "money_table": v[4 + s], "money_sim": a["stakes"][s] / n})
+                     "inside": abs(pt - float(p)) <= E.Z * se,
+                     "money_table": v[KE.V_MONEY + s], "money_sim": a["stakes"][s] / n})
     return pd.DataFrame(rows)

@@ -97,11 +97,11 @@ class Table:
         return int(sum((v - self.floor) * self.L ** (3 - r) for r, v in enumerate(y)))
 
     def state(self, scores, dealer: int, boxes=(0, 0, 0, 0)) -> np.ndarray:
-        """float64[8]: P(win) of seats 0..3 then their expected money, absolute seats."""
+        """float64[KE.V_LEN] (``KE.VALUE``): P(win) of seats 0..3 then their expected money, absolute seats."""
         v = self.V[self.index(scores, dealer)]
         rel = [(s - dealer - 1) % 4 for s in range(4)]
-        p = np.array([v[r] for r in rel])
-        m = np.array([v[4 + r] for r in rel])
+        p = KE.VALUE.field(v, "win")[rel]
+        m = KE.VALUE.field(v, "money")[rel]
         if any(boxes):
             m = m + money_from_boxes(p, boxes, self.rules)
         if not self.money_ok:
@@ -117,9 +117,9 @@ class Table:
         var = (p @ (IF * IF) - mean * mean) / self.dist["n"]
         half = Z * np.sqrt(np.maximum(var, 0.0))
         rel = [(s - dealer - 1) % 4 for s in range(4)]
-        out = np.concatenate([half[rel], half[[4 + r for r in rel]]])
+        out = np.concatenate([KE.VALUE.field(half, "win")[rel], KE.VALUE.field(half, "money")[rel]])
         if not self.money_ok:
-            out[4:] = np.nan
+            out[KE.VALUE.slice("money")] = np.nan
         return out
 
 
@@ -187,7 +187,7 @@ def build(dist: dict, rules, floor: int = FLOOR, tol: float = 1e-12, max_sweeps:
     check_rules(rules)
     t0 = time.perf_counter()
     tab = Table(None, dist, rules, floor)
-    V = np.zeros((tab.L ** 4, 8))
+    V = np.zeros((tab.L ** 4, KE.V_LEN))
     sweeps = 0
     while True:
         big, n_down, n_over = KE.value_sweep(V, tab.order, tab.starts, *tab.args(), tab.same, tol, 10_000)
