@@ -278,6 +278,21 @@ def test_pot_page_is_the_clis_pot(client, capsys, tmp_path):
     assert client.get("/pot").status_code == 200 and "Play the sessions" in client.get("/pot").text
 
 
+def test_pot_page_takes_a_heuristic_per_seat(client, capsys, tmp_path):
+    """A seat's own field overrides the every-seat heuristic; the page runs ``-H`` once per seat, as the CLI."""
+    params = {"run": "1", "players": "4", "sessions": "200", "deals": "20", "seed": "3", "heuristic": "tight",
+              "h2": "loose", "h6": "random"}                     # h6: no seat 6 at a 4-player table, not passed
+    r = client.get("/pot", params=params)
+    assert r.status_code == 200, _error(r.text)
+    argv = ["pot", "--players", "4", "--deals", "20", "--sessions", "200", "--seed", "3", "-H", "tight", "-H", "tight",
+            "-H", "loose", "-H", "tight"]
+    assert _command(r.text) == shlex.join(["tricksim", *argv])
+    out = _cli(capsys, argv + ["--out", str(tmp_path / "pot"), "-q"])
+    _same_as_cli(_tables(r.text), out, least=5)
+    r = client.get("/pot", params={**params, "h1": "nosuch"})
+    assert r.status_code == 400 and "nosuch" in _error(r.text)
+
+
 def test_a_long_run_shows_progress_and_cancels(tmp_path):
     """A run longer than the page's wait: the page shows the progress box, the job's progress grows, other pages
     answer meanwhile; Cancel stops it after the block in progress, the run folder keeps the finished blocks

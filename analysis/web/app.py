@@ -5,7 +5,8 @@ buttons and the progress box.
 - ``/odds?game=G&hand=...`` (and ``seat``, ``hands``, ``seed``, ``play``, ``h0``.. a heuristic per seat,
   ``r.NAME`` a rule variant, Bourre's ``up_card``, ``players``, ``explain``, Boulmous' ``scores``, ``explain``):
   the hand picker, and with a hand the CLI's ``odds GAME --hand ...`` on those fields;
-- ``/pot?players=P&deals=D&sessions=S&heuristic=H&seed=X&tail=1&run=1``: Bourre's pot study (``tricksim pot``);
+- ``/pot?players=P&deals=D&sessions=S&heuristic=H&h0=H0...&seed=X&tail=1&run=1``: Bourre's pot study (``tricksim pot``;
+  ``heuristic`` for every seat, ``hK`` a seat's own);
 - ``/job/KEY`` (JSON: progress), ``POST /job/KEY/cancel``, ``/job/KEY/image/NAME`` (a PNG its run wrote);
 - ``/charts?game=G``: the game's strategy charts and headline plots; ``/reports/NAME``: one of those images.
 

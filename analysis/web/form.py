@@ -159,12 +159,14 @@ class PotForm:
     heuristic: str = ""
     tail: bool = False
     rules: tuple = ()
+    heuristics: tuple = ()
+    """One heuristic per seat (``-H`` once per seat) when any seat's own field is filled; else ``heuristic``."""
 
     def argv(self) -> list[str]:
         args = ["pot", "--players", str(self.players), "--deals", str(self.deals), "--sessions",
                 str(self.sessions), "--seed", str(self.seed)]
-        if self.heuristic:
-            args += ["-H", self.heuristic]
+        for h in self.heuristics or ((self.heuristic,) if self.heuristic else ()):
+            args += ["-H", h]
         for r in self.rules:
             args += ["--rule", r]
         return args + (["--tail"] if self.tail else [])
@@ -179,11 +181,13 @@ def read_pot(game, params) -> PotForm:
     players = _int(params, "players", "players")
     deals = _int(params, "deals", "deals per session", 1, None)
     sessions = _int(params, "sessions", "sessions", 1, MAX_SESSIONS)
-    f = PotForm(players=POT_DEFAULTS["players"] if players is None else players,
-                deals=POT_DEFAULTS["deals"] if deals is None else deals,
+    players = POT_DEFAULTS["players"] if players is None else players
+    every = (params.get("heuristic") or "").strip()
+    own = _heuristics(params, max(1, min(players, game.seat_range[1])))
+    f = PotForm(players=players, deals=POT_DEFAULTS["deals"] if deals is None else deals,
                 sessions=POT_DEFAULTS["sessions"] if sessions is None else sessions, seed=_seed(params),
-                heuristic=(params.get("heuristic") or "").strip(), tail=_flag(params, "tail"),
-                rules=_rules(game, params))
+                heuristic=every, tail=_flag(params, "tail"), rules=_rules(game, params),
+                heuristics=tuple(every if h == "default" and every else h for h in own))
     if f.deals * f.sessions > MAX_POT_DEALS:
         raise TricksimError(f"sessions x deals per session must be at most {MAX_POT_DEALS:,} deals on this page, "
                             f"got {f.deals * f.sessions:,}")
