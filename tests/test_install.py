@@ -164,7 +164,8 @@ def test_web_extra_ships_the_templates(fresh_venv):
     assert r.returncode == 0, r.stderr[-2000:]
     code = ("import jinja2, tricksim.analysis.web.app as a; "
             "env = jinja2.Environment(loader=jinja2.FileSystemLoader(a.TEMPLATES)); "
-            "[env.get_template(t) for t in ('base.html', 'index.html', 'odds.html', 'charts.html')]; "
-            "a.make_app(); print('site-packages' in str(a.TEMPLATES))")
+            "[env.get_template(t) for t in ('base.html', 'index.html', 'odds.html', 'charts.html', 'pot.html', "
+            "'result.html', 'controls.html')]; "
+            "a.make_app(lambda argv: []); print('site-packages' in str(a.TEMPLATES))")
     r = _run([str(v["py"]), "-c", code], cwd=v["cwd"], env=v["env"])
     assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr[-2000:]

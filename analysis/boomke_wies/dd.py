@@ -89,7 +89,7 @@ def block_dd_deals(params, first, n):
         hands = [int(rec[K.REC_HANDS + s]) for s in range(4)]
         same_side = (leader & 1) == (decl & 1)
         probs.append((hands, leader, t, t if leader == decl else -1))
-        meta.append((K.contract_class(int(rec[K.REC_CONTRACT])), int(rec[K.REC_TEAM + (decl & 1)]), same_side))
+        meta.append((K.contract_class.py_func(int(rec[K.REC_CONTRACT])), int(rec[K.REC_TEAM + (decl & 1)]), same_side))
     tricks = dd_solve(probs, _DD_THREADS["n"] or None)
     agg = np.zeros(AGG_DD_DEALS, np.int64)
     for (cc, th, same), td in zip(meta, tricks):
