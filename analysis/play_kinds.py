@@ -1,6 +1,8 @@
 """``--play``: the kinds of play an odds study puts side by side on the same deals (issue 12 item 4)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .common import TricksimError
 
 
@@ -29,14 +31,38 @@ def pimc_settings(text) -> str:
     return "pimc" + (":" + ",".join(opts) if opts else "")
 
 
-def has_pimc(specs, code) -> bool:
-    """Whether a seat of ``specs`` has the sampling player's heuristic ``code``; refuses a non-integer
-    ``worlds``."""
-    found = False
-    for s in specs:
-        if s.code == code:
-            w = s.value("worlds")
-            if w != int(w):
-                raise TricksimError(f"heuristic {s.label!r}: worlds must be an integer, got {w:g}")
-            found = True
-    return found
+@dataclass(frozen=True)
+class Sampling:
+    """A game's sampling player as its studies see it: its heuristic ``code``, the parameters that must be
+    integers (``worlds`` always), the studies that seat it (``only``, for the refusal) and ``compare``'s
+    (deals, block) defaults when an entrant is the sampling player (``hands``, ``block``)."""
+
+    code: int
+    only: str
+    hands: int
+    block: int
+    integers: tuple = ()
+    hint: str = "choose other heuristics here"
+
+    def has(self, specs) -> bool:
+        """Whether a seat of ``specs`` is the sampling player; refuses a non-integer count parameter."""
+        found = False
+        for s in specs:
+            if s.code == self.code:
+                for p in ("worlds", *self.integers):
+                    w = s.value(p)
+                    if w != int(w):
+                        raise TricksimError(f"heuristic {s.label!r}: {p} must be an integer, got {w:g}")
+                found = True
+        return found
+
+    def compare_slow(self, specs):
+        """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
+        return (self.hands, self.block) if self.has(specs) else None
+
+    def refuse(self, specs, study: str):
+        """``specs`` unchanged, or a one-line refusal when a seat is the sampling player in a study that does not
+        seat it."""
+        if self.has(specs):
+            raise TricksimError(f"{study}: the sampling player pimc plays in {self.only}; {self.hint}")
+        return specs

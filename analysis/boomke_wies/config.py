@@ -11,7 +11,7 @@ from ...kernels import boomke_wies as K
 from ...kernels.boomke_wies import pimc as KP
 from ...kernels.cards import RANKS, SUITS
 from ..common import HeuristicDef, TricksimError, declared, flag, parse_cards
-from ..play_kinds import has_pimc as has_code
+from ..play_kinds import Sampling
 
 KEY = "boomke_wies"
 N_SEATS = 4
@@ -94,33 +94,14 @@ ALIASES = {"default": "partner"}
 PIMC_ONLY = "compare, trace and odds --play pimc"   # the studies that seat the sampling player
 PIMC_COMPARE_HANDS = 4_000    # compare's default deals when an entrant is pimc (docs/methods/sampling.md)
 PIMC_COMPARE_BLOCK = 250      # deals per engine block then
-
-
-def has_pimc(specs) -> bool:
-    """Whether a seat is the sampling player; refuses a non-integer ``worlds``, ``bid_worlds`` or ``infer``."""
-    for s in specs:
-        for name in ("bid_worlds", "infer"):
-            if s.code == K.H_PIMC and s.value(name) != int(s.value(name)):
-                raise TricksimError(f"heuristic {s.label!r}: {name} must be an integer, got {s.value(name):g}")
-    return has_code(specs, K.H_PIMC)
+SAMPLING = Sampling(K.H_PIMC, PIMC_ONLY, PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK, integers=("bid_worlds", "infer"))
+has_pimc, compare_slow, no_pimc = SAMPLING.has, SAMPLING.compare_slow, SAMPLING.refuse
 
 
 def pimc_arg(specs) -> tuple:
     """The kernels' optional ``pimc`` argument: ``(workspace,)`` when a seat is the sampling player, else ``()``
     (omitted: the kernel is compiled without the player)."""
     return (KP.workspace(),) if has_pimc(specs) else ()
-
-
-def compare_slow(specs):
-    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
-    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
-
-
-def no_pimc(specs, study: str):
-    """``specs`` unchanged, or a one-line refusal when a seat is pimc in a study that does not seat it."""
-    if has_pimc(specs):
-        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY}; choose other heuristics here")
-    return specs
 
 
 def parse_hand(text: str) -> list[int]:

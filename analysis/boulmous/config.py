@@ -10,6 +10,7 @@ import numpy as np
 from ...kernels import boulmous as K
 from ...kernels.rng import GAME_BOULMOUS, STREAM_PIMC, derive_key
 from ..common import HeuristicDef, TricksimError, declared, flag, parse_cards, parse_heuristic
+from ..play_kinds import Sampling
 from ..stats import two_valued_mean_ci
 
 KEY = "boulmous"
@@ -98,26 +99,11 @@ def pimc_key(seed: int):
     return derive_key(int(seed), GAME_BOULMOUS, STREAM_PIMC)
 
 
-def has_pimc(specs) -> bool:
-    """Whether a seat is the sampling player; refuses a non-integer ``worlds``."""
-    found = False
-    for s in specs:
-        if s.code == K.H_PIMC:
-            for p in ("worlds", "bid"):
-                w = s.value(p)
-                if w != int(w):
-                    raise TricksimError(f"heuristic {s.label!r}: {p} must be an integer, got {w:g}")
-            found = True
-    return found
-
-
 PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (about 10 minutes on a loaded 2-core host)
 PIMC_COMPARE_BLOCK = 512      # deals per engine block then (a few seconds each)
-
-
-def compare_slow(specs):
-    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
-    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
+SAMPLING = Sampling(K.H_PIMC, PIMC_ONLY + " (and as --play pimc in the odds)", PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK,
+                    integers=("bid",), hint="choose heuristics among cautious, aggressive, random here")
+has_pimc, compare_slow = SAMPLING.has, SAMPLING.compare_slow
 
 
 SCORE_AWARE_STUDIES = ("stakes",)   # the studies of this package that play whole games with score-aware seats
@@ -164,10 +150,7 @@ def no_pimc(specs, study: str):
     """``specs`` unchanged, or a one-line refusal when a seat is pimc and ``study`` plays its cards with the
     batch kernels only, or a seat is score-aware and ``study`` plays no whole games (``score_aware``)."""
     score_aware(specs, study)
-    if has_pimc(specs):
-        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY} (and as --play pimc in the "
-                            "odds); choose heuristics among cautious, aggressive, random here")
-    return specs
+    return SAMPLING.refuse(specs, study)
 
 
 def parse_hand(text: str) -> list[int]:

@@ -10,7 +10,7 @@ import numpy as np
 from ...kernels import bourre as K
 from ...kernels.cards import RANKS
 from ..common import HeuristicDef, Param, TricksimError, declared, flag, parse_cards
-from ..play_kinds import has_pimc as has_code
+from ..play_kinds import Sampling
 
 KEY = "bourre"
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -169,14 +169,11 @@ REGISTRY["pimc"] = HeuristicDef(
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
     "solver's sure outcome (eval=1) or of a playout by basic players (eval=0) (kernels/bourre/pimc.py)")
 PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies that play a pimc seat
-
-
-def has_pimc(specs) -> bool:
-    """Whether a seat is the sampling player; refuses a non-integer ``worlds`` or ``decide``."""
-    for s in specs:
-        if s.code == K.H_PIMC and s.value("decide") != int(s.value("decide")):
-            raise TricksimError(f"heuristic {s.label!r}: decide must be an integer (0, 1 or 2), got {s.value('decide'):g}")
-    return has_code(specs, K.H_PIMC)
+PIMC_COMPARE_HANDS = 10_000   # compare's default deals when an entrant is pimc (README: about 9 minutes on 2 cores
+                              # for 3 entrants with decide=1, the default)
+PIMC_COMPARE_BLOCK = 1_024    # deals per engine block then (several seconds each)
+SAMPLING = Sampling(K.H_PIMC, PIMC_ONLY, PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK, integers=("decide",))
+has_pimc, compare_slow, no_pimc = SAMPLING.has, SAMPLING.compare_slow, SAMPLING.refuse
 
 
 def pimc_arg(specs) -> tuple:
@@ -184,23 +181,6 @@ def pimc_arg(specs) -> tuple:
     (omitted: the kernel is compiled without the sampling player, minutes cold; omitted rather than None, so
     that every kernel shares one compiled ``play_dealt``)."""
     return (True,) if has_pimc(specs) else ()
-
-
-PIMC_COMPARE_HANDS = 10_000   # compare's default deals when an entrant is pimc (README: about 9 minutes on 2 cores
-                              # for 3 entrants with decide=1, the default)
-PIMC_COMPARE_BLOCK = 1_024    # deals per engine block then (several seconds each)
-
-
-def compare_slow(specs):
-    """``Duplicate.slow``: compare's (deals, block) defaults when an entrant is the sampling player."""
-    return (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK) if has_pimc(specs) else None
-
-
-def no_pimc(specs, study: str):
-    """``specs`` unchanged, or a one-line refusal when a seat is pimc in a study too long for it."""
-    if has_pimc(specs):
-        raise TricksimError(f"{study}: the sampling player pimc plays in {PIMC_ONLY}; choose other heuristics here")
-    return specs
 
 
 ALIASES = {"default": "basic", "cinch-aware": "cinch", "expected-value": "ev"}
