@@ -52,7 +52,7 @@ from .players import (P_ACE, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS
                       P_SHORT, P_TRUMP_LEN, P_WORLDS, best_suit, choose_card, opening_lead, own_tricks, partner_call,
                       partner_credit, play_flags, sure_thirteen)
 from .rules import (BOOM, DECK, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_CONTRACT, PASS, R_DEALER_8_12, R_MEETJE_TRUMP,
-                    REC_BIDS, REC_DEALER, REC_NBIDS, REC_TRICKS, REC_WON, SUITSET, beats, bitc, legal_mask, low, pop,
+                    REC_BIDS, REC_DEALER, REC_NBIDS, REC_TRICKS, REC_WON, SUITSET, bitc, legal_mask, low, place, pop,
                     score_contract)
 
 PIMC_SALT = np.uint64(0x6A09E667F3BCC909)   # the sampling player's stream, apart from the decision stream
@@ -242,18 +242,7 @@ def _playout(pw, leader, k, led, win, win_seat, t, decl, contract, played, trick
             pw[W_HH + s] = hs & ~b
             played |= b
             trick |= b
-            if k == 0:
-                led = c >> 4
-                win = c
-                win_seat = s
-                if t < 0:
-                    t = led
-            else:
-                if (c >> 4) != led:
-                    voids |= 1 << (4 * s + led)
-                if beats(c, win, t):
-                    win = c
-                    win_seat = s
+            led, win, win_seat, t, voids = place(c, s, k, led, win, win_seat, t, voids)
             k += 1
         pw[W_WON + win_seat] += U1
         if contract == BOOM and (win_seat & 1) != (decl & 1):

@@ -16,7 +16,7 @@ from .rules import (ABOVE, ALL_ONES, AUCTION, BOOM, DEALPOS, HEURISTIC_TRUMP, MA
                     R_MEETJE_TRUMP, R_PACKETS, R_SHUFFLE, R_VARIANT, REC_BIDS, REC_CONTRACT, REC_CUT, REC_DEALER,
                     REC_DECL, REC_HANDS, REC_LEADER0, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_PILE,
                     REC_SCORE, REC_TEAM, REC_TRICKS, REC_TRUMP, REC_TURNUP, REC_WON, SHUFFLE_NONE, SM,
-                    VARIANT_NO_AUCTION, beats, i64, legal_mask, low, score_contract)
+                    VARIANT_NO_AUCTION, i64, legal_mask, low, place, score_contract)
 
 
 # ============================================================================
@@ -145,18 +145,7 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
             h[s] = hs & ~b
             played |= b
             trick |= b
-            if k == 0:
-                led = c >> 4
-                win = c
-                win_seat = s
-                if t < 0:
-                    t = led
-            else:
-                if (c >> 4) != led:
-                    voids |= 1 << (4 * s + led)
-                if beats(c, win, t):
-                    win = c
-                    win_seat = s
+            led, win, win_seat, t, voids = place(c, s, k, led, win, win_seat, t, voids)
         rec[base + 5] = win_seat
         rec[REC_WON + win_seat] += 1
         leader = win_seat

@@ -146,6 +146,26 @@ def beats(c, win, t):
     return sc == t
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def place(c, s, k, led, win, win_seat, t, voids):
+    """Seat ``s`` plays card ``c`` as the trick's card ``k`` (0 = the lead): the suit led, the card winning the
+    trick and its seat (rule 9), trumps (``t`` < 0: the first card led makes them, rule 7) and the voids shown
+    (bit ``4*s + suit``: ``s`` did not follow ``suit``).  Returns (led, win, win_seat, t, voids)."""
+    if k == 0:
+        led = c >> 4
+        win = c
+        win_seat = s
+        if t < 0:
+            t = led
+    else:
+        if (c >> 4) != led:
+            voids |= 1 << (4 * s + led)
+        if beats(c, win, t):
+            win = c
+            win_seat = s
+    return led, win, win_seat, t, voids
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def score_contract(contract, T, O, rules):
     """Rule 11 (and 2.2 flags): (declaring team's points, opponents' points, made)
