@@ -106,15 +106,20 @@ def make_app(command, runs=None, wait: float = WAIT) -> Starlette:
                    "raw": params, "offers": form_mod.OFFERS.get(game.name, {}), "play_words": form_mod.PLAY_WORDS,
                    "rules": form_mod.rule_fields(game), "heur": heuristic_help(game),
                    "seats": game.seat_range[1], "result": None, "error": None}
+        return answer(request, "odds.html", context, lambda: form_mod.read(game, params), lambda f: f.hand, game.key)
+
+    def answer(request, name, context, read, wanted, key):
+        """The page ``name``: the form read by ``read()``, its command run when ``wanted(form)``; a refused form's or
+        a failed run's one-line error beside it (status 400)."""
         try:
-            f = form_mod.read(game, params)
-            if f.hand:
-                context["result"] = _run(f.argv(), game.key, params)
+            f = read()
+            if wanted(f):
+                context["result"] = _run(f.argv(), key, request.query_params)
                 if context["result"]["job"].status == "failed":
                     context["error"] = context["result"]["job"].error
         except TricksimError as e:
             context["error"] = str(e).replace("\n", " ")
-        return page(request, "odds.html", status=400 if context["error"] else 200, **context)
+        return page(request, name, status=400 if context["error"] else 200, **context)
 
     def pot(request):
         params = request.query_params
@@ -123,15 +128,8 @@ def make_app(command, runs=None, wait: float = WAIT) -> Starlette:
         context = {"game": pot_game, "raw": params, "defaults": form_mod.POT_DEFAULTS, "heur": heuristic_help(pot_game),
                    "rules": form_mod.rule_fields(pot_game), "max_deals": form_mod.MAX_POT_DEALS, "result": None,
                    "error": None}
-        try:
-            f = form_mod.read_pot(pot_game, params)
-            if params.get("run"):
-                context["result"] = _run(f.argv(), "bourre-pot", params)
-                if context["result"]["job"].status == "failed":
-                    context["error"] = context["result"]["job"].error
-        except TricksimError as e:
-            context["error"] = str(e).replace("\n", " ")
-        return page(request, "pot.html", status=400 if context["error"] else 200, **context)
+        return answer(request, "pot.html", context, lambda: form_mod.read_pot(pot_game, params),
+                      lambda f: params.get("run"), "bourre-pot")
 
     def job_status(request):
         job = jobs.get(request.path_params["key"])
