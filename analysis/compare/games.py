@@ -16,6 +16,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ...kernels.tally import WHOLE_GAMES, rounds_layout
 from .. import engine
 from ..common import TricksimError
 from ..output import with_folder, write_table
@@ -75,11 +76,12 @@ def compare_games(game, names, games: int | None = None, seed: int = 0, rules=No
     board, pairs = tables_from_counts(r.counts, r.n, k, appearances(game, k, run.params), run_labels, list(METRICS),
                                       nround=nround, playouts=k, layout="rounds")
     board, pairs = in_order(board, pairs, labels)
-    c = np.asarray(r.counts)
+    end = rounds_layout(k, nround, METRICS).rest(np.asarray(r.counts))     # then WHOLE_GAMES (kernels/tally.py)
     playouts = r.n * k
     return {"leaderboard": board, "pairs": pairs, "n": r.n, "seconds": r.seconds, "labels": labels,
             "verdict": full_verdict(board, pairs, list(METRICS), UNIT, {"stakes": MONEY_UNIT}),
-            "mean_deals": float(c[-2]) / max(playouts, 1), "abandoned": int(c[-1]), "run": run, "out": opts.out,
+            "mean_deals": WHOLE_GAMES.value(end, "deals") / max(playouts, 1),
+            "abandoned": WHOLE_GAMES.value(end, "abandoned"), "run": run, "out": opts.out,
             "design": games_design(k, n_seats(game, run.params)),
             "metrics": list(METRICS), "unit": UNIT, "playouts_per_game": k}
 

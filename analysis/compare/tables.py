@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ...kernels.tally import block_layout, metric_layout, pairs_layout, rounds_layout
 from ..output import p_text, pm
 from ..stats import holm, pair_row, t_crit, t_two_sided_p
 
@@ -15,24 +16,23 @@ MIN_DEALS = 30        # below this many deals (or 2 deals in some round) no inte
 
 
 def _split(counts, k, metrics, nround, layout):
-    """Per metric: (n_c[R], S[R, k], Q[R, k, k], P[R, k, k], M[R*k, k] or None)."""
+    """Per metric: (n_c[R], S[R, k], Q[R, k, k], P[R, k, k], M[R*k, k] or None), unpacked by name from the
+    kernel's layout (kernels/tally.py: ``rounds_layout``, or ``pairs_layout`` for ``layout == "pairs"``)."""
     counts = np.asarray(counts, float)
-    kk = k * k
+    blk = block_layout(k)
     out = []
     if layout == "pairs":        # Boomke Wies: S, Q, P per metric, all deals alike
-        w = k + 2 * kk
-        for mi in range(len(metrics)):
-            blk = counts[mi * w:(mi + 1) * w]
-            out.append((None, blk[:k][None], blk[k:k + kk].reshape(1, k, k), blk[k + kk:].reshape(1, k, k), None))
+        for m in pairs_layout(k, metrics).unpack(counts).values():
+            b = blk.unpack(m)
+            out.append((None, b["S"][None], b["Q"][None], b["P"][None], None))
         return out
-    per = k + 2 * kk
-    wm = nround * per + nround * kk
-    n_c = counts[:nround]
-    for mi in range(len(metrics)):
-        base = nround + mi * wm
-        blk = counts[base:base + nround * per].reshape(nround, per)
-        M = counts[base + nround * per:base + wm].reshape(nround * k, k)
-        out.append((n_c, blk[:, :k], blk[:, k:k + kk].reshape(nround, k, k), blk[:, k + kk:].reshape(nround, k, k), M))
+    fields = rounds_layout(k, nround, metrics).unpack(counts)
+    n_c = fields["deals"]
+    for mi in metrics:
+        m = metric_layout(k, nround).unpack(fields[mi])
+        rounds = m["blocks"]                                      # [round, block]
+        out.append((n_c, rounds[:, blk.slice("S")], rounds[:, blk.slice("Q")].reshape(nround, k, k),
+                    rounds[:, blk.slice("P")].reshape(nround, k, k), m["M"]))
     return out
 
 

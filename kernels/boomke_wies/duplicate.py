@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..rng import seed_state
-from ..tally import add_sum_outer
+from ..tally import add_sum_outer, block_offsets
 from .deals import CHUNK
 from .pimc import PW_LEN, S_PLAYOUTS
 from .play import deal_hand, play_dealt, refuse_pimc_seats
@@ -18,9 +18,9 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm, pimc=None):
     """Duplicate comparison of k entrants (``codes`` int64[k], ``prm`` float64[k, N_PARAMS]).
     For every deal and every ordered pair (a, b), a != b, entrant a holds seats 0 and 2
     and b seats 1 and 3 on the same deal (same dealer, decision stream reseeded), so
-    each entrant has 4(k-1) seat appearances per deal. Per metric (points, team tricks)
-    the vector holds S[k] (sum over deals of X_h, the metric summed over h's seats),
-    Q[k*k] (sum of X_a X_b) and P[k*k] (sum over deals and pairings of Y_a Y_b, Y = one
+    each entrant has 4(k-1) seat appearances per deal. The vector is kernels/tally.py ``pairs_layout(k,
+    ("points", "team_tricks"))``: per metric S[k] (sum over deals of X_h, the metric summed over h's seats),
+    Q[k, k] (sum of X_a X_b) and P[k, k] (sum over deals and pairings of Y_a Y_b, Y = one
     pairing's sum). Without a shuffle the deal's warm-up is played by entrant 0.
     ``pimc``: a workspace (kernels/boomke_wies/pimc.py ``workspace()``) when an entrant is the sampling player:
     each chunk plays with its own, and their counters are added into it; None (omitted): no entrant is, and the
@@ -28,8 +28,8 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm, pimc=None):
     if pimc is None:
         refuse_pimc_seats(codes)
     k = codes.shape[0]
-    W = k + 2 * k * k
-    L = 2 * W
+    b_s, b_q, b_p, block_size = block_offsets(k)
+    L = 2 * block_size            # two metrics: points, then team tricks
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, L), np.int64)
     counts = np.zeros((nch, S_PLAYOUTS + 1), np.uint64)
@@ -82,13 +82,14 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm, pimc=None):
                             yb = 2 * rec[REC_TEAM + 1]
                         X[mt, a] += ya
                         X[mt, b] += yb
-                        off = mt * W + k + k * k
+                        off = mt * block_size + b_p     # P of the metric's block
                         acc[off + a * k + a] += ya * ya
                         acc[off + b * k + b] += yb * yb
                         acc[off + a * k + b] += ya * yb
                         acc[off + b * k + a] += ya * yb
             for mt in range(2):
-                add_sum_outer(acc, mt * W, X[mt], k)   # per deal (S and Q of the metric's block)
+                o = mt * block_size
+                add_sum_outer(acc, o + b_s, o + b_q, X[mt], k)   # per deal (S and Q of the metric's block)
         counts[ch, :] = pw[:S_PLAYOUTS + 1]
     out = np.zeros(L, np.int64)
     for ch in range(nch):

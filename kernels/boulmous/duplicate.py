@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..rng import seed_state
-from ..tally import add_outer, add_sum_outer
+from ..tally import add_outer, add_sum_outer, block_offsets, rounds_offsets
 from .deals import CHUNK
 from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, deal_random, i64, no_game, pimc_scratch,
                    play_deal)
@@ -12,12 +12,12 @@ from .rules import R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES
 PCHUNK = 4   # deals per prange step with a sampling seat (a PIMC deal costs ~10 ms: small steps balance the threads)
 
 
-# sim_duplicate aggregate (analysis/compare.py, ``design``): the seatings ``seat_ids`` come in
+# sim_duplicate aggregate (analysis/compare/design.py ``design``): the seatings ``seat_ids`` come in
 # ``nround`` rounds of k rows; round c = rows c*k .. c*k+k-1 puts every entrant in every seat
 # once.  Deal idx plays the k seatings of round c = (idx // 4) % nround on the same cards
-# (dealer idx % 4, so every round meets every dealer equally often).  Layout:
-#   [n_c (nround)] then per metric (points, stakes):
-#     per round c: S_c (k), Q_c (k*k), P_c (k*k);  then M (nround*k rows x k)
+# (dealer idx % 4, so every round meets every dealer equally often).  Layout: kernels/tally.py
+# ``rounds_layout(k, nround, ("points", "stakes"))``: the deals of each round, then per metric its
+# blocks S_c, Q_c, P_c (one per round c), then M.
 # X_h(d) = sum over the deal's k playouts and seats s with seat_ids[r, s] == h of the metric;
 # Y_h(d, r) = the same sum for one playout r; S_c = sum_d X_h, Q_c[a, b] = sum_d X_a X_b,
 # P_c[a, b] = sum_{d, r} Y_a Y_b over the deals of round c, M[r, h] = sum_d Y_h(d, r)
@@ -30,10 +30,9 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
     ``seed_state(seed_state(key_dec, idx), j)``.  ``pimc``: the sampling player's random key when a seat is
     ``H_PIMC`` (playout j of deal idx: its deal index ``idx * 4 + j``), None (omitted) otherwise."""
     lb = rules[R_LEFT_BOWER_TRUMP]
-    kk = k * k
-    per_round = k + 2 * kk
-    wm = nround * per_round + nround * k * k
-    width = nround + 2 * wm
+    o_deals, o_metric, metric_size, o_blocks, o_m = rounds_offsets(k, nround)
+    b_s, b_q, b_p, block_size = block_offsets(k)
+    width = o_metric + 2 * metric_size                # two metrics: points, then stakes
     chunk = CHUNK
     if pimc is not None:
         chunk = PCHUNK
@@ -60,11 +59,11 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
             deal_random(sd, deck, hands)
             dealer = idx % 4
             c = (idx // 4) % nround
-            acc[c] += 1
-            o0 = nround + c * per_round           # points block of round c
-            o1 = o0 + wm                          # stakes block of round c
-            m0 = nround + nround * per_round      # points M
-            m1 = m0 + wm                          # stakes M
+            acc[o_deals + c] += 1
+            o0 = o_metric + o_blocks + c * block_size   # points block of round c
+            o1 = o0 + metric_size                       # stakes block of round c
+            m0 = o_metric + o_m                         # points M
+            m1 = m0 + metric_size                       # stakes M
             xp[:] = 0
             xs[:] = 0
             for j in range(k):
@@ -91,8 +90,8 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                     xs[a] += ys[a]
                     acc[m0 + r * k + a] += yp[a]
                     acc[m1 + r * k + a] += ys[a]
-                add_outer(acc, o0 + k + kk, yp, k)   # per playout (P of the block)
-                add_outer(acc, o1 + k + kk, ys, k)
-            add_sum_outer(acc, o0, xp, k)              # per deal (S and Q of the block)
-            add_sum_outer(acc, o1, xs, k)
+                add_outer(acc, o0 + b_p, yp, k)   # per playout (P of the block)
+                add_outer(acc, o1 + b_p, ys, k)
+            add_sum_outer(acc, o0 + b_s, o0 + b_q, xp, k)   # per deal (S and Q of the block)
+            add_sum_outer(acc, o1 + b_s, o1 + b_q, xs, k)
     return part.sum(axis=0)

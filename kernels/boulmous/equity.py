@@ -20,7 +20,7 @@ from .. import boulmous as KB
 from ..cards import lowest
 from ..layout import Layout
 from ..rng import seed_state
-from ..tally import add_outer, add_sum_outer
+from ..tally import WG_ABANDONED, WG_DEALS, WG_LEN, add_outer, add_sum_outer, block_offsets, rounds_offsets
 
 PASS_CODE = 4 * 4 * 2401
 N_CODES = PASS_CODE + 1
@@ -139,13 +139,13 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
     codes, parameters, entrants and score-aware calibrations, float64[rows, 4, SA_NBINS, 4]; ``pstar``:
     ``KB.play_game``'s), seat 0 dealing first; its deals come from the stream seeded at g (deal j of game g:
     the same cards in every seating), playout j's decisions from ``seed_state(seed_state(key_dec, g), j)``.
-    Layout of ``kernels/boulmous/duplicate.sim_duplicate`` with the metrics (games won, stakes), then the deals played
-    and the games abandoned."""
+    Layout (kernels/tally.py): ``rounds_layout(k, nround, ("wins", "stakes"))`` (games won, stakes), then
+    ``WHOLE_GAMES`` (the deals played, the games abandoned)."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
-    kk = k * k
-    per_round = k + 2 * kk
-    wm = nround * per_round + nround * k * k
-    width = nround + 2 * wm + 2
+    o_deals, o_metric, metric_size, o_blocks, o_m = rounds_offsets(k, nround)
+    b_s, b_q, b_p, block_size = block_offsets(k)
+    o_games = o_metric + 2 * metric_size          # two metrics: games won, then stakes
+    width = o_games + WG_LEN
     nch = (n + 63) // 64
     part = np.zeros((nch, width), np.int64)
     for ch in prange(nch):
@@ -161,11 +161,11 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
         for i in range(ch * 64, min(n, (ch + 1) * 64)):
             g = first + i
             c = g % nround
-            acc[c] += 1
-            o0 = nround + c * per_round
-            o1 = o0 + wm
-            m0 = nround + nround * per_round
-            m1 = m0 + wm
+            acc[o_deals + c] += 1
+            o0 = o_metric + o_blocks + c * block_size   # games won: the block of round c
+            o1 = o0 + metric_size                       # stakes
+            m0 = o_metric + o_m                         # games won: M
+            m1 = m0 + metric_size
             xw[:] = 0
             xs[:] = 0
             for j in range(k):
@@ -176,9 +176,9 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
                 winners, nd = KB.play_game(sd, st, rules, seat_codes[r], seat_params[r], lb, rec, deck, hands, work,
                                            stakes, bx_out, scores, boxes, nolog, False, start, i64(0), pstar, cal[r],
                                            sab)
-                acc[width - 2] += nd
+                acc[o_games + WG_DEALS] += nd
                 if winners == 0:
-                    acc[width - 1] += 1
+                    acc[o_games + WG_ABANDONED] += 1
                 yw[:] = 0
                 ys[:] = 0
                 for s in range(4):
@@ -190,10 +190,10 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
                     xs[a] += ys[a]
                     acc[m0 + r * k + a] += yw[a]
                     acc[m1 + r * k + a] += ys[a]
-                add_outer(acc, o0 + k + kk, yw, k)
-                add_outer(acc, o1 + k + kk, ys, k)
-            add_sum_outer(acc, o0, xw, k)
-            add_sum_outer(acc, o1, xs, k)
+                add_outer(acc, o0 + b_p, yw, k)
+                add_outer(acc, o1 + b_p, ys, k)
+            add_sum_outer(acc, o0 + b_s, o0 + b_q, xw, k)
+            add_sum_outer(acc, o1 + b_s, o1 + b_q, xs, k)
     return part.sum(axis=0)
 
 

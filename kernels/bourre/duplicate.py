@@ -4,7 +4,7 @@ from numba import njit, prange
 
 from ..cards import U0
 from ..rng import seed_state
-from ..tally import add_outer, add_sum_outer
+from ..tally import add_outer, add_sum_outer, block_offsets, rounds_offsets
 from .draw import deal_fresh
 from .play import play_dealt, refuse_ev_without_table, refuse_pimc_seats
 from .players import H_PIMC
@@ -23,8 +23,8 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
     ``seat_codes``, ``seat_params``: entrant, heuristic code and parameters of each seat;
     a round puts every entrant in every seat once, analysis/compare.py ``design``); every
     playout gets the same cards and draws and its own decision stream (so two random
-    entrants are independent draws of the same player).  Returns int64[nround + nround *
-    (k + 2*k*k) + nround*k*k]: the deals of each round n_c, then per round S_c[h] =
+    entrants are independent draws of the same player).  Returns kernels/tally.py
+    ``rounds_layout(k, nround, ("chips",))``: the deals of each round n_c, then per round S_c[h] =
     sum_d X_h(d), Q_c[a, b] = sum_d X_a(d) X_b(d), P_c[a, b] = sum_d sum_r Y_a(d, r)
     Y_b(d, r), then M[r, h] = sum_d Y_h(d, r), where Y_h(d, r) = chips (score_delta) of
     entrant h's seats in playout r and X_h = sum_r Y_h.  ``evt`` the ev tables, entrant h's row h (a (0, EV_LEN)
@@ -33,10 +33,10 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
     refuse_ev_without_table(seat_codes, evt)
     if pimc is None:
         refuse_pimc_seats(seat_codes)
-    kk = k * k
-    per_round = k + 2 * kk
-    m0 = nround + nround * per_round
-    width = m0 + nround * kk
+    o_deals, o_metric, metric_size, o_blocks, o_m = rounds_offsets(k, nround)
+    b_s, b_q, b_p, block_size = block_offsets(k)
+    m0 = o_metric + o_m                   # M of the one metric, chips
+    width = o_metric + metric_size
     CH = 512
     for r in range(seat_codes.shape[0]):
         for s in range(players):
@@ -61,8 +61,8 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
         for i in range(ch * CH, min(nd, (ch + 1) * CH)):
             idx = first + i
             c = idx % nround
-            acc[c] += 1
-            o = nround + c * per_round
+            acc[o_deals + c] += 1
+            o = o_metric + o_blocks + c * block_size     # the block of round c
             for h in range(k):
                 X[h] = 0
             for j in range(k):
@@ -86,6 +86,6 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
                 for a in range(k):
                     X[a] += Y[a]
                     acc[m0 + r * k + a] += Y[a]
-                add_outer(acc, o + k + kk, Y, k)   # per playout (P of the block)
-            add_sum_outer(acc, o, X, k)            # per deal (S and Q of the block)
+                add_outer(acc, o + b_p, Y, k)             # per playout (P of the block)
+            add_sum_outer(acc, o + b_s, o + b_q, X, k)    # per deal (S and Q of the block)
     return part.sum(axis=0)
