@@ -45,7 +45,7 @@ def block_boomke(params, first, n):
 def decode_boomke(counts: np.ndarray) -> tuple[np.ndarray, int]:
     """Per dealer the distribution of the points difference (team 0 - team 1) of one deal:
     (float64[4, 2 * D + 1] with D = KE.BW_SPAN - 1 + ... centred at index D, deals measured)."""
-    c = np.asarray(counts, np.int64).reshape(4, KE.BW_SPAN, KE.BW_SPAN)
+    c = KE.OUTCOMES.field(np.asarray(counts, np.int64).ravel(), "points")   # [dealer, team 0's points, team 1's]
     D = KE.BW_SPAN - 1
     out = np.zeros((4, 2 * D + 1))
     for a in range(KE.BW_SPAN):
@@ -153,7 +153,7 @@ def equity(c, scores, deals_left: int, dealer: int, rules, boot: int = BOOT, see
     a, b = scores
     p, n = decode_boomke(c)
     v = recursion(p, a - b, deals_left, dealer, bool(rules.tiebreak_extra_deal))
-    cc = np.asarray(c, np.int64).reshape(4, KE.BW_SPAN, KE.BW_SPAN)
+    cc = KE.OUTCOMES.field(np.asarray(c, np.int64), "points")
     rng = np.random.default_rng([seed, 16, 2])
     bs = []
     for _ in range(boot):

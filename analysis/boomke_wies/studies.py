@@ -266,7 +266,7 @@ def odds_classes(seed: int = 0, hands: int = 2_000_000, rules=None, heuristics=N
 
 
 def decode_classes(agg, n):
-    a = agg.reshape(10, 38, 14)
+    a = K.CLASSES.field(agg, "tricks")          # [longest suit - 4, high-card points, team tricks]
 
     def row(h, **key):
         k = int(h.sum())

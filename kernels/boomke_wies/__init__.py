@@ -20,8 +20,8 @@ from ..cards import SUIT_MASK, U0, U1, highest, lowest, nth_card, popcount
 from ..deal import deal_with_fixed
 from ..rng import below, seed_state, shuffle, uniform
 from ..tally import add_sum_outer
-from .deals import (AGG_A, AGG_B, AGG_CLASSES, AGG_DEALS, CHUNK, DEALS, N_CC, OFF_A, OFF_B, OFF_C, OFF_C_SQ, OFF_D,
-                    contract_class, hand_class, sim_classes, sim_deals, trace_deals)
+from .deals import (AGG_A, AGG_B, AGG_CLASSES, AGG_DEALS, CHUNK, CL_TRICKS, CLASSES, DEALS, N_CC, OFF_A, OFF_B, OFF_C,
+                    OFF_C_SQ, OFF_D, contract_class, hand_class, sim_classes, sim_deals, trace_deals)
 from .duplicate import sim_duplicate
 from .matches import AGG_MATCHES, MATCHES, MAX_MATCH_DEALS, play_match, sim_matches, trace_match
 from .odds import (AGG_ODDS, ODDS, ODDS_DECLARER, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, ODDS_POSITION, odds_one,

@@ -87,14 +87,17 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     return out
 
 
-# sim_classes aggregate: [longest 4..13 -> 0..9][HCP 0..37][team tricks 0..13]
-AGG_CLASSES = 10 * 38 * 14
+# sim_classes aggregate: the declaring team's tricks 0..13 by the first speaker's hand class (longest suit 4..13 ->
+# 0..9, high-card points 0..37)
+CLASSES = Layout(("tricks", (10, 38, 14)),)
+CL_TRICKS, = CLASSES.offsets()
+AGG_CLASSES = CLASSES.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Random deals; the first to speak (seat 0, dealer 3) is made declarer and opens the
-    suit its heuristic prefers; counts its team's tricks by its hand class."""
+    suit its heuristic prefers; counts its team's tricks by its hand class: the field of ``CLASSES``."""
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_CLASSES), np.int64)
     for ch in prange(nch):
@@ -114,7 +117,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             deal_from_deck(deck, 3, PACKETS_445, hands)
             play_deal(hands, i64(3), i64(0), i64(7), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st, rec, h)
             lg, hcp = hand_class(hands[0])
-            acc[((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
+            acc[CL_TRICKS + ((lg - 4) * 38 + hcp) * 14 + rec[REC_TEAM]] += 1
     out = np.zeros(AGG_CLASSES, np.int64)
     for ch in range(nch):
         out += part[ch]

@@ -12,15 +12,19 @@ from ..rng import seed_state
 # ---------------------------------------------------------------------------
 BW_SPAN = 19           # a team's points in one deal: -5 .. 13 (13: the no-auction variant)
 BW_OFF = 5
+# boomke_outcomes counts: per dealer the deals by (team 0's points, team 1's points), each + BW_OFF
+OUTCOMES = Layout(("points", (4, BW_SPAN, BW_SPAN)),)
+OC_POINTS, = OUTCOMES.offsets()
+AGG_OUTCOMES = OUTCOMES.size
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     """Counts of (team 0 points, team 1 points) of deals first..first+n-1 (dealer = index % 4, the
-    deals of ``sim_deals``): int64[4 * BW_SPAN * BW_SPAN], dealer-major."""
+    deals of ``sim_deals``): the field of ``OUTCOMES``."""
     ch_n = 8192
     nch = (n + ch_n - 1) // ch_n
-    part = np.zeros((nch, 4 * BW_SPAN * BW_SPAN), np.int64)
+    part = np.zeros((nch, AGG_OUTCOMES), np.int64)
     for ch in prange(nch):
         st = np.zeros(1, np.uint64)
         sd = np.zeros(1, np.uint64)
@@ -39,7 +43,7 @@ def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             KW.full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev)
             a = rec[KW.REC_SCORE] + BW_OFF
             b = rec[KW.REC_SCORE + 1] + BW_OFF
-            acc[(dealer * BW_SPAN + a) * BW_SPAN + b] += 1
+            acc[OC_POINTS + (dealer * BW_SPAN + a) * BW_SPAN + b] += 1
     return part.sum(axis=0)
 
 
