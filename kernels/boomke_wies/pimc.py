@@ -52,8 +52,8 @@ from .players import (P_ACE, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS
                       P_SHORT, P_TRUMP_LEN, P_WORLDS, best_suit, choose_card, opening_lead, own_tricks, partner_call,
                       partner_credit, play_flags, sure_thirteen)
 from .rules import (BOOM, DECK, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_CONTRACT, PASS, R_DEALER_8_12, R_MEETJE_TRUMP,
-                    REC_BIDS, REC_DEALER, REC_NBIDS, REC_TRICKS, REC_WON, SUITSET, bitc, legal_mask, low, place, pop,
-                    score_contract)
+                    REC_BIDS, REC_DEALER, REC_NBIDS, REC_TRICKS, REC_WON, SUITSET, after_call, bitc, legal_mask, low,
+                    place, pop, score_contract)
 
 PIMC_SALT = np.uint64(0x6A09E667F3BCC909)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 512
@@ -130,15 +130,9 @@ def replay_auction(pw, base, dealer, hparams, me, rec, ncalls, check, extra):
             i += 1
             if forced:
                 return s, b
-            if b == PASS:
-                passed |= 1 << s
-                npass += 1
-                if npass == 3 and holder >= 0:
-                    break
-            else:
-                high = b
-                holder = s
-                bids = (bids & ~(15 << (4 * s))) | (b << (4 * s))
+            high, holder, npass, passed, bids, ended = after_call(s, b, high, holder, npass, passed, bids)
+            if ended:
+                break
         s = (s + 1) & 3
     return holder, high
 
@@ -186,6 +180,19 @@ def _draw(pw, me, unseen):
         rem &= ~x
         R -= n
     return acc >= 1.0 or uniform(pw) < acc
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def auction_worlds(pw, me, hand):
+    """What seat ``me`` knows at a call, as its worlds' constraints: it holds ``hand``, no card is played yet,
+    every other seat holds 13 of the unseen cards, any of them.  Returns the unseen cards."""
+    unseen = DECK & ~hand
+    for q in range(4):
+        pw[W_PBY + q] = U0
+        pw[W_NEED + q] = np.uint64(13)
+        pw[W_ALLOWED + q] = unseen
+    pw[W_HANDS + me] = hand
+    return unseen
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -370,12 +377,7 @@ def pimc_call(pw, hands, me, dealer, high, holder, forced, nb, rec, rules, hpara
     infer = hparams[me, P_INFER] > 0.5 and nb > 0
     fl = play_flags(hparams, me)
     seed_state(pw, st[0] ^ PIMC_SALT, BID_DECISION + nb)
-    unseen = DECK & ~hand
-    for q in range(4):
-        pw[W_PBY + q] = U0
-        pw[W_NEED + q] = np.uint64(13)
-        pw[W_ALLOWED + q] = unseen
-    pw[W_HANDS + me] = hand
+    unseen = auction_worlds(pw, me, hand)
     eldest = (dealer + 1) & 3
     for _ in range(nw):
         if _world(pw, me, unseen, infer, dealer, hparams, rec, nb) < 0:
@@ -435,12 +437,7 @@ def sample_auction_worlds(seed, me, hand, dealer, calls, hparams, n):
     for i in range(calls.shape[0]):
         rec[REC_BIDS + 2 * i] = calls[i, 0]
         rec[REC_BIDS + 2 * i + 1] = calls[i, 1]
-    unseen = DECK & ~hand
-    for q in range(4):
-        pw[W_PBY + q] = U0
-        pw[W_NEED + q] = np.uint64(13)
-        pw[W_ALLOWED + q] = unseen
-    pw[W_HANDS + me] = hand
+    unseen = auction_worlds(pw, me, hand)
     for i in range(n):
         kind[i] = _world(pw, me, unseen, True, dealer, hparams, rec, calls.shape[0])
         for q in range(4):

@@ -16,7 +16,7 @@ from .rules import (ABOVE, ALL_ONES, AUCTION, BOOM, DEALPOS, HEURISTIC_TRUMP, MA
                     R_MEETJE_TRUMP, R_PACKETS, R_SHUFFLE, R_VARIANT, REC_BIDS, REC_CONTRACT, REC_CUT, REC_DEALER,
                     REC_DECL, REC_HANDS, REC_LEADER0, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_PILE,
                     REC_SCORE, REC_TEAM, REC_TRICKS, REC_TRUMP, REC_TURNUP, REC_WON, SHUFFLE_NONE, SM,
-                    VARIANT_NO_AUCTION, i64, legal_mask, low, place, score_contract)
+                    VARIANT_NO_AUCTION, after_call, i64, legal_mask, low, place, score_contract)
 
 
 # ============================================================================
@@ -67,15 +67,9 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=No
             if forced:
                 rec[REC_NBIDS] = nb
                 return s, b
-            if b == PASS:
-                passed |= 1 << s
-                npass += 1
-                if npass == 3 and holder >= 0:
-                    break
-            else:
-                high = b
-                holder = s
-                bids = (bids & ~(15 << (4 * s))) | (b << (4 * s))
+            high, holder, npass, passed, bids, ended = after_call(s, b, high, holder, npass, passed, bids)
+            if ended:
+                break
         s = (s + 1) & 3
     rec[REC_NBIDS] = nb
     return holder, high

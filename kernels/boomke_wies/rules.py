@@ -166,6 +166,19 @@ def place(c, s, k, led, win, win_seat, t, voids):
     return led, win, win_seat, t, voids
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def after_call(s, b, high, holder, npass, passed, bids):
+    """Rules 5-6: what seat ``s``'s call ``b`` does to the auction (the forced dealer's call, which ends it, is the
+    caller's): a pass puts ``s`` out for good (bit ``s`` of ``passed``), and the third pass after a bid ends the
+    auction; a bid is the new highest (``high``, held by ``holder``; ``bids``: 4 bits per seat, its last bid).
+    Returns (high, holder, npass, passed, bids, ended)."""
+    if b == PASS:
+        passed |= 1 << s
+        npass += 1
+        return high, holder, npass, passed, bids, npass == 3 and holder >= 0
+    return b, s, npass, passed, (bids & ~(15 << (4 * s))) | (b << (4 * s)), False
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def score_contract(contract, T, O, rules):
     """Rule 11 (and 2.2 flags): (declaring team's points, opponents' points, made)
