@@ -237,11 +237,11 @@ class GameSpec:
             out.append(HeuristicSpec(name, hd.code, tuple(sorted(values.items())), label, hd.deterministic))
         return out
 
-    def heuristic_arrays(self, specs, rules=None, players: int | None = None) -> tuple:
+    def heuristic_arrays(self, specs) -> tuple:
         """Per-seat heuristic codes int64[seats] and parameters float64[seats, kernel.N_PARAMS], each named
         parameter at its column in the kernel's declaration (``kernel.COLUMN``): parameters only, nothing else
-        (a table a heuristic reads, such as Bourre's ``ev``, is its own kernel argument).  ``rules`` and
-        ``players`` are not read (the matrix depends on the specs alone); callers may still pass them."""
+        (a table a heuristic reads, such as Bourre's ``ev``, is its own kernel argument); the matrix depends on
+        the specs alone."""
         codes = np.array([s.code for s in specs], np.int64)
         prm = np.zeros((len(specs), self.kernel.N_PARAMS), np.float64)
         column = self.kernel.COLUMN     # the kernel's declaration: name -> column (kernels/<game>/players.py)

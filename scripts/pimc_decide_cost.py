@@ -23,7 +23,7 @@ def main():
     kd, kc = B.GAME.keys(0)
     ids = np.zeros((1, PLAYERS), np.int64)
     for spec in ["pimc:decide=0", "pimc", "pimc:decide=2"]:
-        codes, prm = B.heuristic_arrays(B.parse_seats(spec, PLAYERS), rules, PLAYERS)
+        codes, prm = B.heuristic_arrays(B.parse_seats(spec, PLAYERS))
 
         def run(first, n):
             K.sim_duplicate(kd, kc, first, n, PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids,

@@ -101,7 +101,7 @@ def test_sampled_worlds_agree_with_the_play(players, rules):
     ra = B.rules_array(br)
     R = B.rules_dict(br)
     specs = B.parse_seats("basic", players)
-    codes, prm = B.heuristic_arrays(specs, br, players)
+    codes, prm = B.heuristic_arrays(specs)
     kd, kc = B.GAME.keys(SEED)
     recs, _ = K.trace_sessions(kd, kc, 0, 3, players, 12, ra, codes, prm, np.zeros((0, K.EV_LEN)))
     checked = voids = 0
@@ -152,7 +152,7 @@ def test_sampled_worlds_agree_with_the_play(players, rules):
 # ---------------------------------------------------------------------------
 def _duplicate(first, n, spec, players=5):
     specs = B.parse_seats(spec, players)
-    codes, prm = B.heuristic_arrays(specs, B.BourreRules(), players)
+    codes, prm = B.heuristic_arrays(specs)
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
                            np.zeros((1, players), np.int64), np.zeros((0, K.EV_LEN)), 1, 1, 0,

@@ -113,7 +113,7 @@ def _decide(hand, up, spec, players=5, pos=0, pot=None, **rules):
     R = B.BourreRules(**rules)
     ra = B.rules_array(R)
     specs = B.parse_seats([spec], players)
-    _, prm = B.heuristic_arrays(specs, R, players)
+    _, prm = B.heuristic_arrays(specs)
     dealer = players - 1
     order = np.zeros(8, np.int64)
     order[:players] = np.arange(players)

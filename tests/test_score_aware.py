@@ -32,7 +32,7 @@ def small_samples(monkeypatch, tmp_path_factory):
 def _arrays(heur, target=SMALL):
     rules = GAME.rules_from({"target": target})
     specs = GAME.parse_seats(heur)
-    codes, prm = GAME.heuristic_arrays(specs, rules)
+    codes, prm = GAME.heuristic_arrays(specs)
     return rules, specs, GAME.rules_array(rules), codes, prm
 
 
@@ -415,7 +415,7 @@ def test_games_compare_counts_against_sim_games():
     rules, specs, ra, codes, prm = _arrays(["cautious", "aggressive", "cautious", "aggressive"])
     kd, kc = GAME.keys(8)
     ids = np.array([[0, 1, 0, 1], [1, 0, 1, 0]], np.int64)
-    c2, p2 = GAME.heuristic_arrays([specs[0], specs[1]], rules)
+    c2, p2 = GAME.heuristic_arrays([specs[0], specs[1]])
     pstar, cal = K.no_score_aware()
     cals = np.zeros((2, 4, K.SA_NBINS, 4))
     out = KE.sim_games_duplicate(kd, kc, 0, 500, ra, np.ascontiguousarray(c2[ids]), np.ascontiguousarray(p2[ids]),

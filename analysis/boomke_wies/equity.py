@@ -177,7 +177,7 @@ def check(c, rules, states: int = 20, games: int = 20_000, seed: int = 0, heuris
     g = SPEC
     specs = no_pimc(g.parse_seats(heuristics), "equity")
     kd, kc = g.keys((seed + 1) % 2 ** 64)
-    codes, prm = g.heuristic_arrays(specs, rules)
+    codes, prm = g.heuristic_arrays(specs)
     ra = g.rules_array(rules)
     rng = np.random.default_rng([seed, 16, 3])
     rows = []

@@ -29,7 +29,7 @@ def block_games_duplicate(params, first, n):
     ids, nround = seating(SPEC, len(run_specs), params)
     rows = [[run_specs[i] for i in row] for row in ids]
     rules = SPEC.rules_of(params)
-    codes, prm = SPEC.heuristic_arrays(run_specs, rules)
+    codes, prm = SPEC.heuristic_arrays(run_specs)
     pstar, cal = seating_arrays(rows, rules)
     kd, kc = SPEC.keys(params["seed"])
     return KE.sim_games_duplicate(kd, kc, first, n, SPEC.rules_array(rules), np.ascontiguousarray(codes[ids]),

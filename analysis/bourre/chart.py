@@ -163,7 +163,7 @@ def block_chart(params, first, n):
     kd, kc = SPEC.keys(hseed)
     ra = SPEC.rules_array(rules)
     specs = SPEC.specs_from_json(params["heuristics"])
-    codes, prm = SPEC.heuristic_arrays(specs, rules, players)
+    codes, prm = SPEC.heuristic_arrays(specs)
     cm = np.array([c[1] for c in choices], np.int64)
     cdm = np.array([c[2] for c in choices], np.uint64)
     na = discard_limit(rules, players) + 2
@@ -174,7 +174,7 @@ def block_chart(params, first, n):
         c = _dynamic(K.sim_odds, *args, *pimc_arg(specs))
     else:
         specs[seat] = SPEC.specs_from_json([params["pimc"]])[0]
-        pc, pp = SPEC.heuristic_arrays(specs, rules, players)
+        pc, pp = SPEC.heuristic_arrays(specs)
         c = _dynamic(O.sim_odds_play, *args, None, pc, pp, True, *pimc_arg(SPEC.specs_from_json(params["heuristics"])))
     for ci, (_, mode, dm) in enumerate(choices):
         a = 0 if mode == 0 else 1 + bin(dm).count("1")

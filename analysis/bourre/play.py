@@ -68,7 +68,7 @@ def block_odds_play(params, first, n):
     seat = params["seat"]
     if "pimc" in params["play"]:        # the seat the sampling player, the others as in the heuristics' column
         specs[seat] = SPEC.specs_from_json([params["pimc"]])[0]
-    pc, pp = SPEC.heuristic_arrays(specs, SPEC.rules_of(params), params["players"])
+    pc, pp = SPEC.heuristic_arrays(specs)
     return _dynamic(O.sim_odds_play, kd, kc, first, n, params["players"], seat,
                     np.uint64(params["hand_mask"]), params["upcard"], params["pot"], cm, cdm, ra, codes, prm,
                     run_ev_tables(params), _on("open" in params["play"]), pc, pp, _on("pimc" in params["play"]), *pimc)

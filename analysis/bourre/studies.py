@@ -82,7 +82,7 @@ def pimc_bench_cases(seed=0):
     seat ``pimc`` at its default settings, through the duplicate kernel with one entrant (at most
     ``PIMC_BENCH_CAP`` deals per round)."""
     specs = SPEC.parse_seats("pimc", PIMC_BENCH_PLAYERS)
-    codes, prm = SPEC.heuristic_arrays(specs, BourreRules(), PIMC_BENCH_PLAYERS)
+    codes, prm = SPEC.heuristic_arrays(specs)
     kd, kc = SPEC.keys(seed)
     ra = rules_array(BourreRules())
     ids = np.zeros((1, PIMC_BENCH_PLAYERS), np.int64)
@@ -102,7 +102,7 @@ def pimc_decisions(seed=0, players=5, sessions=4, deals=30, spec="pimc"):
     rules = BourreRules()
     ra = rules_array(rules)
     specs = SPEC.parse_seats(spec, players)
-    codes, prm = SPEC.heuristic_arrays(specs, rules, players)
+    codes, prm = SPEC.heuristic_arrays(specs)
     kd, kc = SPEC.keys(seed)
     recs, _ = K.trace_sessions(kd, kc, 0, sessions, players, deals, ra, codes, prm, ev_tables(specs, rules, players),
                                *pimc_arg(specs))
@@ -150,7 +150,7 @@ def pimc_agreement(worlds=(4, 8, 16, 32, 64, 128, 256), ref=1024, races=(0.05, 0
 
 
     dec = pimc_decisions(seed, players, sessions, deals)
-    prm = SPEC.heuristic_arrays(SPEC.parse_seats("pimc", players), BourreRules(), players)[1]
+    prm = SPEC.heuristic_arrays(SPEC.parse_seats("pimc", players))[1]
     uw = np.zeros(K.UW_LEN, np.uint64)
     iw = np.zeros(K.IW_LEN, np.int64)
 

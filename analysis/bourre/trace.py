@@ -78,7 +78,7 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     specs = SPEC.parse_seats(heuristics, players)
     has_pimc(specs)                     # refuses a non-integer worlds
     kd, kc = SPEC.keys(seed)
-    codes, prm = SPEC.heuristic_arrays(specs, rules, players)
+    codes, prm = SPEC.heuristic_arrays(specs)
     recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm,
                                    ev_tables(specs, rules, players), *pimc_arg(specs))
     out = []

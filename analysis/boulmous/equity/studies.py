@@ -125,7 +125,7 @@ def check_boulmous(table: E.Table, states: int = 20, games: int = 20_000, seed: 
     g = _game()
     specs = g.parse_seats(heuristics)
     kd, kc = g.keys((seed + 1) % 2 ** 64)
-    codes, prm = g.heuristic_arrays(specs, table.rules)
+    codes, prm = g.heuristic_arrays(specs)
     sa = no_score_aware()
     ra = g.rules_array(table.rules)
     rows = []
