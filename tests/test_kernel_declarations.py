@@ -13,14 +13,19 @@
 """
 import ast
 import importlib
+import inspect
+import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tricksim.analysis import boomke_wies, boulmous, bourre
+from tricksim.analysis import boomke_wies, boulmous, bourre, engine
 from tricksim.analysis.common import declared
+from tricksim.analysis.compare.design import duplicate_params, entrant_specs, seating
+from tricksim.analysis.game import GameSpec
+from tricksim.kernels import tally
 from tricksim.kernels.layout import Layout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,7 +205,14 @@ WRITERS = {
     "bourre/odds.py": ["sim_odds"], "bourre/odds_play.py": ["sim_odds_play"],
 }
 WRITERS["boulmous/odds.py"] = WRITERS["boulmous/odds.py"] + ["sim_classes"]
-WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup"]
+WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup", "sim_games_duplicate"]
+WRITERS["boomke_wies/deals.py"] = WRITERS["boomke_wies/deals.py"] + ["sim_classes"]
+WRITERS["boomke_wies/equity.py"] = WRITERS["boomke_wies/equity.py"] + ["boomke_outcomes"]
+# the duplicate tournaments' vectors (kernels/tally.py): their offsets depend on the entrants and rounds, so a kernel
+# takes them from tally's ``*_offsets`` functions
+WRITERS.update({"boulmous/duplicate.py": ["sim_duplicate"], "bourre/duplicate.py": ["sim_duplicate"],
+                "boomke_wies/duplicate.py": ["sim_duplicate"]})
+TALLY_SUMS = ("add_outer", "add_sum_outer")      # tally's writers: every offset they are given is anchored too
 
 
 def _numeric_offsets(index):
@@ -223,16 +235,35 @@ def _offset_names(tree):
     return names
 
 
+def _additive_terms(idx):
+    todo, terms = [idx], []
+    while todo:
+        t = todo.pop()
+        if isinstance(t, ast.BinOp) and isinstance(t.op, ast.Add):
+            todo += [t.left, t.right]
+        elif isinstance(t, ast.BinOp) and isinstance(t.op, ast.Sub):
+            todo.append(t.left)
+        else:
+            terms.append(t)
+    return terms
+
+
 @pytest.mark.parametrize("rel", sorted(WRITERS))
 def test_the_kernels_write_their_counts_at_named_offsets(rel):
-    """Every write into a declared count vector (``acc[...] +=``, ``out[...] +=``) is anchored at a field's
-    named offset (a name the layout gives, or a local computed from one): no ``acc[560]``, no ``acc[35 + ...]``."""
+    """Every write into a declared count vector (``acc[...] +=``, ``out[...] +=``, and the offset given to
+    kernels/tally.py's sums) is anchored at a field's named offset (a name the layout gives, a local unpacked from
+    tally's ``block_offsets``/``rounds_offsets``, or a local computed from one): no ``acc[560]``, no
+    ``acc[35 + ...]``, no ``acc[c]`` for the deals of round c."""
     tree = ast.parse((KERNELS / rel).read_text())
     offsets = _offset_names(tree)
     bad = []
     for fn in ast.walk(tree):
         if isinstance(fn, ast.FunctionDef) and fn.name in WRITERS[rel]:
             anchored = set(offsets)
+            for node in ast.walk(fn):       # ``b_s, b_q, b_p, size = block_offsets(k)``
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                        and isinstance(node.value.func, ast.Name) and node.value.func.id.endswith("_offsets"):
+                    anchored |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
             for _ in range(3):      # locals computed from an offset (``base = ODDS_POS + p * ...``)
                 for node in ast.walk(fn):
                     if isinstance(node, ast.Assign):
@@ -240,20 +271,15 @@ def test_the_kernels_write_their_counts_at_named_offsets(rel):
                         if used & anchored:
                             anchored |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
             for node in ast.walk(fn):
+                idx = []
                 if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) \
                         and isinstance(node.target.value, ast.Name) and node.target.value.id in ("acc", "out"):
-                    idx = node.target.slice
-                    todo, terms = [idx], []
-                    while todo:         # the additive terms of the index
-                        t = todo.pop()
-                        if isinstance(t, ast.BinOp) and isinstance(t.op, ast.Add):
-                            todo += [t.left, t.right]
-                        elif isinstance(t, ast.BinOp) and isinstance(t.op, ast.Sub):
-                            todo.append(t.left)
-                        else:
-                            terms.append(t)
-                    if not any(isinstance(t, ast.Name) and t.id in anchored for t in terms):
-                        bad.append(f"{fn.name} line {node.lineno}: {ast.unparse(idx)}")
+                    idx = [node.target.slice]
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TALLY_SUMS:
+                    idx = node.args[1:-2]       # (acc, offsets..., x, k)
+                for i in idx:
+                    if not any(isinstance(t, ast.Name) and t.id in anchored for t in _additive_terms(i)):
+                        bad.append(f"{fn.name} line {node.lineno}: {ast.unparse(i)}")
     assert not bad, f"counts written at bare offsets in kernels/{rel}: {bad}"
 
 
@@ -266,7 +292,9 @@ READERS = {"analysis/boulmous/studies.py": COUNT_NAMES + ("bx",), "analysis/boom
            "analysis/bourre/play.py": COUNT_NAMES + ("blk",), "analysis/bourre/chart.py": ("blk", "pm"),
            "analysis/bourre/explain.py": COUNT_NAMES + ("sums",),
            "analysis/boulmous/equity/decide.py": ("mean", "half", "lo", "hi"),
-           "analysis/boulmous/equity/table.py": ("v", "half", "out")}
+           "analysis/boulmous/equity/table.py": ("v", "half", "out"),
+           "analysis/compare/tables.py": COUNT_NAMES + ("m", "b", "rounds", "fields"),
+           "analysis/compare/games.py": COUNT_NAMES + ("c", "end")}
 
 
 @pytest.mark.parametrize("rel", sorted(READERS))
@@ -331,6 +359,226 @@ def test_declared_layouts_match_their_kernels_vectors():
     assert 0 < int(KB.CLASSES.field(cls, "tricks").sum()) <= 300
 
 
+def test_boomke_wies_classes_and_outcomes_are_declared():
+    """``sim_classes``: the declaring team's tricks by the first speaker's class, every deal once; ``boomke_outcomes``:
+    per dealer (deal i: dealer i mod 4) the deals by the two teams' points."""
+    from tricksim.kernels.boomke_wies import equity as KE
+    KW = _kernel("boomke_wies")
+    g = boomke_wies.GAME
+    kd, kc = g.keys(4)
+    ra = g.rules_array(g.rules())
+    codes, prm = g.heuristic_arrays(g.parse_seats("partner"))
+    assert KW.CLASSES.size == KW.AGG_CLASSES == 10 * 38 * 14 and KW.CLASSES.names() == ["tricks"]
+    t = KW.CLASSES.field(KW.sim_classes(kd, kc, 0, 400, ra, codes, prm), "tricks")
+    assert t.shape == (10, 38, 14) and int(t.sum()) == 400
+    assert not t[:, :, 0].any() or t.sum(axis=(0, 1))[7:].sum() > 0        # a shape, not a bare reshape
+    assert KE.OUTCOMES.size == KE.AGG_OUTCOMES == 4 * KE.BW_SPAN ** 2
+    o = KE.OUTCOMES.field(KE.boomke_outcomes(kd, kc, 0, 400, ra, codes, prm), "points")
+    assert o.shape == (4, KE.BW_SPAN, KE.BW_SPAN) and list(o.sum(axis=(1, 2))) == [100] * 4
+    assert not o[:, :KE.BW_OFF, :KE.BW_OFF].any()          # both teams never lose points on one deal
+
+
+# ---- the duplicate tournaments' vectors (kernels/tally.py) --------------------------------------------------
+def test_the_tally_offsets_the_kernels_use_are_the_layouts_offsets():
+    """The kernels take a tournament vector's offsets from ``block_offsets``/``rounds_offsets``; they are the
+    layouts' own, for every size of tournament."""
+    for k in range(1, 8):
+        b = tally.block_layout(k)
+        assert b.names() == ["S", "Q", "P"] and tally.block_offsets.py_func(k) == (*b.offsets(), b.size)
+        pl = tally.pairs_layout(k, ("points", "team_tricks"))
+        assert pl.offsets() == (0, b.size) and pl.size == 2 * b.size
+        for nround in range(1, 9):
+            lay = tally.rounds_layout(k, nround, ("points", "stakes"))
+            m = tally.metric_layout(k, nround)
+            assert m.length("blocks") == nround * b.size and m.length("M") == nround * k * k
+            assert tally.rounds_offsets.py_func(k, nround) == (lay.offset("deals"), lay.offset("points"), m.size,
+                                                               *m.offsets())
+            assert lay.offset("stakes") == lay.offset("points") + m.size and lay.size == nround + 2 * m.size
+    assert tally.WHOLE_GAMES.names() == ["deals", "abandoned"] and tally.WG_LEN == 2
+
+
+TOURNAMENT = {"boulmous": ["cautious", "aggressive", "random"], "bourre": ["basic", "tight", "random"],
+              "boomke_wies": ["partner", "naive", "random"]}
+
+
+@pytest.mark.parametrize("game", sorted(TOURNAMENT))
+def test_a_tournament_s_counts_unpack_by_name_and_add_up(game):
+    """A small ``sim_duplicate`` run read through its layout: the deals of the rounds add up, each entrant's S of
+    a round is the sum of its M over the round's seatings (X_h = the sum of Y_h over the playouts), Q and P are
+    symmetric with sum X^2 >= (sum X)^2 / n on Q's diagonal (Cauchy-Schwarz)."""
+    g = GAMES[game].GAME
+    specs = entrant_specs(g, TOURNAMENT[game])
+    k, n = len(specs), 96
+    params = duplicate_params(g, specs, 5, g.rules())
+    counts = engine.run_block(g.duplicate.study, json.dumps(params), 0, n)
+    blk = tally.block_layout(k)
+    metrics = g.duplicate.metrics
+    if g.duplicate.layout == "pairs":
+        lay = tally.pairs_layout(k, metrics)
+        rounds = {m: ([n], [blk.unpack(v)], None) for m, v in lay.unpack(counts).items()}
+    else:
+        _, nround = seating(g, k, params)
+        lay = tally.rounds_layout(k, nround, metrics)
+        f = lay.unpack(counts)
+        assert int(f["deals"].sum()) == n and (f["deals"] > 0).all()
+        rounds = {}
+        for m in metrics:
+            ml = tally.metric_layout(k, nround).unpack(f[m])
+            rounds[m] = (f["deals"], [blk.unpack(r) for r in ml["blocks"]], ml["M"])
+    assert len(counts) == lay.size
+    for m, (n_c, blocks, M) in rounds.items():
+        for c, b in enumerate(blocks):
+            Q, P = b["Q"], b["P"]
+            assert (Q == Q.T).all() and (P == P.T).all() and (np.diagonal(P) > 0).all(), (m, c)
+            assert (np.diagonal(Q) * n_c[c] >= b["S"].astype(float) ** 2).all(), (m, c)
+            if M is not None:
+                assert (b["S"] == M[c * k:(c + 1) * k].sum(axis=0)).all(), (m, c)
+
+
+def test_whole_games_counts_unpack_by_name():
+    """Boulmous' whole games: the rounds layout then ``WHOLE_GAMES``; every game played once per seating of its
+    round, each at least 3 deals (21 points at most 6 a deal), abandoned at most all of them."""
+    g = boulmous.GAME
+    specs = entrant_specs(g, ["cautious", "aggressive"])
+    params = duplicate_params(g, specs, 2, g.rules())
+    n, k = 6, 2
+    counts = engine.run_block(g.whole_games.study, json.dumps(params), 0, n)
+    _, nround = seating(g, k, params)
+    lay = tally.rounds_layout(k, nround, ("wins", "stakes"))
+    assert len(counts) == lay.size + tally.WG_LEN
+    end = lay.rest(counts)
+    assert tally.WHOLE_GAMES.value(end, "deals") >= 4 * n * k and 0 <= tally.WHOLE_GAMES.value(end, "abandoned") <= n * k
+    f = lay.unpack(counts)
+    wins = tally.metric_layout(k, nround).unpack(f["wins"])
+    assert int(f["deals"].sum()) == n
+    done = n * k - tally.WHOLE_GAMES.value(end, "abandoned")      # each finished game has one winner at least
+    assert int(wins["M"].sum()) >= done
+
+
+# ---- no bare offsets into a kernel's count vector, anywhere in analysis/ -------------------------------------
+# Subscripts with a bare offset into a count vector that are left in files other work is changing, each with what
+# the vector is; this list may only shrink (a known entry that is gone fails too, so it is taken off).
+KNOWN_BARE = {
+    # Boulmous' outcome counts (kernels/boulmous/equity.py ``boulmous_outcomes``): a code per deal, not a layout
+    "analysis/boulmous/equity/pstar.py": ["c[seat * 4 * 2401:(seat + 1) * 4 * 2401]"] * 2,
+    # the per-trump joint of several kinds of play, a bincount the block function builds in Python
+    "analysis/boulmous/play.py": ["counts[t * 7 ** k:(t + 1) * 7 ** k]"],
+    # the histogram of A indexed by its value (A >= 2), not an offset
+    "analysis/bourre/tail.py": ["c[2:]"],
+    # the chart's block vector, built in Python: per hand and choice (deals, chips, chips of the other play)
+    "analysis/bourre/chart.py": ["v[..., 2]"],
+}
+LAYOUT_METHODS = ("field", "nth", "unpack", "value", "rest", "slice", "offset", "offsets", "length", "names")
+
+
+def _kernel_aliases(tree):
+    """The names a module binds to kernel modules or their members (``K``, ``KE``, ``O``, ``sim_odds`` ...)."""
+    names = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.module and "kernels" in n.module:
+            names |= {a.asname or a.name for a in n.names}
+    return names
+
+
+def _is_counts(e, aliases, names):
+    """``e`` is (a view of) a kernel's count vector: ``r.counts``, a kernel's call, a parameter named ``counts`` or
+    ``agg``, a name bound to one, or ``np.asarray``/``.reshape``/``.sum``/... of one; a layout's field is not."""
+    if isinstance(e, ast.Attribute):
+        return e.attr == "counts"
+    if isinstance(e, ast.Name):
+        return e.id in names
+    if not isinstance(e, ast.Call):
+        return False
+    f = e.func
+    if isinstance(f, ast.Name):
+        return f.id in aliases and not f.id[:1].isupper()
+    if not isinstance(f, ast.Attribute) or f.attr in LAYOUT_METHODS:
+        return False
+    base = f.value
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if isinstance(base, ast.Name) and base.id in aliases:
+        return True
+    if isinstance(base, ast.Name) and base.id == "np":
+        return f.attr in ("asarray", "array", "ascontiguousarray") and bool(e.args) and \
+            _is_counts(e.args[0], aliases, names)
+    return _is_counts(f.value, aliases, names)          # counts.reshape(...), np.asarray(counts).sum(...)
+
+
+def _bare(index):
+    """An index (or a slice bound) with an integer constant other than 0 and 1 and no named offset among its additive
+    terms (``K.LOG_SCORES + 4`` is named; ``35``, ``seat * 2401``, ``2:`` are not), or counted from the end
+    (``c[-1]``: the last field, by position)."""
+    parts = [x for x in (index.lower, index.upper, index.step) if x is not None] if isinstance(index, ast.Slice) \
+        else list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    for p in parts:
+        if isinstance(p, ast.Slice):
+            if _bare(p):
+                return True
+            continue
+        if isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.USub) and isinstance(p.operand, ast.Constant):
+            return True
+        consts = [c for c in ast.walk(p) if isinstance(c, ast.Constant) and type(c.value) is int and c.value not in (0, 1)]
+        named = any(isinstance(t, (ast.Name, ast.Attribute)) and (t.attr if isinstance(t, ast.Attribute) else t.id).isupper()
+                    or isinstance(t, ast.Call) and isinstance(t.func, ast.Attribute) and t.func.attr in LAYOUT_METHODS
+                    for t in _additive_terms(p))
+        if consts and not named:
+            return True
+    return False
+
+
+def _bare_count_reads(source):
+    tree = ast.parse(source)
+    aliases = _kernel_aliases(tree)
+    bad = []
+    for fn in [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+        names = {a.arg for a in fn.args.args if a.arg in ("counts", "agg")} if isinstance(fn, ast.FunctionDef) else set()
+        for _ in range(3):
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Assign) and _is_counts(n.value, aliases, names):
+                    names |= {x.id for t in n.targets for x in ast.walk(t) if isinstance(x, ast.Name)}
+        bad += [(n.lineno, ast.unparse(n)) for n in ast.walk(fn)
+                if isinstance(n, ast.Subscript) and _is_counts(n.value, aliases, names) and _bare(n.slice)]
+    return [text for _, text in sorted(set(bad))]
+
+
+def test_the_bare_offset_check_finds_what_it_should():
+    """The check below on made-up code: bare offsets into kernel counts are found, named ones pass."""
+    src = """
+from ...kernels import boomke_wies as K
+def f(params, first, n, r):
+    agg = K.sim_deals(1, 2, first, n)
+    a = agg.reshape(10, 38, 14)
+    x = agg[35:48] + a[2] + r.counts[13] + agg[K.OFF_B + 3] + K.CLASSES.field(agg, "tricks")[4]
+    c = np.asarray(r.counts, float)
+    return x, c[seat * 2401:], c[2:], agg[:, 0], agg[i], K.DEALS.nth(agg, 3), c[-1]
+"""
+    assert _bare_count_reads(src) == ["a[2]", "agg[35:48]", "r.counts[13]", "c[-1]", "c[2:]", "c[seat * 2401:]"]
+
+
+def test_the_tournament_tables_read_the_counts_by_the_tally_layouts():
+    """analysis/compare/tables.py ``_split`` unpacks both tournament layouts by name (no offsets computed from k and
+    the rounds beside the kernels': the vector itself is never sliced there)."""
+    tree = ast.parse((ROOT / "analysis/compare/tables.py").read_text())
+    split = next(f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "_split")
+    called = {n.func.id for n in ast.walk(split) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert {"rounds_layout", "pairs_layout", "block_layout", "metric_layout"} <= called
+    assert not [ast.unparse(n) for n in ast.walk(split) if isinstance(n, ast.Subscript)
+                and isinstance(n.value, ast.Name) and n.value.id == "counts"]
+
+
+ANALYSIS = sorted((ROOT / "analysis").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", ANALYSIS, ids=[p.relative_to(ROOT).as_posix() for p in ANALYSIS])
+def test_no_bare_offsets_into_a_kernel_s_count_vector(path):
+    """No module of analysis/ reads a kernel's count vector (``r.counts``, what a kernel call returns, ``counts``)
+    at a bare numeric offset: it reads it through the layout the kernel declares (``K.DEALS.field(agg, ...)``)."""
+    rel = path.relative_to(ROOT).as_posix()
+    assert _bare_count_reads(path.read_text()) == KNOWN_BARE.get(rel, []), \
+        f"{rel}: a kernel's count vector read at a bare offset (read it by its layout's names)"
+
+
 # ---- item 3: each rule once --------------------------------------------------------------------------------
 def _calls(path):
     out = {}
@@ -355,6 +603,65 @@ def test_bourre_legality_is_written_once():
                 assert not {"legal_follow", "cinch_equiv"} & called, f"{path.name} {fn} states rules 10-11 again"
     solver_and_pimc = {**_calls(KERNELS / "bourre/solver.py"), **_calls(KERNELS / "bourre/pimc.py")}
     assert any("legal_play" in c for c in solver_and_pimc.values())
+
+
+def _functions(path):
+    return [f for f in ast.walk(ast.parse(path.read_text())) if isinstance(f, ast.FunctionDef)]
+
+
+def test_boomke_wies_auction_bookkeeping_is_written_once():
+    """Rules 5-6's pass/raise bookkeeping is ``rules.after_call``: the auction and the sampling player's model
+    auction call it, and no other function of kernels/boomke_wies/ puts a passer out or raises the bid itself."""
+    assert "after_call" in _calls(KERNELS / "boomke_wies/play.py")["auction"]
+    assert "after_call" in _calls(KERNELS / "boomke_wies/pimc.py")["replay_auction"]
+    bad = []
+    for path in (KERNELS / "boomke_wies").glob("*.py"):
+        for fn in _functions(path):
+            if (path.name, fn.name) == ("rules.py", "after_call"):
+                continue
+            for n in ast.walk(fn):
+                if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == "passed" or \
+                        isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "bids" for t in n.targets) \
+                        and "bids" in {x.id for x in ast.walk(n.value) if isinstance(x, ast.Name)}:
+                    bad.append(f"{path.name} {fn.name} line {n.lineno}")
+    assert not bad, bad
+    from tricksim.kernels.boomke_wies.rules import BOOM, PASS, after_call
+    f = after_call.py_func
+    # seat 2 passes after seat 1's 8 and two passes: the auction ends; seat 3 raises to 9 over it
+    assert f(2, PASS, 8, 1, 2, 0b1001, 8 << 4) == (8, 1, 3, 0b1101, 8 << 4, True)
+    assert f(3, 9, 8, 1, 1, 0b0001, (7 << 12) | (8 << 4)) == (9, 3, 1, 0b0001, (9 << 12) | (8 << 4), False)
+    assert f(0, PASS, 0, -1, 2, 0b0110, 0)[5] is False            # three opening passes: the dealer is forced
+    assert f(0, BOOM, 12, 2, 0, 0, 12 << 8)[:2] == (BOOM, 0)
+
+
+def test_the_boomke_wies_sampling_player_sets_up_its_bidding_worlds_once():
+    """``pimc_call`` and the tests' ``sample_auction_worlds`` take their worlds' constraints from one
+    ``auction_worlds``: the seat's hand, no card played, 13 unseen cards a seat, any of them."""
+    from tricksim.kernels.boomke_wies import pimc as KP
+    calls = _calls(KERNELS / "boomke_wies/pimc.py")
+    assert "auction_worlds" in calls["pimc_call"] and "auction_worlds" in calls["sample_auction_worlds"]
+    sets_13 = [fn.name for fn in _functions(KERNELS / "boomke_wies/pimc.py")
+               if "pw[W_NEED + q] = np.uint64(13)" in ast.unparse(fn)]
+    assert sets_13 == ["auction_worlds"]
+    pw = np.full(KP.PW_LEN, 7, np.uint64)
+    hand = np.uint64(0x1FFF)                              # the thirteen spades
+    unseen = KP.auction_worlds.py_func(pw, 2, hand)
+    assert unseen == KP.DECK & ~hand and pw[KP.W_HANDS + 2] == hand
+    for q in range(4):
+        assert (pw[KP.W_PBY + q], pw[KP.W_NEED + q], pw[KP.W_ALLOWED + q]) == (0, 13, unseen)
+
+
+def test_heuristic_arrays_takes_the_specs_alone():
+    """The parameter matrix depends on the specs alone: ``heuristic_arrays(specs)``, and no caller passes more."""
+    assert list(inspect.signature(GameSpec.heuristic_arrays).parameters) == ["self", "specs"]
+    bad = []
+    for path in [*(ROOT / "analysis").rglob("*.py"), *(ROOT / "tests").glob("*.py"), *(ROOT / "scripts").glob("*.py"),
+                 ROOT / "cli.py"]:
+        for n in ast.walk(ast.parse(path.read_text())):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "heuristic_arrays" \
+                    and (len(n.args) != 1 or n.keywords):
+                bad.append(f"{path.relative_to(ROOT)} line {n.lineno}")
+    assert not bad, bad
 
 
 def test_both_solvers_share_one_transposition_table_workspace():
