@@ -7,16 +7,18 @@ from tricksim.kernels.tally import add_outer, add_sum_outer
 
 
 def test_add_sum_outer_matches_numpy():
+    """S at its offset, Q at its own (here two cells after S's end: nothing written between or after)."""
     rng = np.random.default_rng(5)
     k, off = 3, 4
-    acc = np.zeros(off + k + k * k + 2, np.int64)
+    o_q = off + k + 2
+    acc = np.zeros(o_q + k * k + 2, np.int64)
     want = acc.copy()
     for _ in range(20):
         x = rng.integers(-9, 10, k).astype(np.int64)
-        add_sum_outer(acc, off, x, k)
+        add_sum_outer(acc, off, o_q, x, k)
         want[off:off + k] += x
-        want[off + k:off + k + k * k] += np.outer(x, x).ravel()
-    assert (acc == want).all() and acc[:off].sum() == 0 and acc[-2:].sum() == 0
+        want[o_q:o_q + k * k] += np.outer(x, x).ravel()
+    assert (acc == want).all() and acc[:off].sum() == 0 and acc[-2:].sum() == 0 and not acc[off + k:o_q].any()
     acc2 = np.zeros(k * k, np.int64)
     add_outer(acc2, 0, np.array([1, -2, 3], np.int64), k)
     assert acc2.reshape(k, k).tolist() == [[1, -2, 3], [-2, 4, -6], [3, -6, 9]]
