@@ -3,7 +3,9 @@ deals cut into ``BATCHES`` engine blocks of equal size; the margin of the best c
 difference of batch means with a 95% interval by Student's t over the batches (valid whatever the dependence between
 the choices on one deal), 'close' when the interval reaches 0.  The games' explain modules supply the per-batch values
 of their choices and their example deals; this module holds the batching, the margins and the rendering of the
-margin column."""
+margin column.  It also holds the shared parts of ``trace <game> -H pimc --explain``: the one-line refusal without a
+sampling seat, and, for Bourre and Boomke Wies, the kernel's rows of reasons (kernels/explain.py) read into the
+``explain`` field's candidates (docs/trace.md), each mean with its 95% interval over the worlds."""
 from __future__ import annotations
 
 import math

@@ -6,7 +6,9 @@ referees (tests/ref_bourre.py, tests/ref_boomke_wies.py) accept the traces and t
 card's candidates are exactly the legal cards at that point; a declaration's or a call's are legal choices of the
 seat; every decision of a sampling seat the trace shows is explained, and nothing else."""
 import json
+import shlex
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -208,6 +210,23 @@ def _bw_seat(d, t, k):
 
 
 # ---- the command line ----------------------------------------------------------------------------------------------
+GOLDEN = json.loads((Path(__file__).resolve().parent / "golden" / "pimc_traces.json").read_text())["traces"]
+
+
+@pytest.mark.parametrize("command", sorted(GOLDEN))
+def test_traces_with_a_sampling_seat_are_unchanged(capsys, command):
+    """Without --explain, the pimc traces are byte for byte those of the code before it (golden lines printed by
+    40e0031); with it, each line is the same plus its field ``explain``."""
+    main(shlex.split(command))
+    assert capsys.readouterr().out.splitlines() == GOLDEN[command]
+    main([*shlex.split(command), "--explain"])
+    explained = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [json.dumps({k: v for k, v in d.items() if k != "explain"}, separators=(",", ":"))
+            for d in explained] == GOLDEN[command]
+    assert all(x["best"] == x["played"] for d in explained for x in d["explain"])
+    assert sum(len(d["explain"]) for d in explained) >= 10
+
+
 @pytest.mark.parametrize("args", [["bourre", "--players", "4", "--deals", "3", "-H", "pimc:worlds=16"],
                                   ["boomke-wies", "--hands", "2", "-H", "pimc:worlds=16,bid_worlds=16"]])
 def test_trace_explain_from_the_command_line(capsys, args):
