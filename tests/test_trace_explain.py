@@ -189,6 +189,21 @@ def test_boomke_wies_explained_best_is_what_was_played(seed, seats, rules):
     assert kinds >= 20
 
 
+@pytest.mark.parametrize("rules", [{}, {"dealer_may_bid_8_to_12": True}])
+def test_boomke_wies_dealers_forced_choice_is_explained(rules):
+    """After three passes the sampling dealer weighs 7 (8 and 9 too when he may bid 8-12), Boom and Meetje."""
+    expl, _ = _bw(7, 16, ["partner:margin=5"] * 3 + ["pimc:worlds=8,bid_worlds=8"], **rules)
+    forced = 0
+    for d in expl:
+        if d["dealer"] == 3 and len(d["bids"]) == 4 and all(b["bid"] is None for b in d["bids"][:3]):
+            x = [x for x in d["explain"] if x["kind"] == "call"]
+            assert len(x) == 1 and x[0]["seat"] == 3 and x[0]["played"] == _label(d["bids"][3]["bid"])
+            _check_candidates(x[0])
+            _check_call(x[0], d, 3, 0)
+            forced += 1
+    assert forced >= 2
+
+
 def _check_call(x, d, i, high):
     """The candidates of call ``i`` are legal calls over the highest bid ``high`` before it (rules 5, 6)."""
     forced = i == 3 and all(b["bid"] is None for b in d["bids"][:3])
