@@ -111,6 +111,25 @@ def test_bourre_explained_best_is_what_was_played(seed, players, seats, rules):
                                       if specs[s].name == "pimc") else 0)
 
 
+def test_bourre_lone_player_keeps_its_cards():
+    """Under declare_then_draw a seat that plays alone does not draw (rule 6): the trace shows its play without a
+    discard, and its explained best is a play (``alone``)."""
+    expl, _, _ = _bourre(4, 2, 3, 8, ["basic:threshold=3", "pimc:worlds=16"], declare_then_draw=True)
+    alone = 0
+    for d in expl:
+        for x in d["explain"]:
+            if x.get("alone"):
+                dec = next(c for c in d["decisions"] if c["seat"] == x["seat"])
+                assert dec["play"] and dec["discard"] == [] and d["outcome"] == "lone"
+                assert x["best"].startswith("play") and x["played"] == x["best"]
+                alone += 1
+            elif x["kind"] == "draw":
+                dec = next(c for c in d["decisions"] if c["seat"] == x["seat"])
+                assert x["played"] == ("pass" if not dec["play"] else
+                                       "play, discard " + (" ".join(dec["discard"]) or "nothing"))
+    assert alone >= 3
+
+
 def labels_of(x):
     return [c["choice"] for c in x["candidates"]]
 
