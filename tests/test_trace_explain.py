@@ -284,6 +284,21 @@ def test_explain_without_a_sampling_seat_is_refused(capsys, game):
     assert e.value.code == 2 and err.count("\n") == 1 and "-H pimc" in err and "Traceback" not in err
 
 
+def test_explain_holds_a_bounded_number_of_rows(capsys, monkeypatch):
+    """Explained traces are played in pieces (Bourre: a session at a time; Boomke Wies: CHUNK hands), with the
+    same records and reasons as in one piece; a Bourre session too long to hold is refused in one line."""
+    from tricksim.analysis.boomke_wies import trace_explain as BWX
+    from tricksim.analysis.bourre import trace_explain as BX
+    r, specs = BW.BoomkeRules(), BW.GAME.parse_seats(["pimc:worlds=8,bid_worlds=8"])
+    whole = BW.trace(1, 5, r, specs, first=2, explain=True)
+    monkeypatch.setattr(BWX, "CHUNK", 2)
+    assert BW.trace(1, 5, r, specs, first=2, explain=True) == whole
+    with pytest.raises(SystemExit) as e:
+        main(["trace", "bourre", "-H", "pimc", "--deals", str(BX.MAX_DEALS + 1), "--explain"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "--deals" in err
+
+
 def test_world_stats():
     vals = [3, -1, 4, 1, -5, 9]
     m, lo, hi = world_stats(sum(vals), sum(v * v for v in vals), len(vals), 0.5)

@@ -71,8 +71,13 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
     kd, kc, ra, codes, prm = SPEC.kernel_args(make_params(seed, rules, specs))
     if explain:
         need_sampling_seat(has_pimc(specs))
-        recs, xo = KE.explain_deals(kd, kc, first, hands, ra, codes, prm, *pimc_arg(specs))
-        out = [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
-        return [d | {"explain": TX.explain_deal(d, xo[i])} for i, d in enumerate(out)]
+        out = []
+        for f in range(first, first + hands, TX.CHUNK):        # the rows of reasons of CHUNK hands at a time
+            n = min(TX.CHUNK, first + hands - f)
+            recs, xo = KE.explain_deals(kd, kc, f, n, ra, codes, prm, *pimc_arg(specs))
+            for i in range(n):
+                d = record_to_dict(recs[i], seed, f + i, rules, specs, with_legal)
+                out.append(d | {"explain": TX.explain_deal(d, xo[i])})
+        return out
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, *pimc_arg(specs))
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]

@@ -24,6 +24,7 @@ from ...kernels.boomke_wies.pimc import X_CALL_ROW
 from ...kernels.cards import card_str
 from ..explain import candidates, first_best, kernel_rows
 
+CHUNK = 500             # hands played again at once (their rows of reasons: 89 kB a hand; hands are independent)
 CALL_VALUE = ("the net points of the seat's side, the call made, the rest of the auction by the model and the tricks "
               "by partner's rules in every seat, per world")
 CARD_VALUE = "the net points of the seat's side, the deal played out by partner's rules in every seat, per world"

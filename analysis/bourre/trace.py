@@ -83,15 +83,18 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     found = has_pimc(specs)             # refuses a non-integer worlds
     if explain:
         need_sampling_seat(found)
+        TX.check_deals(deals)
     kd, kc = SPEC.keys(seed)
     codes, prm = SPEC.heuristic_arrays(specs, rules, players)
-    xo = (TX.rows(sessions, deals),) if explain else ()
-    recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm,
-                                   ev_tables(specs, rules, players), *pimc_arg(specs), *xo)
+    args = (players, deals, rules_array(rules), codes, prm, ev_tables(specs, rules, players), *pimc_arg(specs))
     out = []
-    for i in range(sessions):
-        played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])
-        for j in range(played):
-            d = record_to_dict(recs[i, j], seed, deals, rules, specs, with_legal)
-            out.append(d | {"explain": TX.explain_deal(d, xo[0][i, j], prm)} if explain else d)
+    # explained: one session at a time (its rows of reasons are held in memory; a session does not depend on another)
+    for f, n in ([(first + i, 1) for i in range(sessions)] if explain else [(first, sessions)]):
+        xo = (TX.rows(n, deals),) if explain else ()
+        recs, srows = K.trace_sessions(kd, kc, f, n, *args, *xo)
+        for i in range(n):
+            played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])
+            for j in range(played):
+                d = record_to_dict(recs[i, j], seed, deals, rules, specs, with_legal)
+                out.append(d | {"explain": TX.explain_deal(d, xo[0][i, j], prm)} if explain else d)
     return out

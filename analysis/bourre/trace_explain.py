@@ -28,6 +28,7 @@ from ...kernels import explain as KX
 from ...kernels.bourre.pimc import X_DRAW_ROW
 from ...kernels.bourre.players import P_EVAL
 from ...kernels.cards import card_str, cards_of
+from ..common import TricksimError
 from ..explain import candidates, first_best, kernel_rows
 
 X_ROWS = X_DRAW_ROW + K.MAXP          # a deal's rows: its cards (at most 40), then its declarations
@@ -37,6 +38,16 @@ PARANOID_VALUE = ("the chips of the outcome the seat can force whatever the othe
                   "wins the pot, takes a trick or can be held to bourre), plus 1/16 chip per trick it is sure of, "
                   "per world")
 ROLLOUT_VALUE = "the seat's chips, the deal played out by basic players, per world"
+
+
+MAX_DEALS = 2_000                      # deals of a session explained (its rows: 63 kB a deal)
+
+
+def check_deals(deals: int) -> None:
+    """--explain holds the rows of every deal of a session in memory: at most ``MAX_DEALS`` deals a session."""
+    if deals > MAX_DEALS:
+        raise TricksimError(f"--explain keeps every decision of a session in memory: give --deals {MAX_DEALS:,} "
+                            f"or fewer (more sessions instead), got {deals:,}")
 
 
 def rows(sessions: int, deals: int) -> np.ndarray:
