@@ -180,6 +180,7 @@ def _hands(default: str, help: str = "hands (deals) to simulate"):
 
 OddsHands = _hands("200,000 with --hand; 2,000,000 without")
 TraceHands = Annotated[int, typer.Option("--hands", min=1, help="hands (deals) to print")]
+TraceExplain = Annotated[bool, typer.Option("--explain", help="with -H pimc: add to each line the field 'explain': at each decision of a sampling seat (its calls or its play/pass and draw, its cards) its candidates' values over the worlds it sampled (mean, 95% interval, worlds) and the best, which is what it played")]
 BenchHands = _hands("Boulmous 4,000,000; Boomke Wies and Bourre 2,000,000; --engine 10,000,000; --dask 20,000,000",
                     "hands per case")
 
@@ -400,8 +401,7 @@ def _jsonl(records):
 
 @trace_app.command("boulmous")
 def trace_boulmous(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
-                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0,
-                   explain: Annotated[bool, typer.Option("--explain", help="with -H pimc: add to each line the field 'explain': at each decision of a sampling seat (its calls, its cards) its candidates' values over the worlds it sampled (mean, 95% interval, worlds) and the best, which is what it played")] = False):
+                   rule: Rule = None, jsonl: Jsonl = False, first: First = 0, explain: TraceExplain = False):
     """Boulmous: hands first..first+hands-1, one JSON line each."""
     g = boulmous.GAME
     rules, specs = g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics))
@@ -414,11 +414,11 @@ def trace_boulmous(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = Non
 
 @trace_app.command("boomke-wies")
 def trace_boomke_wies(hands: TraceHands = 10, seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None,
-                      rule: Rule = None, jsonl: Jsonl = False, first: First = 0):
+                      rule: Rule = None, jsonl: Jsonl = False, first: First = 0, explain: TraceExplain = False):
     """Boomke Wies: deals first..first+hands-1, one JSON line each."""
     g = boomke_wies.GAME
     _jsonl(g.trace(seed, hands, g.rules_from(rule), g.parse_seats(heuristic, user_defs=_user_defs(heuristics)),
-                   first=first))
+                   first=first, explain=explain))
 
 
 @trace_app.command("bourre")
@@ -427,11 +427,12 @@ def trace_bourre(players: Annotated[int, typer.Option("--players", min=2, max=8,
                  deals: Annotated[int, typer.Option("--deals", min=1, help="deals per session")] = 10,
                  seed: Seed = 0, heuristic: Heur = None, heuristics: HeurFile = None, rule: Rule = None,
                  jsonl: Jsonl = False,
-                 first: Annotated[int, typer.Option("--first", min=0, help="index of the first session")] = 0):
+                 first: Annotated[int, typer.Option("--first", min=0, help="index of the first session")] = 0,
+                 explain: TraceExplain = False):
     """Bourre: the deals of sessions first..first+sessions-1 exactly as ``pot`` plays them, one JSON line each."""
     g = bourre.GAME
     _jsonl(g.trace(seed, players, sessions, deals, g.rules_from(rule),
-                   g.parse_seats(heuristic, players, _user_defs(heuristics)), first=first))
+                   g.parse_seats(heuristic, players, _user_defs(heuristics)), first=first, explain=explain))
 
 
 # ---- commands that take the game as an argument ----------------------------------------------

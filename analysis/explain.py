@@ -3,7 +3,9 @@ deals cut into ``BATCHES`` engine blocks of equal size; the margin of the best c
 difference of batch means with a 95% interval by Student's t over the batches (valid whatever the dependence between
 the choices on one deal), 'close' when the interval reaches 0.  The games' explain modules supply the per-batch values
 of their choices and their example deals; this module holds the batching, the margins and the rendering of the
-margin column."""
+margin column.  It also holds the shared parts of ``trace <game> -H pimc --explain``: the one-line refusal without a
+sampling seat, and, for Bourre and Boomke Wies, the kernel's rows of reasons (kernels/explain.py) read into the
+``explain`` field's candidates (docs/trace.md), each mean with its 95% interval over the worlds."""
 from __future__ import annotations
 
 import math
@@ -11,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..kernels import explain as KX
 from .common import TricksimError
 from .stats import t_crit
 
@@ -102,3 +105,65 @@ def pick_examples(outcomes, k: int = SHOW):
     wins = sorted((not d, i, p) for w, d, i, p in outcomes if w is True)[:k]
     losses = sorted((not d, i, p) for w, d, i, p in outcomes if w is False)[:k]
     return [("wins", i, p) for _, i, p in wins] + [("loses", i, p) for _, i, p in losses]
+
+
+# ---- trace GAME -H pimc --explain: the sampling player's candidates at each of its decisions -----------------------
+NEED_SAMPLING = ("--explain shows the sampling player's decisions: seat it with -H pimc (once for every seat, or once "
+                 "per seat)")
+
+
+def need_sampling_seat(found: bool) -> None:
+    """``trace --explain`` refuses, in one line, a table with no sampling seat (the three games alike)."""
+    if not found:
+        raise TricksimError(NEED_SAMPLING)
+
+
+def world_stats(s1: int, s2: int, n: int, scale: float = 1.0) -> tuple:
+    """(mean, lo, hi) of ``scale`` x a value over ``n`` worlds from its sum ``s1`` and sum of squares ``s2`` (exact
+    integers): the 95% interval by Student's t over the worlds (independent draws); None, None from one world."""
+    s1, s2, n = int(s1), int(s2), int(n)
+    if n < 1:
+        return None, None, None                          # no world valued (Boomke Wies: every one skipped)
+    mean = s1 / n
+    if n < 2:
+        return mean * scale, None, None
+    var = (n * s2 - s1 * s1) / (n * (n - 1))            # the sample variance, its numerator exact
+    half = float(t_crit(n - 1) * math.sqrt(max(var, 0.0) / n))
+    return mean * scale, (mean - half) * scale, (mean + half) * scale
+
+
+def kernel_rows(xd) -> list[dict]:
+    """The decisions written into one deal's rows ``xd`` (int64[rows, X_LEN], kernels/explain.py), in row order:
+    ``{"row", "kind" (KIND_*), "seat", "worlds", "cand", "sum", "sq", "aux"}`` (the last four per candidate)."""
+    out = []
+    for r in np.flatnonzero(np.asarray(xd)[:, KX.X_KIND]):
+        x = [int(v) for v in xd[r]]
+        nc = x[KX.X_NC]
+        out.append({"row": int(r), "kind": x[KX.X_KIND], "seat": x[KX.X_SEAT], "worlds": x[KX.X_WORLDS],
+                    "cand": x[KX.X_CAND:KX.X_CAND + nc], "sum": x[KX.X_SUM:KX.X_SUM + nc],
+                    "sq": x[KX.X_SQ:KX.X_SQ + nc], "aux": x[KX.X_AUX:KX.X_AUX + nc]})
+    return out
+
+
+def first_best(keys) -> int:
+    """The sampling players' rule: the first candidate of the highest key (a sum, or a tuple of sums)."""
+    best = 0
+    for i, k in enumerate(keys):
+        if k > keys[best]:
+            best = i
+    return best
+
+
+def candidates(row: dict, labels, scale: float, aux: str | None = None, aux_scale: float = 1.0) -> list[dict]:
+    """A kernel row's candidates as the ``explain`` field shows them: choice, the kernel's integer ``sum``, and
+    ``mean``, ``lo``, ``hi`` of ``scale`` x the value over the row's worlds (``world_stats``); ``aux``: the name
+    under which to show the tie-break's mean (times ``aux_scale``)."""
+    n = row["worlds"]
+    out = []
+    for i, lab in enumerate(labels):
+        m, lo, hi = world_stats(row["sum"][i], row["sq"][i], n, scale)
+        c = {"choice": lab, "sum": row["sum"][i], "mean": m, "lo": lo, "hi": hi}
+        if aux:
+            c[aux] = row["aux"][i] * aux_scale / n if n else None
+        out.append(c)
+    return out

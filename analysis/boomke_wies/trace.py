@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from ...kernels import boomke_wies as K
+from ...kernels.boomke_wies import explain as KE
 from ...kernels.cards import SUITS, card_str, cards_of
 from ..common import TricksimError, make_params, rules_dict
-from .config import KEY, BoomkeRules, check_hands, pimc_arg
+from ..explain import need_sampling_seat
+from . import trace_explain as TX
+from .config import KEY, BoomkeRules, check_hands, has_pimc, pimc_arg
 from .spec import SPEC
 
 
@@ -56,13 +59,25 @@ def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
 
 
 def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heuristics=None,
-          first: int = 0, with_legal: bool = False) -> list[dict]:
-    """Hands ``first..first+hands-1`` of the deal studies with this seed, as docs/trace.md dicts."""
+          first: int = 0, with_legal: bool = False, explain: bool = False) -> list[dict]:
+    """Hands ``first..first+hands-1`` of the deal studies with this seed, as docs/trace.md dicts; ``explain``
+    (a seat must be the sampling player): each with its field ``explain`` (analysis/boomke_wies/trace_explain.py),
+    from the same deals played again with the player writing its reasons."""
     rules = rules or BoomkeRules()
     specs = SPEC.parse_seats(heuristics)
     check_hands(hands)
     if first < 0:
         raise TricksimError(f"the first deal's index must be at least 0, got {first}")
     kd, kc, ra, codes, prm = SPEC.kernel_args(make_params(seed, rules, specs))
+    if explain:
+        need_sampling_seat(has_pimc(specs))
+        out = []
+        for f in range(first, first + hands, TX.CHUNK):        # the rows of reasons of CHUNK hands at a time
+            n = min(TX.CHUNK, first + hands - f)
+            recs, xo = KE.explain_deals(kd, kc, f, n, ra, codes, prm, *pimc_arg(specs))
+            for i in range(n):
+                d = record_to_dict(recs[i], seed, f + i, rules, specs, with_legal)
+                out.append(d | {"explain": TX.explain_deal(d, xo[i])})
+        return out
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, *pimc_arg(specs))
     return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]

@@ -31,7 +31,8 @@ from ...kernels.boulmous.players import P_BID, P_RACE, P_WORLDS, min_power_card
 from ...kernels.boulmous.rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, legal_mask
 from ...kernels.cards import card_str
 from ...kernels.rng import seed_state
-from ..common import TricksimError, make_params, parse_card
+from ..common import make_params, parse_card
+from ..explain import need_sampling_seat
 from ..stats import t_crit, wilson
 from .config import TRUMP_NAMES, has_pimc, pimc_key
 from .spec import SPEC
@@ -234,7 +235,5 @@ def explain_deal(d: dict, seed: int, rules, specs) -> list[dict]:
 def with_explain(records: list[dict], seed: int, rules, specs) -> list[dict]:
     """``trace boulmous --explain``: each record with its field ``explain``, the sampling seats' decisions
     (``explain_deal``); refused in one line when no seat is the sampling player."""
-    if not has_pimc(specs):
-        raise TricksimError("--explain shows the sampling player's decisions: seat it with -H pimc (once for every "
-                            "seat, or once per seat)")
+    need_sampling_seat(has_pimc(specs))
     return [d | {"explain": explain_deal(d, seed, rules, specs)} for d in records]

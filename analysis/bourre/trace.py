@@ -4,6 +4,8 @@ from __future__ import annotations
 from ...kernels import bourre as K
 from ...kernels.cards import SUITS, card_str, cards_of
 from ..common import TricksimError, rules_dict
+from ..explain import need_sampling_seat
+from . import trace_explain as TX
 from .config import KEY, BourreRules, has_pimc, pimc_arg, rules_array
 from .ev import ev_tables
 from .pot import check_sessions
@@ -67,23 +69,32 @@ def record_to_dict(rec, seed, deals, rules, specs, with_legal=False):
 
 
 def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, rules=None, heuristics=None,
-          first: int = 0, with_legal: bool = False) -> list[dict]:
+          first: int = 0, with_legal: bool = False, explain: bool = False) -> list[dict]:
     """Deals of sessions first..first+sessions-1, exactly as ``pot`` plays them (one dict per deal;
-    a session stops after an overflowed deal)."""
+    a session stops after an overflowed deal); ``explain`` (a seat must be the sampling player): each with its
+    field ``explain`` (analysis/bourre/trace_explain.py), from the same sessions played again with the player
+    writing its reasons."""
     players = SPEC.check_players(players)
     rules = rules or BourreRules()
     check_sessions(sessions, deals)
     if first < 0:
         raise TricksimError(f"the first session's index must be at least 0, got {first}")
     specs = SPEC.parse_seats(heuristics, players)
-    has_pimc(specs)                     # refuses a non-integer worlds
+    found = has_pimc(specs)             # refuses a non-integer worlds
+    if explain:
+        need_sampling_seat(found)
+        TX.check_deals(deals)
     kd, kc = SPEC.keys(seed)
     codes, prm = SPEC.heuristic_arrays(specs)
-    recs, srows = K.trace_sessions(kd, kc, first, sessions, players, deals, rules_array(rules), codes, prm,
-                                   ev_tables(specs, rules, players), *pimc_arg(specs))
+    args = (players, deals, rules_array(rules), codes, prm, ev_tables(specs, rules, players), *pimc_arg(specs))
     out = []
-    for i in range(sessions):
-        played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])
-        for j in range(played):
-            out.append(record_to_dict(recs[i, j], seed, deals, rules, specs, with_legal))
+    # explained: one session at a time (its rows of reasons are held in memory; a session does not depend on another)
+    for f, n in ([(first + i, 1) for i in range(sessions)] if explain else [(first, sessions)]):
+        xo = (TX.rows(n, deals),) if explain else ()
+        recs, srows = K.trace_sessions(kd, kc, f, n, *args, *xo)
+        for i in range(n):
+            played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])
+            for j in range(played):
+                d = record_to_dict(recs[i, j], seed, deals, rules, specs, with_legal)
+                out.append(d | {"explain": TX.explain_deal(d, xo[0][i, j], prm)} if explain else d)
     return out

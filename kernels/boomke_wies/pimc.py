@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import U0, U1, nth_card
+from ..explain import KIND_CALL, KIND_CARD, X_CAND, X_WORLDS, x_add, x_open
 from ..rng import below, seed_state, uniform
 from .players import (P_ACE, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_INFER, P_KING, P_MARGIN,
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN,
@@ -58,6 +59,7 @@ from .rules import (BOOM, DECK, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_CONTRACT, 
 PIMC_SALT = np.uint64(0x6A09E667F3BCC909)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 512
 BID_DECISION = 64                            # call i draws from index BID_DECISION + i
+X_CALL_ROW = 52           # --explain (kernels/explain.py): card i of a deal in row i, call i in row X_CALL_ROW + i
 # counters of the workspace
 (S_CARDS, S_CALLS, S_WORLDS, S_DRAWS, S_VOID_REJECTS, S_AUCTION_REJECTS, S_FALLBACKS, S_SKIPPED,
  S_PLAYOUTS) = range(1, 10)
@@ -291,9 +293,10 @@ def _best(pw, nc):
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False)
 def pimc_card(pw, h, me, lg, k, led, win, win_seat, t, decl, contract, played, trick, voids, ntr, nplay, rec,
-              hparams, rules, st, hcard):
+              hparams, rules, st, hcard, xo=None):
     """The card seat ``me`` plays (``lg`` its legal cards, more than one) as the ``k``-th of trick ``ntr``; the
-    trick state as ``play_tricks`` holds it, ``hcard`` the heuristic's own card (first among equals)."""
+    trick state as ``play_tricks`` holds it, ``hcard`` the heuristic's own card (first among equals). ``xo``
+    (--explain): the candidates' values into its row ``nplay`` (kernels/explain.py)."""
     pw[S_CARDS] += U1
     nw = np.int64(hparams[me, P_WORLDS])
     ncalls = rec[REC_NBIDS]
@@ -312,6 +315,10 @@ def pimc_card(pw, h, me, lg, k, led, win, win_seat, t, decl, contract, played, t
     for ci in range(nc):
         pw[C_VAL + ci] = U0
         pw[C_TRK + ci] = U0
+    if xo is not None:
+        x_open(xo[nplay], KIND_CARD, me, nc)
+        for ci in range(nc):
+            xo[nplay, X_CAND + ci] = np.int64(pw[C_CAND + ci])
     # what the seat knows: the cards each seat played, the voids shown, how many cards each holds
     for q in range(4):
         pw[W_PBY + q] = U0
@@ -337,14 +344,19 @@ def pimc_card(pw, h, me, lg, k, led, win, win_seat, t, decl, contract, played, t
             v, tk = side_value(pw, me, decl, contract, rules)
             pw[C_VAL + ci] += np.uint64(v + VAL_OFFSET)
             pw[C_TRK + ci] += np.uint64(tk)
+            if xo is not None:
+                x_add(xo[nplay], ci, v, tk)
+        if xo is not None:
+            xo[nplay, X_WORLDS] += 1
         pw[S_PLAYOUTS] += np.uint64(nc)
     return _best(pw, nc)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def pimc_call(pw, hands, me, dealer, high, holder, forced, nb, rec, rules, hparams, st):
+def pimc_call(pw, hands, me, dealer, high, holder, forced, nb, rec, rules, hparams, st, xo=None):
     """Seat ``me``'s call in the auction (``high`` the highest bid so far, ``holder`` its seat, ``forced`` the
-    dealer after three passes, ``nb`` the calls heard, in ``rec[REC_BIDS..]``)."""
+    dealer after three passes, ``nb`` the calls heard, in ``rec[REC_BIDS..]``). ``xo`` (--explain): the
+    candidates' values into its row ``X_CALL_ROW + nb`` (kernels/explain.py)."""
     hand = hands[me]
     if high < 13 and sure_thirteen(hand, hparams[me, P_DRAW_TRUMPS] > 0.5 and hparams[me, P_COUNT] > 0.5):
         return BOOM
@@ -373,6 +385,10 @@ def pimc_call(pw, hands, me, dealer, high, holder, forced, nb, rec, rules, hpara
     for ci in range(nc):
         pw[C_VAL + ci] = U0
         pw[C_TRK + ci] = U0
+    if xo is not None:
+        x_open(xo[X_CALL_ROW + nb], KIND_CALL, me, nc)
+        for ci in range(nc):
+            xo[X_CALL_ROW + nb, X_CAND + ci] = np.int64(pw[C_CAND + ci])
     nw = np.int64(hparams[me, P_BID_WORLDS])
     infer = hparams[me, P_INFER] > 0.5 and nb > 0
     fl = play_flags(hparams, me)
@@ -397,6 +413,10 @@ def pimc_call(pw, hands, me, dealer, high, holder, forced, nb, rec, rules, hpara
             v, tk = side_value(pw, me, d, contract, rules)
             pw[C_VAL + ci] += np.uint64(v + VAL_OFFSET)
             pw[C_TRK + ci] += np.uint64(tk)
+            if xo is not None:
+                x_add(xo[X_CALL_ROW + nb], ci, v, tk)
+        if xo is not None:
+            xo[X_CALL_ROW + nb, X_WORLDS] += 1
         pw[S_PLAYOUTS] += np.uint64(nc)
     return _best(pw, nc)
 

@@ -23,13 +23,14 @@ from .rules import (ABOVE, ALL_ONES, AUCTION, BOOM, DEALPOS, HEURISTIC_TRUMP, MA
 # one deal
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False)
-def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=None):
+def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=None, xo=None):
     """Rules 5-6: the multi-round auction from the dealer's left; a passer is out for
     good; three passes end it; after three opening passes the dealer must call 7, Boom
     or Meetje (any of 7..13 or Meetje with ``dealer_may_bid_8_to_12``). Returns
     (declarer, contract). ``forced_pass`` = a seat that passes whenever it may (-1: none).
     ``pimc``: the sampling player's workspace (kernels/boomke_wies/pimc.py) when an H_PIMC
-    seat may sit; None (omitted): numba prunes its branch and does not compile the player."""
+    seat may sit; None (omitted): numba prunes its branch and does not compile the player. ``xo`` (trace
+    --explain, with ``pimc``): the deal's rows of the sampling player's reasons (kernels/explain.py)."""
     high = 0
     holder = -1
     nb = 0
@@ -47,7 +48,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=No
             elif hcodes[s] == H_RANDOM:
                 b = random_call(high, forced, allow, hparams[s, P_BID_PROB], st)
             elif pimc is not None and hcodes[s] == H_PIMC:
-                b = _pimc.pimc_call(pimc, hands, s, dealer, high, holder, forced, nb, rec, rules, hparams, st)
+                b = _pimc.pimc_call(pimc, hands, s, dealer, high, holder, forced, nb, rec, rules, hparams, st, xo)
             elif high < 13 and sure_thirteen(hands[s], hparams[s, P_DRAW_TRUMPS] > 0.5 and hparams[s, P_COUNT] > 0.5):
                 b = BOOM         # a certain thirteen: Boom (+5) in every position, over partner too
             elif holder == p and hparams[s, P_OVERCALL_PARTNER] < 0.5:
@@ -76,12 +77,13 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=No
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hparams, st, rec, rules, pimc=None):
+def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hparams, st, rec, rules, pimc=None,
+                xo=None):
     """Rules 7, 9, 10: up to 13 tricks from ``leader``; ``t = -1``: the suit of the
     first card led becomes trumps. ``open_mask`` narrows the first lead (odds studies;
     all ones otherwise). A Boom stops at the declaring team's first lost trick.
     Fills tricks, legal masks, tricks won; returns (trumps, tricks played). ``pimc`` as
-    ``auction``'s (an H_PIMC seat with more than one legal card plays ``_pimc.pimc_card``)."""
+    ``auction``'s (an H_PIMC seat with more than one legal card plays ``_pimc.pimc_card``), ``xo`` too."""
     flags = 0
     for s in range(4):
         h[s] = hands[s]
@@ -131,7 +133,7 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
                                     trick, voids)
             if pimc is not None and hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
                 c = _pimc.pimc_card(pimc, h, s, lg, k, led, win, win_seat, t, declarer, contract, played, trick,
-                                    voids, tr, nplay, rec, hparams, rules, st, c)
+                                    voids, tr, nplay, rec, hparams, rules, st, c, xo)
             rec[REC_LEGAL + nplay] = np.int64(lg)
             nplay += 1
             rec[base + 1 + k] = c
@@ -150,13 +152,13 @@ def play_tricks(hands, h, leader, t, declarer, contract, open_mask, hcodes, hpar
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_pass, rules,
-              hcodes, hparams, st, rec, h, pimc=None):
+              hcodes, hparams, st, rec, h, pimc=None, xo=None):
     """One whole deal of the bidding game from the hands as dealt: auction (or the forced
     contract), play, scoring; fills ``rec`` (the no-auction variant is ``play_no_auction``). ``forced_decl >= 0`` skips the auction: that seat declares
     ``forced_contract`` (7..13 or MEETJE); ``forced_open`` 0..3 makes it open that suit
     (its trumps; for a Meetje under ``dealer_names_then_eldest_leads`` the suit it names),
     -1 leaves the choice to its heuristic. ``forced_pass``: a seat that passes when it may.
-    ``pimc``: the sampling player's workspace, as ``auction``'s."""
+    ``pimc``: the sampling player's workspace, as ``auction``'s, ``xo`` too."""
     rec[REC_DEALER] = dealer
     for s in range(4):
         rec[REC_HANDS + s] = np.int64(hands[s])
@@ -167,7 +169,7 @@ def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_p
         decl = forced_decl
         contract = forced_contract
     else:
-        decl, contract = auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc)
+        decl, contract = auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc, xo)
     rec[REC_DECL] = decl
     rec[REC_CONTRACT] = contract
     open_mask = ALL_ONES
@@ -186,7 +188,7 @@ def play_deal(hands, dealer, forced_decl, forced_contract, forced_open, forced_p
         t = -1
         leader = decl
     rec[REC_LEADER0] = leader
-    t, n = play_tricks(hands, h, leader, t, decl, contract, open_mask, hcodes, hparams, st, rec, rules, pimc)
+    t, n = play_tricks(hands, h, leader, t, decl, contract, open_mask, hcodes, hparams, st, rec, rules, pimc, xo)
     rec[REC_TRUMP] = t
     rec[REC_NTRICKS] = n
     dt = decl & 1
@@ -290,18 +292,18 @@ def deal_hand(sd, st, idx_dealer, rules, hcodes, hparams, deck, pile, hands, h, 
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=None):
+def play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=None, xo=None):
     """Play a dealt hand under the rules in force (``tc`` = the dealer's last card, the
-    no-auction trump indicator; ``pimc`` as ``auction``'s)."""
+    no-auction trump indicator; ``pimc`` and ``xo`` as ``auction``'s)."""
     if rules[R_VARIANT] == VARIANT_NO_AUCTION:
-        play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc)
+        play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc, xo)
     else:
         play_deal(hands, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes, hparams, st,
-                  rec, h, pimc)
+                  rec, h, pimc, xo)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=None):
+def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=None, xo=None):
     """Rule 13: trumps = suit of the dealer's turned-up last card, eldest leads,
     +1 per trick to each team."""
     rec[REC_DEALER] = dealer
@@ -314,7 +316,7 @@ def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=
     eldest = (dealer + 1) & 3
     rec[REC_LEADER0] = eldest
     t, n = play_tricks(hands, h, eldest, tc >> 4, i64(-1), i64(NO_CONTRACT), ALL_ONES, hcodes, hparams, st, rec, rules,
-                       pimc)
+                       pimc, xo)
     rec[REC_TRUMP] = t
     rec[REC_NTRICKS] = n
     t0 = rec[REC_WON] + rec[REC_WON + 2]
@@ -327,10 +329,11 @@ def play_no_auction(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc=
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev, pimc=None):
-    """Deal and play one independent hand exactly as every batch kernel does (``pimc`` as ``auction``'s)."""
+def full_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev, pimc=None, xo=None):
+    """Deal and play one independent hand exactly as every batch kernel does (``pimc`` as ``auction``'s; ``xo``
+    too, for the hand itself, not the warm-up deal of ``shuffle = none_collect_tricks``)."""
     tc = deal_hand(sd, st, dealer, rules, hcodes, hparams, deck, pile, hands, h, rec, prev, pimc)
-    play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc)
+    play_dealt(hands, dealer, rules, hcodes, hparams, st, rec, h, tc, pimc, xo)
 
 
 @njit(cache=True, nogil=True)

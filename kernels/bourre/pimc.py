@@ -58,6 +58,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import DECK52, SUIT_MASK, U0, U1, lowest, nth_card, popcount
+from ..explain import KIND_CARD, KIND_DRAW, X_CAND, X_WORLDS, x_add, x_open
 from ..rng import below, next_u64, seed_state, shuffle, uniform
 from .draw import declare_call as declare
 from .draw import draw_declared_call as draw_declared
@@ -65,9 +66,9 @@ from .draw import must_play
 from .draw import basic_decision_call
 from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain
 from .rules import (IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP,
-                    R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEALER, REC_DEC, REC_NDEC,
-                    REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD, UW_LEN, above_in_suit, beats, better_in_suit,
-                    bitc, fill_pool, legal_play, tmask)
+                    R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEAL_IDX, REC_DEALER, REC_DEC,
+                    REC_NDEC, REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD, UW_LEN, above_in_suit, beats,
+                    better_in_suit, bitc, fill_pool, legal_play, tmask)
 from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN,
                      POS_LONO, POS_ME, POS_N, POS_NTRICK, POS_PLAYED, POS_TRICK, POS_TRUMP, POS_WON, QKA, W_BITS,
                      W_TT, analyse)
@@ -75,6 +76,7 @@ from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, POS_AKQ, POS_KN
 PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 4096
 RACE_EVERY = 8
+X_DRAW_ROW = 40            # --explain (kernels/explain.py): card nlg of a deal in row nlg, draw decision i in 40 + i
 # 0, -1 and True as typed values: a literal argument compiles a callee once more (_finish, declare)
 Z0, M1, YES = np.int64(0), np.int64(-1), np.bool_(True)
 EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
@@ -330,11 +332,12 @@ def _finish(hh, na, me, cand, leader, kpos, ls, wc, wseat, played, won, known_ou
 
 @njit(cache=True, nogil=True, _nrt=False)
 def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out, players, dealer,
-              upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw):
+              upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw, xo=None):
     """The card seat ``me_real`` plays among ``lg`` (two or more legal cards), card ``kpos`` of trick ``t``,
     in ``play_dealt``'s state (``rec`` holds the deal so far; ``played`` every card played, the trick in
     progress included; ``pot`` the pot at stake); scratch ``uw[16:]``, ``iw[24:]`` (``_scratch``). Module
-    docstring: worlds, evaluation, race, randomness."""
+    docstring: worlds, evaluation, race, randomness. ``xo`` (--explain): its candidates' values into row ``nlg``
+    of ``xo[deal index]`` (kernels/explain.py)."""
     nw = np.int64(hparams[me_real, P_WORLDS])
     if nw < 1:
         nw = 1
@@ -360,6 +363,10 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
     span = _values(val, pot, ante_amt, rules)
     for ci in range(nc):
         sums[ci] = 0
+    if xo is not None:
+        x_open(xo[rec[REC_DEAL_IDX], nlg], KIND_CARD, me_real, nc)
+        for ci in range(nc):
+            xo[rec[REC_DEAL_IDX], nlg, X_CAND + ci] = cand[ci]
     seed_state(rng, st[0] ^ PIMC_SALT, nlg)
     lead = idx[rec[REC_TRICKS + 10 * t]]
     wsi = idx[win_seat]
@@ -383,10 +390,16 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
                     oc = _finish(hh, na, me, M1, lead, Z0, M1, M1, lead, played, won, known_out, trump, lono, rules,
                                  akq, hparams, me_real, st)
                 sums[ci] += 8 * val[oc] + tk      # the outcome first, then the guaranteed tricks
+                if xo is not None:
+                    x_add(xo[rec[REC_DEAL_IDX], nlg], ci, 8 * val[oc] + tk, tk)
             else:
                 oc = _finish(hh, na, me, cand[ci], lead, kpos, ls, win_card, wsi, played, won, known_out, trump,
                              lono, rules, akq, hparams, me_real, st)
                 sums[ci] += val[oc]
+                if xo is not None:
+                    x_add(xo[rec[REC_DEAL_IDX], nlg], ci, val[oc], 0)
+        if xo is not None:
+            xo[rec[REC_DEAL_IDX], nlg, X_WORLDS] += 1
         if _race_stop(sums, nc, w, nw, race, span * (8 if paranoid else 1)):
             break
     return cand[_best(sums, nc)]
@@ -587,7 +600,7 @@ def _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, m, wsd, wrec, dis
 
 @njit(cache=True, nogil=True, _nrt=False)
 def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, known_out, up_in_dealer, trump,
-                lono, sep, upcard, limit, table_ante, ante_amt, rules, hparams, st, uw, iw):
+                lono, sep, upcard, limit, table_ante, ante_amt, rules, hparams, st, uw, iw, xo=None):
     """The (play, discard) of seat ``me_real`` with hand ``h``, the i0-th of ``order[0:k]`` to declare, in
     ``play_dealt``'s state (``rec`` holds the earlier declarations). The candidates (basic's choice first, which
     keeps ties; pass unless it must play; play discarding the weakest d cards, ``ev_discard``, for each d within
@@ -598,7 +611,8 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
     and, in the default order, how many cards they drew); exact rejection sampling, at most ``MAX_TRIES``
     layouts a world; when a world finds none (earlier players who do not decide as basic can make choices basic
     nearly never makes) that world and the rest of the decision's take their first layout with the actual
-    play/pass choices forced. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``."""
+    play/pass choices forced. Decision i0 draws from ``seed_state(st[0] ^ PIMC_DECIDE_SALT, i0)``. ``xo`` (--explain):
+    the candidates' values into row ``X_DRAW_ROW + i0`` of ``xo[deal index]`` (kernels/explain.py)."""
     is_dealer = me_real == dealer
     wh0, wh, wd0, wd, cdisc, wrng, wsd, pool0, wpool, wrec, sums, cplay, wst = _dscratch(uw, iw)
     act, idx, hist, need, won0, won, cand, sums0, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
@@ -632,6 +646,10 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
     span = max(val[0], val[1], val[2], val[3], 0) - min(val[0], val[1], val[2], val[3], 0)   # a pass: 0
     for ci in range(nc):
         sums[ci] = 0
+    if xo is not None:
+        x_open(xo[rec[REC_DEAL_IDX], X_DRAW_ROW + i0], KIND_DRAW, me_real, nc)
+        for ci in range(nc):
+            xo[rec[REC_DEAL_IDX], X_DRAW_ROW + i0, X_CAND + ci] = np.int64(cdisc[ci]) if cplay[ci] != 0 else -1
     for q in range(REC_DEC):
         wrec[q] = 0
     wrec[REC_UPCARD] = upcard
@@ -705,9 +723,14 @@ def pimc_decide(rec, me_real, i0, k, order, dealer, h, active, nplay, pot, a2, k
             for q in range(ms):
                 wpool[q] = wst[q]
             wsd[0] = sd0
-            sums[ci] += _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, ms, wsd, wrec, cdisc[ci], wact,
-                                     wnp, wpot, a2, wko, wup, trump, lono, sep, upcard, limit, table_ante, ante_amt,
-                                     rules, hparams, st, hh, won, val)
+            v = _world_value(me_real, i0, k, order, dealer, wh, wd, wpool, ms, wsd, wrec, cdisc[ci], wact, wnp,
+                             wpot, a2, wko, wup, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
+                             hparams, st, hh, won, val)
+            sums[ci] += v
+            if xo is not None:
+                x_add(xo[rec[REC_DEAL_IDX], X_DRAW_ROW + i0], ci, v, 0)
+        if xo is not None:
+            xo[rec[REC_DEAL_IDX], X_DRAW_ROW + i0, X_WORLDS] += 1
         if _race_stop(sums, nc, w, nw, race, span):
             break
     b = _best(sums, nc)

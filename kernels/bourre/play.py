@@ -21,7 +21,7 @@ from .rules import (ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LO
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules, hcodes, hparams, evt, evrow, hands,
-               pool, rec, fseat, fmode, fdisc, uw, iw, pimc=None):
+               pool, rec, fseat, fmode, fdisc, uw, iw, pimc=None, xo=None):
     """Rules 4-15 on dealt hands: Lo-No call, pass/play and draw, the lone player,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
@@ -31,7 +31,8 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow).  ``pimc`` None (omitted): no seat is the
     sampling player, and numba prunes its branches, so the kernels that never seat it (pot, tail, ev training)
-    do not compile it (minutes cold); True where a pimc seat may sit (compare, trace, odds)."""
+    do not compile it (minutes cold); True where a pimc seat may sit (compare, trace, odds).  ``xo`` (trace
+    --explain; with ``pimc``): the sampling player's reasons, ``xo[rec[REC_DEAL_IDX]]`` (kernels/explain.py)."""
     sep = rules[R_TRUMP_CARD] == TRUMP_SEPARATE
     trump = upcard >> 4
     lono = False
@@ -81,7 +82,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
               and not (is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS)):
             play, disc = _pimc.pimc_decide(rec, s, i, k, order, dealer, h, active, nplay, pot, a2, known_out,
                                            up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
-                                           hparams, st, uw, iw)
+                                           hparams, st, uw, iw, xo)
         else:
             play, disc = seat_decision(hcodes[s], hparams, s, evt, evrow[s], is_dealer, h, trump, upcard, lono, sep,
                                        limit, known_out, i, k, nplay, pot, table_ante, ante_amt, rules, st)
@@ -154,7 +155,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
                                             win_card)
             if pimc is not None and hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
                 c = _pimc.pimc_card(rec, s, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out,
-                                    players, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw)
+                                    players, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw, xo)
             else:
                 c = choose_card(hcodes[s], hparams, s, h, lg, kpos, na, ls, win_card, trump, lono, played,
                                 rec[REC_WON + s], st)

@@ -32,7 +32,7 @@ PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 @njit(cache=True, nogil=True, _nrt=False)
 def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow, rec,
-                 hands, pool, sd, st, nets, uw, iw, pimc=None):
+                 hands, pool, sd, st, nets, uw, iw, pimc=None, xo=None):
     """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
     deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
     its cards and decisions drawn from ``seed_state(ks_deal, j)`` / ``seed_state(ks_dec, j)``:
@@ -40,7 +40,7 @@ def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, 
     rec[REC_POT_AFTER]; the next deal's exemptions come from ``next_deal``) and adds each
     seat's score to ``nets``.  Returns False (rec[REC_OVERFLOW] = 1) when a pot, payment or
     net would pass OVF.  Every session kernel (``play_session``, ``split_sessions``) plays
-    its deals through this one function."""
+    its deals through this one function.  ``xo``: as ``play_dealt``'s."""
     seed_state(sd, ks_deal, j)
     seed_state(st, ks_dec, j)
     dealer = j % players
@@ -71,7 +71,7 @@ def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, 
     if ok:
         upcard, m = deal_fresh(sd, players, dealer, inmask, hands, pool, rules, iw)
         ok = play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, amt, rules, hcodes, hparams, evt, evrow,
-                        hands, pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc)
+                        hands, pool, rec, NO_SEAT, NO_SEAT, U0, uw, iw, pimc, xo)
     if ok:
         for s in range(players):
             x = rec[REC_POT_WON + s] - rec[REC_ANTES + s] - rec[REC_ANTE2 + s] - rec[REC_BPAID + s]
@@ -106,12 +106,12 @@ def session_scratch():
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, evt, evrow, recs, record, srow, fanrow,
-                 stride, hands, pool, sd, st, nets, uw, iw, pimc=None):
+                 stride, hands, pool, sd, st, nets, uw, iw, pimc=None, xo=None):
     """Deals 0..D-1 of session ``sess``: antes (rule 2), the deal, the settlement, the
     pot carried on.  Fills the summary row ``srow`` (int64[S_LEN]) and the pot contested
     (carry-over + antes + second antes) at each fan point (``fanrow``,
     int64[ceil(D/stride)], deal min(D-1, (f+1)*stride-1); -1 = overflowed).  With
-    ``record`` the deal records go to recs[j], else all to recs[0]."""
+    ``record`` the deal records go to recs[j], else all to recs[0].  ``xo``: as ``play_dealt``'s."""
     for q in range(S_LEN):
         srow[q] = 0
     nfan = fanrow.shape[0]
@@ -127,7 +127,7 @@ def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, ev
     for j in range(D):
         rec = recs[j] if record else recs[0]
         if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow,
-                            rec, hands, pool, sd, st, nets, uw, iw, pimc):
+                            rec, hands, pool, sd, st, nets, uw, iw, pimc, xo):
             srow[S_OVF] = 1
             srow[S_OVF_DEAL] = j
             for p in range(3):
@@ -186,11 +186,13 @@ def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes
 
 
 @njit(cache=True, nogil=True)
-def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, evt, pimc=None):
+def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, evt, pimc=None, xo=None):
     """The deal records of sessions first..first+ns-1 exactly as ``sim_sessions`` plays
     them: int64[ns, D, REC_LEN] (deals after an overflow stay zero) and the summary rows.  ``evt`` as
     ``sim_sessions``'s.  ``pimc`` True when a seat is the sampling player; None (omitted): none is, and the
-    kernel is compiled without it."""
+    kernel is compiled without it.  ``xo`` (``trace --explain``, with ``pimc``): int64[ns, D, X_ROWS, X_LEN]
+    zeros, filled with the sampling player's reasons at each of its decisions (kernels/explain.py; the rows of
+    a deal: kernels/bourre/pimc.py ``X_DRAW_ROW``); None (omitted): compiled without them."""
     refuse_ev_without_table(hcodes, evt)
     if pimc is None:
         refuse_pimc_seats(hcodes)
@@ -206,8 +208,12 @@ def trace_sessions(key_deal, key_dec, first, ns, players, D, rules, hcodes, hpar
     iw = np.zeros(IW_LEN, np.int64)
     evrow = np.arange(MAXP)
     for i in range(ns):
-        play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, evt, evrow, out[i], True,
-                     srows[i], fan, 1, hands, pool, sd, st, nets, uw, iw, pimc)
+        if xo is None:
+            play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, evt, evrow, out[i], True,
+                         srows[i], fan, 1, hands, pool, sd, st, nets, uw, iw, pimc)
+        else:
+            play_session(key_deal, key_dec, first + i, players, D, rules, hcodes, hparams, evt, evrow, out[i], True,
+                         srows[i], fan, 1, hands, pool, sd, st, nets, uw, iw, pimc, xo[i])
     return out, srows
 
 
