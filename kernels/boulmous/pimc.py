@@ -20,11 +20,11 @@ GOAL_TRICKS, GOAL_CONTRACT = 0, 1
 RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on
 MAX_TRIES = 512         # inference (``infer`` = 1): layouts drawn per world before it falls back
 # the counters (int64[N_STATS], the ``stats`` of a ``heard`` argument; kernels/boulmous/play.py keeps them in its
-# scratch): decisions by cards and calls, those whose worlds were checked against the auction, worlds, layouts
-# drawn and rejected by the auction check, worlds that fell back
-S_CARDS, S_CALLS, S_INFERRED, S_WORLDS, S_DRAWS, S_AUCTION_REJECTS, S_FALLBACKS = range(7)
-STAT_NAMES = ("card_decisions", "call_decisions", "inferred_decisions", "worlds", "draws", "auction_rejects",
-              "fallbacks")
+# scratch): decisions by cards and calls, those whose worlds were checked against the auction, worlds, the worlds
+# of those decisions, layouts drawn and rejected by the auction check, worlds that fell back
+S_CARDS, S_CALLS, S_INFERRED, S_WORLDS, S_INFERRED_WORLDS, S_DRAWS, S_AUCTION_REJECTS, S_FALLBACKS = range(8)
+STAT_NAMES = ("card_decisions", "call_decisions", "inferred_decisions", "worlds", "inferred_worlds", "draws",
+              "auction_rejects", "fallbacks")
 N_STATS = len(STAT_NAMES)
 
 
@@ -244,6 +244,8 @@ def _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, 
     if heard is not None:
         stats = heard[2]
         stats[S_WORLDS] += 1
+        if state != UNCHECKED:
+            stats[S_INFERRED_WORLDS] += 1
         if state == CHECKED:
             if _heard_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of,
                             wp_of, t, rules, lb, pby, start, heard[0], nb, heard[1], stats):
