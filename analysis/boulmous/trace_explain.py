@@ -237,4 +237,8 @@ def with_explain(records: list[dict], seed: int, rules, specs) -> list[dict]:
     if not has_pimc(specs):
         raise TricksimError("--explain shows the sampling player's decisions: seat it with -H pimc (once for every "
                             "seat, or once per seat)")
+    for s in SPEC.parse_seats(specs):
+        if s.code == H_PIMC and s.value("infer") > 0.5:
+            raise TricksimError(f"--explain shows the decisions of pimc without inference; {s.label!r} has infer=1 "
+                                "(its worlds depend on the calls heard): use infer=0 there")
     return [d | {"explain": explain_deal(d, seed, rules, specs)} for d in records]
