@@ -1,6 +1,7 @@
-"""Boulmous's sampling player measured for its ``race`` margin (docs/methods/sampling.md): how many card
+"""Boulmous's sampling player measured (docs/methods/sampling.md): for its ``race`` margin, how many card
 decisions change and how much solver work a margin saves (``python -c "from tricksim.analysis.boulmous.bench import
-pimc_race; print(pimc_race())"``)."""
+pimc_race; print(pimc_race())"``); for its inference (``infer``), the rejections, fallbacks and cost per decision
+(``pimc_inference``)."""
 from __future__ import annotations
 
 import time
@@ -9,10 +10,13 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ...kernels import boulmous as K
 from ...kernels.boulmous import pimc as P
 from ...kernels.boulmous import solver as S
+from ..common import make_params
 from .config import PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
 from .spec import SPEC
+from .trace import trace
 
 
 def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,
@@ -63,6 +67,45 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
             rows.append({"race": r, "decisions": nd, "changed": float((out[mask] != base[mask]).mean()),
                          f"agree with {ref_worlds} worlds": float((out[mask] == ref[mask]).mean()),
                          "solver nodes": float(nodes.sum() / base_nodes), "ms per decision": 1000 * best / nd})
+        return pd.DataFrame(rows)
+    finally:
+        numba.set_num_threads(old)
+
+
+def pimc_inference(deals: int = 200, seed: int = 1, seatings=(("pimc", "cautious", "pimc", "aggressive"),
+                                                              ("pimc:infer=1", "cautious", "pimc:infer=1", "aggressive")),
+                   rules: BoulmousRules | None = None, repeats: int = 2) -> pd.DataFrame:
+    """The sampling player's inference (``infer``) measured: the deals ``0..deals-1`` of ``seed`` traced on one
+    thread (kernels/boulmous/deals.py ``trace_deals``) for each seating, with its counters
+    (kernels/boulmous/pimc.py ``STAT_NAMES``). One row per seating: the pimc decisions (cards and calls), those
+    whose worlds were checked against the auction, the layouts drawn per world of those, the share of the layouts
+    the auction check rejected, the worlds that fell back (share of all worlds), and the CPU milliseconds per
+    decision (the process's CPU time, which a shared host blurs less than wall time: the best of ``repeats`` timings
+    of the whole trace, the other seats and the dealing included)."""
+    rules = rules or BoulmousRules()
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    rows = []
+    try:
+        for seats in seatings:
+            trace(seed=seed, hands=1, rules=rules, heuristics=list(seats))      # checks the seats, compiles
+            kd, kc, ra, codes, prm = SPEC.kernel_args(make_params(seed, rules, SPEC.parse_seats(list(seats))))
+            best = None
+            for _ in range(repeats):
+                stats = np.zeros(P.N_STATS, np.int64)
+                t0 = time.process_time()
+                K.trace_deals(kd, kc, 0, deals, ra, codes, prm, pimc_key(seed), stats)
+                dt = time.process_time() - t0
+                best = dt if best is None else min(best, dt)
+            c = dict(zip(P.STAT_NAMES, (int(x) for x in stats)))
+            dec = c["card_decisions"] + c["call_decisions"]
+            rows.append({"seats": " ".join(seats), "deals": deals, "decisions": dec, "cards": c["card_decisions"],
+                         "calls": c["call_decisions"], "inferred": c["inferred_decisions"], "worlds": c["worlds"],
+                         "layouts per inferred world": (c["draws"] / c["inferred_worlds"] if c["inferred_worlds"]
+                                                        else float("nan")),
+                         "auction rejections": c["auction_rejects"] / c["draws"] if c["draws"] else float("nan"),
+                         "fallback worlds": c["fallbacks"] / c["worlds"] if c["worlds"] else float("nan"),
+                         "CPU ms per decision": 1000 * best / dec if dec else float("nan")})
         return pd.DataFrame(rows)
     finally:
         numba.set_num_threads(old)

@@ -31,7 +31,7 @@ from ...kernels.boulmous.players import P_BID, P_RACE, P_WORLDS, min_power_card
 from ...kernels.boulmous.rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, legal_mask
 from ...kernels.cards import card_str
 from ...kernels.rng import seed_state
-from ..common import make_params, parse_card
+from ..common import TricksimError, make_params, parse_card
 from ..explain import need_sampling_seat
 from ..stats import t_crit, wilson
 from .config import TRUMP_NAMES, has_pimc, pimc_key
@@ -236,4 +236,8 @@ def with_explain(records: list[dict], seed: int, rules, specs) -> list[dict]:
     """``trace boulmous --explain``: each record with its field ``explain``, the sampling seats' decisions
     (``explain_deal``); refused in one line when no seat is the sampling player."""
     need_sampling_seat(has_pimc(specs))
+    for s in SPEC.parse_seats(specs):
+        if s.code == H_PIMC and s.value("infer") > 0.5:
+            raise TricksimError(f"--explain shows the decisions of pimc without inference; {s.label!r} has infer=1 "
+                                "(its worlds depend on the calls heard): use infer=0 there")
     return [d | {"explain": explain_deal(d, seed, rules, specs)} for d in records]

@@ -5,8 +5,8 @@ from numba import njit, prange
 
 from ..layout import Layout
 from ..rng import seed_state
-from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, deal_random, i64, no_game, pimc_scratch,
-                   play_deal)
+from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, PS_STATS, deal_random, i64, no_game,
+                   pimc_scratch, play_deal)
 from .rules import R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_LEN, REC_SCORE, REC_TAKER, REC_TRUMP, REC_WON
 
 # ============================================================================
@@ -60,9 +60,10 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
 
 
 @njit(cache=True, nogil=True)
-def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None):
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None, stats=None):
     """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them.  ``pimc``: the sampling
-    player's random key when a seat is ``H_PIMC`` (its deal index: the hand's), None (omitted) otherwise."""
+    player's random key when a seat is ``H_PIMC`` (its deal index: the hand's), None (omitted) otherwise; then
+    ``stats`` (int64[pimc.N_STATS], optional) receives the sampling player's counters over the deals (added)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     if pimc is not None:
         pm = pimc_scratch(pimc)
@@ -85,4 +86,7 @@ def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None):
             pm[PS_DEAL][0] = idx
             play_deal(hands, work, idx % 4, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), i64(NOBODY), rules, hcodes,
                       hparams, st, lb, out[i], nogame, None, pm)
+    if pimc is not None and stats is not None:
+        for j in range(stats.shape[0]):
+            stats[j] += pm[PS_STATS][j]
     return out

@@ -9,8 +9,8 @@ from numba import njit, prange
 
 from ..cards import U0, U1, lowest, popcount
 from ..rng import below, seed_state
-from .players import min_power_card
-from .rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, apply_card, legal_mask
+from .players import H_CAUTIOUS, NO_SA, P_INFER, choose_bid, min_power_card
+from .rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, REC_BIDS, REC_NBIDS, apply_card, legal_mask
 from .solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, solve
 
 # ============================================================================
@@ -18,6 +18,14 @@ from .solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, solve
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
 RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on
+MAX_TRIES = 512         # inference (``infer`` = 1): layouts drawn per world before it falls back
+# the counters (int64[N_STATS], the ``stats`` of a ``heard`` argument; kernels/boulmous/play.py keeps them in its
+# scratch): decisions by cards and calls, those whose worlds were checked against the auction, worlds, the worlds
+# of those decisions, layouts drawn and rejected by the auction check, worlds that fell back
+S_CARDS, S_CALLS, S_INFERRED, S_WORLDS, S_INFERRED_WORLDS, S_DRAWS, S_AUCTION_REJECTS, S_FALLBACKS = range(8)
+STAT_NAMES = ("card_decisions", "call_decisions", "inferred_decisions", "worlds", "inferred_worlds", "draws",
+              "auction_rejects", "fallbacks")
+N_STATS = len(STAT_NAMES)
 
 
 @njit(cache=True, nogil=True)
@@ -176,11 +184,111 @@ def _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_pla
     world[seat] = hand
 
 
+# ============================================================================
+# inference (``infer`` = 1): worlds whose hands make the calls heard
+# ============================================================================
+@njit(cache=True, nogil=True, _nrt=False)
+def model_bid(hand, high, hparams, me, lb, st):
+    """The call the sampling seat ``me`` expects of another seat holding ``hand`` over the highest bid ``high``:
+    ``cautious``'s bidding with ``me``'s own parameters (what pimc itself bids with ``bid=0``); 0 = pass.
+    Deterministic (``st`` is not read)."""
+    return choose_bid(H_CAUTIOUS, hparams, me, hand, high, st, lb, NO_SA)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def heard_ok(start, me, rec, nb, hparams, lb, st):
+    """Whether the hands as dealt ``start`` (uint64[4]) make the first ``nb`` calls heard (``rec[REC_BIDS..]``,
+    seat and bid, 0 = pass): every call of a seat other than ``me`` is a pass where the model
+    (``model_bid``, over the highest bid heard before it) passes, and a bid where the model bids. The kind of
+    call rather than its level: the model only bids the lowest legal level or jumps to 6, other players need not."""
+    high = 0
+    for i in range(nb):
+        s = rec[REC_BIDS + 2 * i]
+        b = rec[REC_BIDS + 2 * i + 1]
+        if s != me and (model_bid(start[s], high, hparams, me, lb, st) > 0) != (b > 0):
+            return False
+        if b > 0:
+            high = b
+    return True
+
+
 @njit(cache=True, nogil=True)
-def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index, out):
+def _heard_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
+                 rules, lb, pby, start, rec, nb, hparams, stats):
+    """A world (``_world``: consistent with the play) whose hands as dealt (its hands plus ``pby``, the cards each
+    seat played) make the calls heard (``heard_ok``), drawn again up to MAX_TRIES times. Returns False when no
+    layout did: ``world`` then holds the last one drawn (consistent with the play, not the auction)."""
+    for _ in range(MAX_TRIES):
+        _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
+               rules, lb)
+        stats[S_DRAWS] += 1
+        for q in range(4):
+            start[q] = world[q] | pby[q]
+        if heard_ok(start, seat, rec, nb, hparams, lb, st):
+            return True
+        stats[S_AUCTION_REJECTS] += 1
+    return False
+
+
+CHECKED, FELL_BACK, UNCHECKED = 2, 1, 0     # the inference's state in one decision (``_next_world``)
+
+
+@njit(cache=True, nogil=True)
+def _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
+                rules, lb, heard, nb, state, pby, start):
+    """The decision's next world into ``world``. ``heard`` (None, or (rec, hparams, stats): the calls heard, the
+    seats' parameters, the counters) and ``state``: CHECKED draws a world that makes the first ``nb`` calls heard
+    (``_heard_world``); when none does in MAX_TRIES layouts, that world is the last layout drawn and the decision
+    goes on FELL_BACK: its later worlds are drawn without the check (as with ``infer`` = 0). Every world of a
+    FELL_BACK decision, the first included, is counted a fallback. Returns the state for the next world."""
+    if heard is not None:
+        stats = heard[2]
+        stats[S_WORLDS] += 1
+        if state != UNCHECKED:
+            stats[S_INFERRED_WORLDS] += 1
+        if state == CHECKED:
+            if _heard_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of,
+                            wp_of, t, rules, lb, pby, start, heard[0], nb, heard[1], stats):
+                return CHECKED
+            stats[S_FALLBACKS] += 1
+            return FELL_BACK
+        if state == FELL_BACK:
+            stats[S_FALLBACKS] += 1
+    _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t, rules,
+           lb)
+    return state
+
+
+@njit(cache=True, nogil=True)
+def _infer_state(heard, seat, nb, stats_slot):
+    """The first world's state of a decision (``_next_world``) and its count in the decisions ``stats_slot``:
+    CHECKED when the seat infers (``infer`` = 1) and has heard a call (``nb`` > 0), else UNCHECKED."""
+    if heard is None:
+        return UNCHECKED
+    stats = heard[2]
+    stats[stats_slot] += 1
+    if heard[1][seat, P_INFER] > 0.5 and nb > 0:
+        stats[S_INFERRED] += 1
+        return CHECKED
+    return UNCHECKED
+
+
+@njit(cache=True, nogil=True)
+def _played_by(played, n_played, who, pby):
+    """``pby[s]`` (uint64[4]) = the cards seat ``s`` played among ``played[:n_played]`` (seats ``who``)."""
+    for s in range(4):
+        pby[s] = U0
+    for i in range(n_played):
+        pby[who[i]] |= U1 << np.uint64(played[i])
+
+
+@njit(cache=True, nogil=True)
+def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index, out, heard=None):
     """``out.shape[0]`` worlds (uint64[n, 4]) as pimc_card samples them (the same stream):
-    uniform among the layouts consistent with what ``seat`` has seen. Returns the number of
-    consistent layouts (0: none, ``out`` untouched)."""
+    uniform among the layouts consistent with what ``seat`` has seen; with ``heard`` ((rec, hparams, stats), as
+    ``pimc_choose`` takes it) and the seat's ``infer`` = 1, also with the calls heard, ``rec[REC_NBIDS]`` of them
+    (``_next_world``; ``stats`` counts the draws and fallbacks). Returns the number of layouts consistent with
+    the play (0: none, ``out`` untouched)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(24, np.int64)
     pos = np.zeros(24, np.int64)
@@ -195,9 +303,14 @@ def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index
     seed_state(st, key, deal_index)
     seed_state(st, st[0], n_played)
     world = np.zeros(4, np.uint64)
+    pby = np.zeros(4, np.uint64)
+    start = np.zeros(4, np.uint64)
+    _played_by(played, n_played, who, pby)
+    nb = 0 if heard is None else heard[0][REC_NBIDS]
+    state = _infer_state(heard, seat, nb, S_CARDS)
     for w in range(out.shape[0]):
-        _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
-               rules, lb)
+        state = _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of,
+                            wp_of, t, rules, lb, heard, nb, state, pby, start)
         for s in range(4):
             out[w, s] = world[s]
     return total
@@ -210,7 +323,8 @@ def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, 
 
 
 @njit(cache=True, nogil=True)
-def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race):
+def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race,
+                heard=None):
     """The card a sampling (PIMC) player in ``seat`` plays, from what it sees: its ``hand``
     (uint64), the cards ``played[:n_played]`` (int64) in play order since the first trick (led
     by the taker), the contract (``taker``, trump ``t``, ``bid``) and the rules.
@@ -231,7 +345,12 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     more than z standard errors of their paired per-world differences, L > z * sqrt(sum of d^2), in the
     measure that separates them: the makes (GOAL_CONTRACT) when their totals differ, else the tricks. It is a
     bet that the worlds left would not overturn the lead; how often it changes a decision is measured (docs/methods/sampling.md).
-    ``race`` = 0: every world is solved."""
+    ``race`` = 0: every world is solved.
+
+    ``heard`` (kernels/boulmous/play.py passes it): None, or (rec, hparams, stats), the deal's record with the
+    calls heard (``rec[REC_BIDS..]``, ``rec[REC_NBIDS]`` of them), the seats' parameters and the counters. The
+    decision is counted; with the seat's ``infer`` = 1 after at least one call, its worlds also make every call
+    heard under the model (``_next_world``), with the fallback stated there."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(24, np.int64)
     pos = np.zeros(24, np.int64)
@@ -270,9 +389,14 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     makes = np.zeros(ncand, np.int64)
     wmul = 7 * worlds if goal == GOAL_CONTRACT else 0   # makes first, then tricks (at most 6 * worlds)
     per = np.zeros((worlds if race > 0.0 else 1, ncand), np.int64)    # per world: 8 * made + tricks
+    pby = np.zeros(4, np.uint64)
+    start = np.zeros(4, np.uint64)
+    _played_by(played, n_played, who, pby)
+    nb = 0 if heard is None else heard[0][REC_NBIDS]
+    state = _infer_state(heard, seat, nb, S_CARDS)
     for w in range(worlds):
-        _world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of, wp_of, t,
-               rules, lb)
+        state = _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of,
+                            wp_of, t, rules, lb, heard, nb, state, pby, start)
         for k in range(ncand):      # the same world for every candidate
             for s in range(4):
                 h[s] = world[s]
@@ -363,10 +487,11 @@ def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first
 # bidding and trump choice by sampling (issue 12 item 3)
 # ============================================================================
 CALL_STREAM = 24    # pimc_calls of seat s draws from seed_state(seed_state(key, deal_index), CALL_STREAM + s)
+INFER_CALL_STREAM = 32  # with inference, after nb calls heard: INFER_CALL_STREAM + nb (nb <= MAX_BIDS = 16)
 
 
 @njit(cache=True, nogil=True)
-def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trumps):
+def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trumps, heard=None, nb=0):
     """The calls of a sampling (PIMC) player in ``seat`` holding ``hand`` (uint64), before the auction.
 
     It samples ``worlds`` layouts of the 18 cards it cannot see, uniformly (the earlier bids are not used:
@@ -380,21 +505,29 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
     ``trumps`` (int64[4]) receives the best trump of each bid (ties: the lower index), ``bids`` (int64[4])
     the bid for each lowest legal bid lo = 3..6: the bid b in lo..6 of the highest value (ties: the lower
     bid), or 0 (pass) when that value does not exceed passing. Randomness: ``seed_state(seed_state(key,
-    deal_index), CALL_STREAM + seat)``, apart from the card decisions' streams."""
+    deal_index), CALL_STREAM + seat)``, apart from the card decisions' streams.
+
+    ``heard`` (None, or (rec, hparams, stats) as ``pimc_choose`` takes it) and ``nb``: the seat speaks after the
+    ``nb`` calls of ``rec[REC_BIDS..]`` (kernels/boulmous/play.py ``pimc_bid``). The decision is counted; with the
+    seat's ``infer`` = 1 and ``nb`` > 0 its worlds make every call heard (``_next_world``), drawn from
+    ``seed_state(seed_state(key, deal_index), INFER_CALL_STREAM + nb)`` (each of its turns its own stream)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(1, np.int64)
     played = np.zeros(1, np.int64)
     others, cap, elig, ucards, ways = _sampler(seat, hand, played, 0, who, who, who, who, NT, rules, lb)
+    state = _infer_state(heard, seat, nb, S_CALLS)
     st = np.zeros(1, np.uint64)
     seed_state(st, key, deal_index)
-    seed_state(st, st[0], CALL_STREAM + seat)
+    seed_state(st, st[0], INFER_CALL_STREAM + nb if state == CHECKED else CALL_STREAM + seat)
     world = np.zeros(4, np.uint64)
+    pby = np.zeros(4, np.uint64)
+    start = np.zeros(4, np.uint64)
     trick = np.zeros(4, np.int64)
     sums[:, :] = 0
     keeps = rules[R_FAILED_KEEPS] != 0
     for _w in range(worlds):
-        _draw(st, world, others, cap, elig, ucards, ways)
-        world[seat] = hand
+        state = _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, 0, who, who, who, who,
+                            NT, rules, lb, heard, nb, state, pby, start)
         worst = 6
         for t in range(5):
             v = solve(world, seat, trick, np.int64(0), np.int64(t), seat, rules, ws)

@@ -8,7 +8,8 @@ from ..cards import U0, U1, lowest
 # the sampling player: ``play_deal`` calls ``_pimc.pimc_calls`` / ``_pimc.pimc_choose`` for an H_PIMC seat
 from . import pimc as _pimc
 from .dealing import _rest_of, deal_random, deal_rest  # noqa: F401 (re-exported)
-from .players import H_CAUTIOUS, H_PIMC, NO_SA, P_BID, P_RACE, P_WORLDS, choose_bid, choose_card, choose_trump
+from .players import (H_CAUTIOUS, H_PIMC, NO_SA, P_BID, P_INFER, P_RACE, P_WORLDS, choose_bid, choose_card,
+                      choose_trump)
 from .rules import (AUCTION_SINGLE, END_TRICK, MAX_BIDS, R_AUCTION, R_END_CHECK, R_FAILED_KEEPS, R_TARGET, REC_BIDS,
                     REC_CONTRACT, REC_DEALER, REC_HANDS, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_SCORE,
                     REC_STAKES, REC_TAKER, REC_TRICKS, REC_TRUMP, REC_WON, apply_card, legal_mask)
@@ -21,8 +22,9 @@ from .solver import TT_BITS, _workspace
 # reads it, so the kernels that never seat it do not compile it): the tuple ``pimc_scratch(key)`` gives, one
 # per thread: (its random key, the deal's index for its streams (int64[1], set before each deal), the solver's
 # workspace, the cards played (int64[24]), the call values (int64[5, 5]), per seat its bid for each lowest
-# legal bid then its trump for each bid (int64[4, 8]), the codes the auction sees (int64[4])).
-PS_KEY, PS_DEAL, PS_WS, PS_PLAYED, PS_SUMS, PS_CALLS, PS_BCODES = range(7)
+# legal bid then its trump for each bid (int64[4, 8]), the codes the auction sees (int64[4]), the sampling player's
+# counters (int64[pimc.N_STATS], summed over the thread's deals: decisions, worlds, draws, rejections, fallbacks)).
+PS_KEY, PS_DEAL, PS_WS, PS_PLAYED, PS_SUMS, PS_CALLS, PS_BCODES, PS_STATS = range(8)
 
 
 @njit(cache=True, nogil=True)
@@ -30,35 +32,54 @@ def pimc_scratch(key):
     """One thread's ``pimc`` argument for the sampling player's random ``key`` (a kernel calls it only when given
     a key: under ``if pimc is not None``, which numba prunes when it is not)."""
     return (key, np.zeros(1, np.int64), _workspace(TT_BITS), np.zeros(24, np.int64), np.zeros((5, 5), np.int64),
-            np.zeros((4, 8), np.int64), np.zeros(4, np.int64))
+            np.zeros((4, 8), np.int64), np.zeros(4, np.int64), np.zeros(_pimc.N_STATS, np.int64))
 
 
 # The sampling player allocates its worlds: its calls go through functions compiled with numba's reference counting
 # (``_nrt=True``, stated, since a callee inherits ``_nrt=False`` from the deal's functions, which keep it off)
 @njit(cache=True, nogil=True, _nrt=True)
-def pimc_before_auction(hands, rules, hcodes, hparams, pimc):
+def pimc_before_auction(hands, rules, hcodes, hparams, pimc, rec, first):
     """Before the auction: a sampling seat that bids by sampling (``P_BID`` = 1) computes its calls
     (``pimc_calls``: its bid for each lowest legal bid, its trump for each bid); one with ``P_BID`` = 0
-    bids and names trumps as ``H_CAUTIOUS`` with its own parameters.  Fills the codes the auction sees."""
+    bids and names trumps as ``H_CAUTIOUS`` with its own parameters.  Fills the codes the auction sees.
+    A seat with ``infer`` = 1 other than ``first`` (the first to speak; -1 when there is no auction) computes its
+    calls at its turn instead (``pimc_bid``), after the calls it heard: the table made here would go unused."""
     bcodes = pimc[PS_BCODES]
     calls = pimc[PS_CALLS]
     for s in range(4):
         bcodes[s] = hcodes[s]
         if hcodes[s] == H_PIMC:
             if hparams[s, P_BID] > 0.5:
+                if hparams[s, P_INFER] > 0.5 and first >= 0 and s != first:
+                    continue
                 _pimc.pimc_calls(np.int64(s), hands[s], rules, np.int64(hparams[s, P_WORLDS]), pimc[PS_KEY],
-                                 pimc[PS_DEAL][0], pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8])
+                                 pimc[PS_DEAL][0], pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8],
+                                 (rec, hparams, pimc[PS_STATS]), np.int64(0))
             else:
                 bcodes[s] = H_CAUTIOUS
 
 
 @njit(cache=True, nogil=True, _nrt=True)
-def pimc_card(s, hand, taker, t, contract, rules, hparams, nplay, pimc):
+def pimc_bid(pimc, s, high, hand, rules, hparams, rec, nb):
+    """A sampling seat's bid over ``high`` after the ``nb`` calls of ``rec[REC_BIDS..]``: with ``infer`` = 1 and
+    ``nb`` > 0 its calls are computed now, from worlds that make the calls heard (``pimc_calls`` given them);
+    otherwise they are the ones computed before the auction."""
+    if nb > 0 and hparams[s, P_INFER] > 0.5:
+        calls = pimc[PS_CALLS]
+        _pimc.pimc_calls(np.int64(s), hand, rules, np.int64(hparams[s, P_WORLDS]), pimc[PS_KEY], pimc[PS_DEAL][0],
+                         pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8], (rec, hparams, pimc[PS_STATS]),
+                         np.int64(nb))
+    return sampled_bid(pimc, s, high)
+
+
+@njit(cache=True, nogil=True, _nrt=True)
+def pimc_card(s, hand, taker, t, contract, rules, hparams, nplay, pimc, rec):
     """The card a sampling seat ``s`` plays (``pimc_choose``: ``P_WORLDS`` worlds, race margin ``P_RACE``, goal:
-    the contract first, then the taker's tricks), from the cards played so far in its scratch."""
+    the contract first, then the taker's tricks), from the cards played so far in its scratch and the calls heard
+    in ``rec`` (its worlds make them with ``infer`` = 1)."""
     return _pimc.pimc_choose(s, hand, pimc[PS_PLAYED], nplay, taker, t, contract, rules,
                              np.int64(hparams[s, P_WORLDS]), _pimc.GOAL_CONTRACT, pimc[PS_KEY], pimc[PS_DEAL][0],
-                             pimc[PS_WS], hparams[s, P_RACE])
+                             pimc[PS_WS], hparams[s, P_RACE], (rec, hparams, pimc[PS_STATS]))
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -88,7 +109,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass, sab
             b = 0
             if s != forced_pass:
                 if pimc is not None and hcodes[s] == H_PIMC:
-                    b = sampled_bid(pimc, s, high)
+                    b = pimc_bid(pimc, s, high, hands[s], rules, hparams, rec, nb)
                 elif sab is not None:
                     b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb, sab[s])
                 else:
@@ -108,7 +129,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, forced_pass, sab
                 b = 0
                 if s != forced_pass:
                     if pimc is not None and hcodes[s] == H_PIMC:
-                        b = sampled_bid(pimc, s, high)
+                        b = pimc_bid(pimc, s, high, hands[s], rules, hparams, rec, nb)
                     elif sab is not None:
                         b = choose_bid(hcodes[s], hparams, s, hands[s], high, st, lb, sab[s])
                     else:
@@ -163,7 +184,7 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
             else:
                 lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
                 if pimc is not None and hcodes[s] == H_PIMC:
-                    c = pimc_card(s, h[s], taker, t, contract, rules, hparams, nplay, pimc)
+                    c = pimc_card(s, h[s], taker, t, contract, rules, hparams, nplay, pimc, rec)
                 else:
                     c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
                                     taker_played, taker, t, played, st, lb)
@@ -237,7 +258,7 @@ def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, force
     for s in range(4):
         rec[REC_HANDS + s] = np.int64(hands[s])
     if pimc is not None:
-        pimc_before_auction(hands, rules, hcodes, hparams, pimc)
+        pimc_before_auction(hands, rules, hcodes, hparams, pimc, rec, (dealer + 1) % 4 if forced_taker < 0 else -1)
     if forced_taker >= 0:
         rec[REC_NBIDS] = 0
         taker = forced_taker

@@ -40,6 +40,8 @@ PARAMS = (
                          "by more than race standard errors (0: off)"),
     ("score_aware", 0, 0, 2, "in whole games (stakes, compare --games) bid by the equity table at the scores: 1 by "
                              "the chance to win the game, 2 by money (docs/methods/equity.md)"),
+    ("infer", 0, 0, 1, "1: after a call heard, keep only worlds whose hands make every call heard under cautious's "
+                       "bidding with its own parameters (bids and cards; 0: worlds ignore the auction)"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
@@ -49,6 +51,7 @@ P_NT_BIAS, P_BOULMOUS_MARGIN, P_GANG_UP = COLUMN["nt_bias"], COLUMN["boulmous_ma
 P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = COLUMN["draw_trumps"], COLUMN["lead_high"], COLUMN["bid_prob"]
 P_WORLDS, P_BID, P_RACE = COLUMN["worlds"], COLUMN["bid"], COLUMN["race"]   # H_PIMC (kernels/boulmous/pimc.py)
 P_SCORE_AWARE = COLUMN["score_aware"]   # 1 / 2: whole games bid by the equity table (analysis/boulmous/equity/saware.py)
+P_INFER = COLUMN["infer"]               # H_PIMC: worlds consistent with the auction (kernels/boulmous/pimc.py)
 
 # Score-aware bidding: before each deal of a whole game ``play_game`` writes, per seat, the estimate bin each bid
 # 3..6 needs at the game's scores into its own scratch ``sab`` (int64[4, 4]), which the auction passes to
