@@ -94,11 +94,12 @@ def game_ladder(g, d: Path, runs: Path, quick: bool, progress: bool):
     from .plots import ladder_plot
     ladder_plot(table, unit, d / f"{g.key}.png", f"{g.title}: every player, {res['n']:,} duplicate deals, seed {SEED}")
     who = "(an entrant holds both seats of one side)" if res["layout"] == "pairs" else "per seat"
+    who_md = f"{unit}, {who[1:-1]}" if res["layout"] == "pairs" else f"{unit} {who}"
     players = "".join(f" --players {v}" for k, v in lad.extra.items() if k == "players")
     top, default = table.iloc[0], bound["heuristic"]          # the bound's heuristic is the game's default
     md = [f"### {g.title}\n",
           f"Regenerate: `tricksim compare {g.name} {' '.join(names)}{players} --hands {n} --seed {SEED}`\n",
-          f"{res['n']:,} deals, {res['playouts_per_deal']} playouts of each; {unit} {who}. Design: {res['design']}.\n",
+          f"{res['n']:,} deals, {res['playouts_per_deal']} playouts of each; {who_md}. Design: {res['design']}.\n",
           ladder_markdown(table, unit) + "\n",
           f"![{g.title} ladder](ladder/{g.key}.png)\n",
           f"Ranking: {ladder_words(table)} ('>': the step to the next rung is significant, Holm-adjusted over the "
@@ -111,7 +112,7 @@ def game_ladder(g, d: Path, runs: Path, quick: bool, progress: bool):
           "level of the bound, that says how much better card play could make of the same contracts. "
           f"Regenerate: `{bound['command']}`\n"]
     answer = (f"{g.title}: which player is strongest?",
-              f"{ladder_words(table)} ({unit} {who}, {res['n']:,} duplicate deals; '>' significant, Holm 5%). "
+              f"{ladder_words(table)} ({who_md}; {res['n']:,} duplicate deals; '>' significant, Holm 5%). "
               f"Top: `{top.player}` {pm(top['mean'], top.ci, 3)}; the default `{default}` "
               f"{pm(*table[table.player == default][['mean', 'ci']].iloc[0], 3)}.")
     return "\n".join(md), answer

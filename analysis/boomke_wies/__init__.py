@@ -49,7 +49,7 @@ GAME = Game.of(
             ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "30000", "--check", "1",
              "--check-games", "10")),
     trust=trust, equity_report=equity_report, tables=tables, chart=CHART,
-    ladder=Ladder(entrants=("random", "partner", "naive", "pimc", "pimc:worlds=32,bid_worlds=32"), hands=1_000,
+    ladder=Ladder(entrants=("random", "partner", "naive", "pimc", "pimc:worlds=32,bid_worlds=32"), hands=800,
                   quick=40, bound=ladder_bound),
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=13, hands=200_000))
 

@@ -230,7 +230,7 @@ def ladder_bound(opts, quick: bool, seed: int = 2026) -> dict:
     deals of the seed (the ladder's cards), the auction by ``partner`` in every seat, then the declaring
     partnership's points per deal (rule 11) when both sides play double dummy (``dd_deals``), beside ``partner``'s
     own card play of the same contracts, paired."""
-    hands = 100 if quick else 1_000
+    hands = 100 if quick else 600
     rules = BoomkeRules()
     dd = dd_deals(seed, hands, rules=rules, opts=opts)
     joint = dd["joint"]                                       # [contract class, heuristic tricks, DD tricks]

@@ -65,7 +65,7 @@ GAME = Game.of(
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--scores", "18,17,9,3", "--hands", "200"),
             ("compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "4", "--rule", "target=11")),
     solver_bench=solver_bench, trust=trust, chart=CHART,
-    ladder=Ladder(entrants=("random", "cautious", "aggressive", "pimc", "pimc:worlds=8"), hands=3_000, quick=96,
+    ladder=Ladder(entrants=("random", "cautious", "aggressive", "pimc", "pimc:worlds=8"), hands=2_000, quick=96,
                   bound=ladder_bound),
     equity_report=equity_report, tables=equity_shipped.tables,
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(DECK_RANKS)), size=6, hands=200_000))

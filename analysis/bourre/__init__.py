@@ -59,7 +59,7 @@ GAME = Game.of(
             ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
     solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART,
     ladder=Ladder(entrants=("random", "basic", "tight", "loose", "cinch", "ev", "pimc", "pimc:worlds=32"),
-                  hands=800, quick=35, bound=ladder_bound, extra={"players": 5}),
+                  hands=3_000, quick=35, bound=ladder_bound, extra={"players": 5}),
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=5, hands=100_000, options=("up_card", "players", "explain")))
 
 # the generic helpers under the names the game's callers know
