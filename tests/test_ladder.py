@@ -57,6 +57,7 @@ def test_the_bound_is_present_and_explained(tmp_path):
     assert "| bound | open-hand: the taker at bid 3 |" in md and "| reference |" in md
 
 
+@pytest.mark.fast
 def test_every_player_of_each_game_is_an_entrant():
     for g in GAMES:
         assert g.ladder is not None, g.name
