@@ -82,3 +82,15 @@ def test_quick_ladder_through_the_cli(tmp_path, capsys):
         assert f"Regenerate: `tricksim compare {g.name} " in page
     assert page.count("**The bound row**") == 3
     assert "which player is strongest?" in (tmp_path / "README.md").read_text()
+
+
+def test_eight_entrants_at_five_seats_do_not_depend_on_threads_or_blocks():
+    """The compact design (8 Bourre entrants at 5 seats, 7 rounds): exact counts, so the tables are identical
+    whatever the threads and the block size; every entrant sits 5 seats per deal."""
+    names = ["random", "basic", "tight", "loose", "cinch", "basic:threshold=1", "tight:threshold=3", "loose:threshold=0"]
+    runs = [C.compare("bourre", names, hands=140, seed=3, extra={"players": 5}, block_size=b,
+                      opts=RunOptions(threads=t)) for t, b in ((1, 140), (2, 16))]
+    assert runs[0]["leaderboard"].equals(runs[1]["leaderboard"]) and runs[0]["pairs"].equals(runs[1]["pairs"])
+    board = runs[0]["leaderboard"]
+    assert len(board) == 8 and (board.seat_appearances_per_deal == 5).all() and (board.ci > 0).all()
+    assert "56 of the 6,720 assignments" in runs[0]["design"]
