@@ -55,6 +55,27 @@ class Duplicate:
 
 
 @dataclass(frozen=True)
+class Ladder:
+    """The game's rung of the report's strength ladder (``tricksim report --only ladder``, analysis/ladder.py):
+    every player it has in one duplicate tournament of ``compare``, and an open-hand figure beside it."""
+
+    entrants: tuple
+    """The heuristic specs of the tournament: every heuristic of the game and the sampling player's settings
+    worth showing."""
+    hands: int
+    """Deals of the report's tournament (sized so the whole page takes about 10 minutes on 2 cores)."""
+    quick: int
+    """Deals with ``--quick`` (tests)."""
+    bound: Callable
+    """``bound(opts, quick, seed) -> dict``: the open-hand figure on the game's default heuristic's deals, in the
+    ladder's unit, with its 95% interval and sample size, the same deals under the default heuristic's own card
+    play and the paired gap, what the figure is and is not (``what``), its table row label and the command that
+    regenerates it."""
+    extra: dict = dataclasses.field(default_factory=dict)
+    """Run settings of the tournament (Bourre: ``players``)."""
+
+
+@dataclass(frozen=True)
 class WholeGames:
     """How ``tricksim compare GAME NAMES --games N`` plays whole games (analysis/compare/games.py): a duplicate
     tournament of games to the target, counted by its block function (wins and stakes per entrant)."""
@@ -339,6 +360,8 @@ class Game(GameSpec):
     and a small canary of each kind), for ``tricksim tables`` (analysis/tables.py); None: it ships none."""
     hand_odds: HandOdds | None = None
     """How the web page studies one hand (analysis/web/); None: the page has no hand picker for the game."""
+    ladder: Ladder | None = None
+    """The game's part of the report's strength ladder; None: the game is left out of it."""
     warmup: tuple = ()
     """Command lines (``tricksim`` left out) that call every batch kernel of the game, with tiny sizes: what
     ``tricksim warmup`` runs to compile them ahead of use (analysis/warmup.py)."""

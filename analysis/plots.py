@@ -176,3 +176,28 @@ def sweep_plot(df, path: Path, title: str, unit: str, best, crossings, default=N
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def ladder_plot(table, unit: str, path: Path, title: str):
+    """A strength ladder (analysis/ladder.py): each entrant's mean with its 95% interval as a horizontal bar, the
+    best at the top, and the open-hand figure (the table's ``bound`` row) as a dashed line and the default
+    heuristic's play of the same deals (``reference``) as a dotted one, each with its interval shaded and labelled."""
+    plt = _mpl()[0]
+    rungs = table[table.kind == "entrant"].iloc[::-1]
+    fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(rungs) + 2.2))
+    colors = ["tab:blue" if r == 1 else "lightsteelblue" for r in rungs["rank"]]
+    ax.barh(rungs.player, rungs["mean"], xerr=rungs.ci, color=colors, capsize=4)
+    ax.axvline(0, color="k", lw=0.8)
+    for b in table[table.kind.isin(["bound", "reference"])].itertuples():
+        color, ls = ("tab:red", "--") if b.kind == "bound" else ("dimgray", ":")
+        ax.axvline(b.mean, color=color, ls=ls, lw=1.4, label=f"{b.player}: {b.mean:+.2f} ± {b.ci:.2f} ({b.n_deals:,} deals)")
+        if b.ci == b.ci:
+            ax.axvspan(b.mean - b.ci, b.mean + b.ci, color=color, alpha=0.10)
+        ax.legend(loc="lower right", fontsize=7, title="not entrants: one side's figure (see the page)",
+                  title_fontsize=7)
+    ax.set_xlabel(f"mean {unit} (95% CI)")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

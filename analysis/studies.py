@@ -12,6 +12,7 @@ from .common import TricksimError, check_out_path
 from .compare import render_best, render_crossings
 from .engine import RunOptions
 from .equity.report import equity_section
+from .ladder import ladder_section
 from .output import pm, write_table
 from .pages import Section, page_file, pair_answer, render_page, write_index
 from .registry import GAMES, get
@@ -91,10 +92,10 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> Section:
     return Section("\n".join(md), answers)
 
 
-STUDIES = [g.name for g in GAMES] + ["charts", "compare", "trust", "equity", "tune"]
+STUDIES = [g.name for g in GAMES] + ["charts", "compare", "trust", "ladder", "equity", "tune"]
 # the index's headings, each with its studies (pages), in the order of STUDIES
 GROUPS = {"The games": [g.name for g in GAMES], "What to do with hands like this": ["charts"],
-          "Across the games": ["compare", "trust", "equity", "tune"]}
+          "Across the games": ["compare", "trust", "ladder", "equity", "tune"]}
 
 
 def check_only(only) -> list[str] | None:
@@ -124,6 +125,8 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
         sec = _compare_section(out, quick, progress)
     elif study == "trust":
         sec = trust_section(out, quick, progress)
+    elif study == "ladder":
+        sec = ladder_section(out, quick, progress)
     elif study == "equity":
         sec = equity_section(out, quick, progress)
     elif study == "tune":

@@ -41,6 +41,43 @@ def test_design_is_balanced_in_every_seat_and_every_relative_seat(n_seats, ks):
     assert C.design(3, 4)[0].shape == (6, 4) and C.design(4, 4)[0].shape == (24, 4)
 
 
+
+@pytest.mark.fast
+@pytest.mark.parametrize("k, n_seats", [(7, 5), (7, 8), (8, 4), (8, 5), (8, 7), (8, 8), (9, 5)])
+def test_compact_design_is_balanced_for_prime_power_entrants(k, n_seats):
+    """Beyond 120 rounds of the full design, k a prime power: k - 1 rounds of k (the affine design over the field of
+    k elements), each round every entrant in every seat once, every ordered pair of different entrants exactly once
+    in every ordered pair of seats of different pattern positions."""
+    from tricksim.analysis.seating import compact
+    assert compact(k, n_seats)
+    ids, nround = C.design(k, n_seats)
+    assert nround == k - 1 and ids.shape == (k * (k - 1), n_seats)
+    assert len({tuple(r) for r in ids}) == len(ids)
+    for c in range(nround):
+        rnd = ids[c * k:(c + 1) * k]
+        for s in range(n_seats):
+            assert sorted(rnd[:, s]) == list(range(k))
+    for s, t in itertools.permutations(range(n_seats), 2):
+        cnt = np.zeros((k, k), int)
+        for row in ids:
+            cnt[row[s], row[t]] += 1
+        if s % k != t % k:
+            assert (cnt == 1 - np.eye(k, dtype=int)).all(), (s, t)
+        else:
+            assert (cnt == np.eye(k, dtype=int) * (k - 1)).all(), (s, t)
+
+
+@pytest.mark.fast
+def test_full_design_is_kept_up_to_120_rounds_and_other_counts_are_refused():
+    """Every design accepted before (up to 4 Boulmous, 6 Bourre entrants) is the full one, unchanged; 10
+    entrants at 5 seats (3,024 rounds, not a prime power) are refused in one line naming counts that work."""
+    assert C.design(6, 5)[0].shape == (720, 5) and C.design(4, 4)[0].shape == (24, 4)
+    assert C.design(5, 4)[0].shape == (120, 4) and C.design(7, 4)[0].shape == (840, 4)
+    with pytest.raises(TricksimError, match="10 entrants at 5 seats would need 3,024 rounds.*take 9 or 11"):
+        C.design(10, 5)
+    with pytest.raises(TricksimError, match="2 to 8 heuristics"):
+        C.seating("bourre", 9, {"players": 5})
+
 def _normalised(res):
     """Leaderboard and pairs with rows sorted by names, each pair as (smaller, larger) name."""
     b = res["leaderboard"].sort_values(["metric", "heuristic"]).reset_index(drop=True)

@@ -11,11 +11,11 @@
 from ...kernels import boomke_wies as K
 from ...kernels.cards import RANKS, SUITS, mask_of
 from ..common import make_params, parse_cards, parse_heuristic, rules_dict
-from ..game import Game, HandOdds
+from ..game import Game, HandOdds, Ladder
 from .chart import CHART
 from .config import (ALIASES, BIDS, CONTRACT_NAMES, KEY, N_SEATS, POSITIONS, REGISTRY, BoomkeRules, call_name,
                      parse_call, parse_hand, rules_array, score)
-from .dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, paired_gap
+from .dd import block_dd_deals, block_dd_hand, dd_deals, dd_hand, dd_solve, ladder_bound, paired_gap
 from .equity import block_boomke
 from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .report import EXAMPLE_HAND, equity_report, headline, trust
@@ -49,6 +49,8 @@ GAME = Game.of(
             ("equity", "boomke-wies", "--scores", "7,4", "--deals-left", "4", "--deals", "30000", "--check", "1",
              "--check-games", "10")),
     trust=trust, equity_report=equity_report, tables=tables, chart=CHART,
+    ladder=Ladder(entrants=("random", "partner", "naive", "pimc", "pimc:worlds=32,bid_worlds=32"), hands=800,
+                  quick=40, bound=ladder_bound),
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=13, hands=200_000))
 
 # the generic helpers under the names the game's callers know

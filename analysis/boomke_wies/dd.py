@@ -15,7 +15,7 @@ from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
 from ..stats import Z95, hist_mean_ci, wilson
-from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, no_pimc, parse_hand
+from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, no_pimc, parse_hand, score
 from .spec import SPEC
 
 DD_BATCH = 100
@@ -223,3 +223,31 @@ def dd_deals(seed: int = 0, deals: int = 2000, rules=None, heuristics=None, opts
     return {"by_contract": pd.DataFrame(by_contract), "by_bid": pd.DataFrame(by_bid), "deals": r.n,
             "seconds": r.seconds, "deals_per_s": rate, "mean_heuristic": (mh, hh), "mean_dd": (md, hd),
             "mean_gap": (mg, hg), "joint": joint}
+
+
+def ladder_bound(opts, quick: bool, seed: int = 2026) -> dict:
+    """``Ladder.bound`` (analysis/game.py): open-hand (double-dummy) play of ``partner``'s contracts.  On the first
+    deals of the seed (the ladder's cards), the auction by ``partner`` in every seat, then the declaring
+    partnership's points per deal (rule 11) when both sides play double dummy (``dd_deals``), beside ``partner``'s
+    own card play of the same contracts, paired."""
+    hands = 100 if quick else 600
+    rules = BoomkeRules()
+    dd = dd_deals(seed, hands, rules=rules, opts=opts)
+    joint = dd["joint"]                                       # [contract class, heuristic tricks, DD tricks]
+    pts = np.array([[score(K.MEETJE if cc == 7 else cc + 7, t, rules)[0] for t in range(14)]
+                    for cc in range(K.N_CC)], float)
+    h_pts = np.broadcast_to(pts[:, :, None], joint.shape)
+    d_pts = np.broadcast_to(pts[:, None, :], joint.shape)
+    mo, ho, n = hist_mean_ci(d_pts.ravel(), joint.ravel())
+    mh, hh, _ = hist_mean_ci(h_pts.ravel(), joint.ravel())
+    mg, hg, _ = hist_mean_ci((d_pts - h_pts).ravel(), joint.ravel())
+    return {"label": "open-hand: the declaring side", "mean": mo, "ci": ho, "n": n, "heuristic": "partner",
+            "heur_mean": mh, "heur_ci": hh, "gap": mg, "gap_ci": hg,
+            "command": f"tricksim odds boomke-wies --hands {hands} --seed {seed} --double-dummy --dd-deals {hands}",
+            "what": ("the points per deal of the declaring partnership, not a partnership's average over both "
+                     f"sides: on the first {n:,} deals of the seed (the ladder's cards), `partner` bids in every "
+                     "seat, and both sides then play the contract double dummy, seeing all 52 cards and playing "
+                     "perfectly (DDS via endplay; same declarer and trumps, the declarer's side obliged to open the "
+                     "trump suit). It is what the contracts `partner` reaches are worth under perfect card play, not "
+                     "a ceiling on any entrant: no entrant sees the cards, an entrant also defends and reaches other "
+                     "contracts, and weak defenders can let a declarer make more than perfect ones would")}

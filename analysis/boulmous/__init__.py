@@ -15,7 +15,7 @@ tricks, euchre-like bowers.
 from ...kernels import boulmous as K
 from ...kernels.cards import SUITS
 from ..common import make_params
-from ..game import Game, HandOdds
+from ..game import Game, HandOdds, Ladder
 from .chart import CHART
 from .config import (ALIASES, BLOCK_DEALS, DECK_RANKS, KEY, N_LAYOUTS, REGISTRY, TRUMP_NAMES, BoulmousRules,
                      check_seat, parse_entrants, parse_hand, rules_array)
@@ -32,7 +32,7 @@ from .studies import (_odds_tables, auction_stats, bench_cases, best_call, block
                       block_duplicate, block_games, block_odds, classes_run, compare_exact, game_stakes, hand_rows,
                       inside_text, odds_classes, odds_hand, odds_run, solver_bench, solver_bench_cases, stakes_run)
 from .trace import record_to_dict, trace, trace_games
-from .trust import trust
+from .trust import ladder_bound, trust
 from .explain import explain_command
 from .views import odds_command, render_auction, render_classes, render_odds, stakes_command
 from .whole_games import WHOLE_GAMES, block_games_duplicate
@@ -65,6 +65,8 @@ GAME = Game.of(
             ("odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--scores", "18,17,9,3", "--hands", "200"),
             ("compare", "boulmous", "cautious", "cautious:score_aware=1", "--games", "4", "--rule", "target=11")),
     solver_bench=solver_bench, trust=trust, chart=CHART,
+    ladder=Ladder(entrants=("random", "cautious", "aggressive", "pimc", "pimc:worlds=8"), hands=2_000, quick=96,
+                  bound=ladder_bound),
     equity_report=equity_report, tables=equity_shipped.tables,
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(DECK_RANKS)), size=6, hands=200_000))
 

@@ -8,6 +8,6 @@ from .config import ALIASES, KEY, REGISTRY, BoulmousRules, compare_slow, deal_co
 SPEC = GameSpec(name="boulmous", key=KEY, title="Boulmous", rules=BoulmousRules, rules_array=rules_array, kernel=K,
                 rng_id=GAME_BOULMOUS, heuristics=REGISTRY, aliases=ALIASES, seats=4, seat_range=(4, 4),
                 duplicate=Duplicate(study="boulmous.duplicate", metrics=("points", "stakes"), unit="points per deal",
-                                    hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=4,
+                                    hands=1_000_000, block=1 << 18, layout="rounds", max_entrants=8,
                                     dealer_note=" (four deals each, one per dealer)", slow=compare_slow,
                                     check=deal_compare_check))

@@ -12,8 +12,9 @@ import pandas as pd
 from ..output import markdown_table, pct, pm, write_table
 from ..pages import Section, pair_answer
 from ..plots import leaderboard_plot
-from ..stats import wilson
-from .play import PLAY_LABELS, odds_classes_play, odds_play
+from ..stats import hist_mean_ci, wilson
+from .config import BoulmousRules
+from .play import N_CLASSES, PLAY_LABELS, _points, classes_play_run, odds_classes_play, odds_play
 from .views import pimc_note
 
 SEED = 2026
@@ -151,3 +152,33 @@ def trust(d, opts, quick: bool, compare, render_compare) -> Section:
                     pair_answer(cr["pairs"], "pimc", "cautious", "points", "points per deal")
                     + "; it bids, names trumps and plays by sampling."))
     return Section("\n".join(md), answers)
+
+
+def ladder_bound(opts, quick: bool, seed: int = SEED) -> dict:
+    """``Ladder.bound`` (analysis/game.py): open-hand play of the class study's contracts.  On the first deals of
+    the seed (the ladder's cards), the first to speak takes bid 3 in the trump ``cautious`` prefers (no-trump
+    choices left out) and leads; its points per deal (rule 16: its tricks, or tricks minus 3 when it fails) when
+    every seat then plays open-handed (the taker against the three defenders together), beside ``cautious``'s own
+    card play of the same contracts, paired."""
+    hands = 2_000 if quick else 20_000
+    run = classes_play_run(seed, hands, None, None, ("heuristic", "open"))
+    r = opts.execute(run)
+    kinds = run.params["play"]                                  # axis k-1-j of the joint holds kind j
+    joint = r.counts.reshape((N_CLASSES,) + (7,) * len(kinds)).sum(axis=0)
+    if kinds.index("open") < kinds.index("heuristic"):
+        joint = joint.T                                         # rows: open-hand tricks, columns: the heuristics'
+    pts = _points(3, BoulmousRules()).astype(float)             # the default rules, as the run
+    mo, ho, n = hist_mean_ci(pts, joint.sum(axis=1))
+    mh, hh, _ = hist_mean_ci(pts, joint.sum(axis=0))
+    mg, hg, _ = hist_mean_ci((pts[:, None] - pts[None, :]).ravel(), joint.ravel())
+    return {"label": "open-hand: the taker at bid 3", "mean": mo, "ci": ho, "n": n, "heuristic": "cautious",
+            "heur_mean": mh, "heur_ci": hh, "gap": mg, "gap_ci": hg,
+            "command": f"tricksim odds boulmous --play heuristic,open --hands {hands} --seed {seed}",
+            "what": ("the points per deal of one seat, the taker, not a seat's average: on the first "
+                     f"{hands:,} deals of the seed (the ladder's cards, {n:,} after leaving out the no-trump choices), "
+                     "the first to speak takes bid 3 in the trump `cautious` prefers and leads, and every seat then "
+                     "plays open-handed, seeing all cards: the taker perfectly against the three defenders playing "
+                     "perfectly together (kernels/boulmous/solver.py). It is what the cards are worth to a taker "
+                     "in that contract under perfect card play, not a ceiling on any entrant: no entrant can see "
+                     "the cards, an entrant also scores as a defender and in contracts it chose, and weak "
+                     "defenders can let a taker make more than perfect ones would")}

@@ -17,7 +17,7 @@ that grows when players go bourre.
 from ...kernels import bourre as K
 from ...kernels.cards import RANKS, SUITS
 from ..common import make_params, rules_dict
-from ..game import Game, HandOdds
+from ..game import Game, HandOdds, Ladder
 from .chart import CHART, block_chart
 from .bins import (BIN_MID, NB1, POT_HI, POT_LO, _seat_net_stats, bin_hi, bin_lo, bin_mid, fmt_chips_bin,
                    hist_quantile, pot_quantile, quantile_with_ci)
@@ -35,7 +35,7 @@ from .studies import bench_cases, block_duplicate, solver_bench
 from .sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
 from .tail import block_tail, rare_tail, solve_k, tail_study
 from .trace import record_to_dict, trace
-from .trust import trust
+from .trust import ladder_bound, trust
 from .views import odds_command, pot_command, pot_tables, render_pot, write_pot
 
 
@@ -58,6 +58,8 @@ GAME = Game.of(
             ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
             ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
     solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART,
+    ladder=Ladder(entrants=("random", "basic", "tight", "loose", "cinch", "ev", "pimc", "pimc:worlds=32"),
+                  hands=3_000, quick=35, bound=ladder_bound, extra={"players": 5}),
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=5, hands=100_000, options=("up_card", "players", "explain")))
 
 # the generic helpers under the names the game's callers know

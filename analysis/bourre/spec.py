@@ -11,4 +11,4 @@ SPEC = GameSpec(name="bourre", key=KEY, title="Bourre", rules=BourreRules, rules
                 rng_id=GAME_BOURRE, heuristics=REGISTRY, aliases=ALIASES, seats=DEFAULT_PLAYERS,
                 seat_range=(MIN_PLAYERS, MAX_PLAYERS),
                 duplicate=Duplicate(study="bourre.duplicate", metrics=("chips",), unit="chips per deal", hands=300_000,
-                                    block=1 << 16, layout="rounds", max_entrants=6, slow=compare_slow))
+                                    block=1 << 16, layout="rounds", max_entrants=8, slow=compare_slow))

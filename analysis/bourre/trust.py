@@ -60,3 +60,29 @@ def trust(d, opts, quick: bool, compare, render_compare) -> Section:
                 + pair_answer(bc["pairs"], "pimc:decide=0", "basic", "chips", "chips per deal")
                 + " (card play alone).")]
     return Section("\n".join(md), answers)
+
+
+def ladder_bound(opts, quick: bool, seed: int = SEED) -> dict:
+    """``Ladder.bound`` (analysis/game.py): paranoid open-hand play of one hand, the closest figure the code has:
+    Bourre's open-hand solver values a seat's hand, not random deals.  The headline hand of the ``trust`` section
+    (5 players, seat 2), with the choice ``basic`` makes: its chips per deal when it plays the five tricks seeing
+    every card with all the others together against it, beside ``basic``'s own card play, paired."""
+    hands = 1_000 if quick else 10_000
+    br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=seed, hands=hands, play="heuristic,open",
+                     opts=opts)
+    rows = br["choices"][br["choices"].choice == "heuristic's own choice"].set_index("play")
+    gap = br["gaps"][br["gaps"].choice == "heuristic's own choice"].iloc[0]
+    o, h = rows.loc[next(x for x in rows.index if "open" in x)], rows.loc[next(x for x in rows.index if "heur" in x)]
+    return {"label": f"open-hand (paranoid): {BOURRE_HAND}", "mean": float(o.exp_chips), "ci": float(o.chips_ci),
+            "n": int(o.n), "heuristic": "basic", "heur_mean": float(h.exp_chips), "heur_ci": float(h.chips_ci),
+            "gap": float(gap.gap_chips), "gap_ci": float(gap.gap_chips_ci),
+            "command": (f"tricksim odds bourre --hand \"{BOURRE_HAND}\" --up-card {BOURRE_UP} --players 5 --seat 2 "
+                        f"--play heuristic,open --hands {hands} --seed {seed}"),
+            "what": (f"the chips per deal of one seat holding one hand, {BOURRE_HAND} with the up-card {BOURRE_UP} "
+                     f"(5 players, the 3rd to speak), over {int(o.n):,} deals of the unseen cards, not an average over "
+                     "random hands: Bourré's open-hand solver values a seat's hand, and the code has no open-hand "
+                     "figure over random deals. The seat makes the choice `basic` makes, the draw is `basic`'s, and "
+                     "the seat then plays the five tricks seeing every card with all the other active players "
+                     "together against it: what it can be sure of. It is on another scale than the ladder (a strong "
+                     "hand, its first ante already in the pot), and it is neither a ceiling nor a floor: real "
+                     "opponents each play for themselves")}

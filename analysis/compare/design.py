@@ -6,7 +6,7 @@ import numpy as np
 
 from ..common import TricksimError, rules_dict
 from ..registry import get
-from ..seating import design
+from ..seating import assignments_text, design, round_text
 from ..seating import n_seats as _n_seats
 from ..seating import seating as _seating
 
@@ -43,9 +43,9 @@ def design_text(game, k: int, n_seats: int) -> str:
                 "(one partnership in seats 0 and 2, the other in 1 and 3): every entrant meets every other from both "
                 f"sides; {k * (k - 1)} playouts per deal")
     ids, nround = design(k, n_seats)
-    return (f"the entrants take the {n_seats} seats in the repeating pattern 1..{k}, and all {len(ids)} "
-            f"assignments of the names to that pattern are played, in {nround} round{'s' if nround > 1 else ''} of {k} "
-            "(a round shifts the names one place along the pattern: every entrant in every seat once); every deal is "
+    return (f"the entrants take the {n_seats} seats in the repeating pattern 1..{k}, and "
+            f"{assignments_text(k, n_seats)}, in {nround} round{'s' if nround > 1 else ''} of {k} "
+            f"({round_text(k, n_seats)}); every deal is "
             f"replayed on the same cards once per seating of one round ({k} playouts per deal); the rounds take turns "
             f"over the deals{game.duplicate.dealer_note} and weigh the same "
             "(means stratified by round): every entrant meets every other in every relative seat equally often, "

@@ -21,6 +21,7 @@ from .. import engine
 from ..common import TricksimError
 from ..output import with_folder, write_table
 from ..registry import GAMES
+from ..seating import assignments_text
 from .design import _game, appearances, design, duplicate_params, entrant_specs, n_seats, seating
 from .tables import full_verdict, in_order, tables_from_counts
 from .views import metric_text
@@ -88,8 +89,7 @@ def compare_games(game, names, games: int | None = None, seed: int = 0, rules=No
 
 def games_design(k: int, seats: int) -> str:
     ids, nround = design(k, seats)
-    return (f"the entrants take the {seats} seats in the repeating pattern 1..{k}, and all {len(ids)} assignments of "
-            f"the names to that pattern are played, in {nround} round{'s' if nround > 1 else ''} of {k} (every entrant "
+    return (f"the entrants take the {seats} seats in the repeating pattern 1..{k}, and {assignments_text(k, seats)}, in {nround} round{'s' if nround > 1 else ''} of {k} (every entrant "
             f"in every seat once per round); game g is played once per seating of "
             + (f"round g mod {nround}" if nround > 1 else "the round") +
             f" ({k} games per game index), seat 0 dealing first, deal j of game g with the same cards in every seating")
