@@ -92,7 +92,8 @@ def game_ladder(g, d: Path, runs: Path, quick: bool, progress: bool):
     unit = res["unit"]
     write_table(table, d, g.key, parquet=False)
     from .plots import ladder_plot
-    ladder_plot(table, unit, d / f"{g.key}.png", f"{g.title}: every player, {res['n']:,} duplicate deals, seed {SEED}")
+    ladder_plot(table, unit, d / f"{g.key}.png", f"{g.title}: every player, {res['n']:,} duplicate deals, seed {SEED}",
+                bounds=not bound.get("other_scale", False))
     who = "(an entrant holds both seats of one side)" if res["layout"] == "pairs" else "per seat"
     who_md = f"{unit}, {who[1:-1]}" if res["layout"] == "pairs" else f"{unit} {who}"
     players = "".join(f" --players {v}" for k, v in lad.extra.items() if k == "players")

@@ -178,17 +178,22 @@ def sweep_plot(df, path: Path, title: str, unit: str, best, crossings, default=N
     plt.close(fig)
 
 
-def ladder_plot(table, unit: str, path: Path, title: str):
+def ladder_plot(table, unit: str, path: Path, title: str, bounds: bool = True):
     """A strength ladder (analysis/ladder.py): each entrant's mean with its 95% interval as a horizontal bar, the
     best at the top, and the open-hand figure (the table's ``bound`` row) as a dashed line and the default
-    heuristic's play of the same deals (``reference``) as a dotted one, each with its interval shaded and labelled."""
+    heuristic's play of the same deals (``reference``) as a dotted one, each with its interval shaded and labelled.
+    ``bounds`` False: the open-hand figure is on another scale than the rungs (Bourre's: one hand), and drawing it
+    on their axis would squash them; a note says where it is."""
     plt = _mpl()[0]
     rungs = table[table.kind == "entrant"].iloc[::-1]
     fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(rungs) + 2.2))
     colors = ["tab:blue" if r == 1 else "lightsteelblue" for r in rungs["rank"]]
     ax.barh(rungs.player, rungs["mean"], xerr=rungs.ci, color=colors, capsize=4)
     ax.axvline(0, color="k", lw=0.8)
-    for b in table[table.kind.isin(["bound", "reference"])].itertuples():
+    if not bounds:
+        ax.text(0.99, 0.01, "the open-hand figure is on another scale (one hand): see the page's table",
+                transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color="dimgray")
+    for b in (table[table.kind.isin(["bound", "reference"])] if bounds else table.iloc[:0]).itertuples():
         color, ls = ("tab:red", "--") if b.kind == "bound" else ("dimgray", ":")
         ax.axvline(b.mean, color=color, ls=ls, lw=1.4, label=f"{b.player}: {b.mean:+.2f} ± {b.ci:.2f} ({b.n_deals:,} deals)")
         if b.ci == b.ci:

@@ -74,7 +74,8 @@ def ladder_bound(opts, quick: bool, seed: int = SEED) -> dict:
     gap = br["gaps"][br["gaps"].choice == "heuristic's own choice"].iloc[0]
     o, h = rows.loc[next(x for x in rows.index if "open" in x)], rows.loc[next(x for x in rows.index if "heur" in x)]
     return {"label": f"open-hand (paranoid): {BOURRE_HAND}", "mean": float(o.exp_chips), "ci": float(o.chips_ci),
-            "n": int(o.n), "heuristic": "basic", "heur_mean": float(h.exp_chips), "heur_ci": float(h.chips_ci),
+            "n": int(o.n), "heuristic": "basic", "other_scale": True, "heur_mean": float(h.exp_chips),
+            "heur_ci": float(h.chips_ci),
             "gap": float(gap.gap_chips), "gap_ci": float(gap.gap_chips_ci),
             "command": (f"tricksim odds bourre --hand \"{BOURRE_HAND}\" --up-card {BOURRE_UP} --players 5 --seat 2 "
                         f"--play heuristic,open --hands {hands} --seed {seed}"),
