@@ -469,6 +469,7 @@ def test_cli_trace_lines(capsys):
 # ---------------------------------------------------------------------------
 # the headline report (tricksim report --quick)
 # ---------------------------------------------------------------------------
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_headline_quick(tmp_path):
     sec = B.headline(tmp_path, quick=True, progress=False)
     md = sec.text

@@ -286,6 +286,7 @@ def test_the_boulmous_pool_classes_its_hands_as_classify_does():
     assert [MC.ROWS[r] for r in rows[:3000]] == [MC.classify(list(h)) for h in hands[:3000].tolist()]
 
 
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_boulmous_cells_are_the_odds_of_their_hands_on_the_same_deals():
     from tricksim.analysis.boulmous import chart as MC
     from tricksim.analysis.boulmous import odds_hand as bodds

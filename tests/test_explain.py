@@ -189,6 +189,7 @@ def test_boulmous_passing_wins_and_loses_against_the_runner_up():
     assert "(against " in BE.render(res)
 
 
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_boulmous_explain_from_the_command_line(capsys, tmp_path):
     main(["odds", "boulmous", "--hand", BM_HAND, "--seat", "1", "--explain", "--hands", "400", "--quiet",
           "--out", str(tmp_path / "x")])
@@ -213,6 +214,7 @@ def test_same_as_best_is_proved_from_the_histograms_only():
     assert same_as_best(counts, w, seg, 0) == [True, False, False, False]
 
 
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_identical_calls_say_so_in_all_three_games():
     # Boulmous: 3 H and 4 H always made with the same tricks
     r = BE.explain("JH JD AH KH 9S 9C", seat=0, seed=1, hands=400)
@@ -347,6 +349,7 @@ def test_bad_boomke_explain_input_is_one_line_and_exit_code_2(args, words, capsy
     assert e.value.code == 2 and err.count("\n") == 1 and words in err
 
 
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_boomke_explain_from_the_command_line(capsys, tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["odds", "boomke-wies", "--explain"])
@@ -427,6 +430,7 @@ def test_trace_explain_from_the_command_line(capsys):
     assert e.value.code == 2 and err.count("\n") == 1 and "-H pimc" in err
 
 
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_the_identity_proofs_segments_are_hit_once_per_deal():
     """``same_as_best`` is sound only if each segment is a histogram every deal hits exactly once (or never)."""
     run, _ = BE.explain_run(bm_parse_hand(BM_HAND), 1, 3, 40)

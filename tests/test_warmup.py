@@ -142,6 +142,7 @@ def test_check_lines_name_the_cold_entry_points_and_why(monkeypatch):
     assert warm and lines[0].startswith(f"warm: all {len(names)}")
 
 
+@pytest.mark.slow   # left out of the fast tier: 10-40 s (the fast tier keeps the tests of its parts)
 def test_warmup_reports_a_failing_command_and_its_cpu(tmp_path):
     """A command that fails is reported with its one-line error; CPU seconds are the child's own."""
     class G:
