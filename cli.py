@@ -364,6 +364,10 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
                                      "to win the game (the equity table, as odds boulmous --hand --scores), one panel "
                                      "per score state: even (0 each), need3 (I need 3 to win), opp3 (the next player "
                                      "needs 3), or all; e.g. --scores even,need3,opp3")] = None,
+                   play: Annotated[str, typer.Option("--play", help="who plays the cards: heuristic (every seat "
+                                                     "cautious) or pimc (the sampling player plays the cards, "
+                                                     "pimc:worlds=N; slow: 3 hands x 64 deals a cell by default, "
+                                                     "about 10 minutes a chart), with the heuristics beside on the same deals")] = "heuristic",
                    rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Boulmous: pass, or the bid to make (3 to 6, in the hand's long suit or at no trumps), by hand class (rows:
     trumps in the long suit with the bowers, the bowers, side aces) and seat (columns: first to bid .. dealer).
@@ -372,14 +376,19 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
     deal's points plus stakes), its margin over the next best with a 95% interval over the hands, and n. A cell
     whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes boulmous.csv,
     boulmous-4p.png and boulmous.md into --out (with --scores: boulmous-scores.*, one image per score state).
-    (Defaults: 32 hands x 4,096 deals per cell; --quick 4 x 512.)"""
-    _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, "heuristic",
+    (Defaults: 32 hands x 4,096 deals per cell; --quick 4 x 512; --play pimc 3 x 64, --quick 3 x 16.)"""
+    _echo(chart_mod.chart_command(boulmous.GAME, out, quick, hands, deals, seed, play,
                                   boulmous.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet),
                                   scores=scores))
 
 
 @chart_app.command("boomke-wies")
 def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals: ChartDeals = None, seed: Seed = 0,
+                      play: Annotated[str, typer.Option("--play", help="who plays the seat's cards: heuristic (every "
+                                                        "seat partner) or pimc (the sampling player plays the seat's "
+                                                        "cards, pimc:worlds=N; slow: 4 hands x 128 deals a row by "
+                                                        "default, about 5 minutes a chart), with the heuristics beside on the same "
+                                                        "deals")] = "heuristic",
                       rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Boomke Wies: pass, or the bid to make (7-12, Boom, the dealer's Meetje), by hand class (rows: the longest
     suit's length, high-card points) and seat (columns: first to bid .. dealer, and the dealer's forced call after
@@ -388,8 +397,8 @@ def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals
     the call of the highest expected net points, its margin over the next best with a 95% interval over the hands,
     and n. A cell whose interval reaches 0 is 'close' (hatched, '~'): both calls are named. Writes
     boomke-wies.csv, boomke-wies-4p.png and boomke-wies.md into --out. (Defaults: 24 hands x 4,096 deals per
-    row; --quick 6 x 1,024.)"""
-    _echo(chart_mod.chart_command(boomke_wies.GAME, out, quick, hands, deals, seed, "heuristic",
+    row; --quick 6 x 1,024; --play pimc 4 x 128, --quick 3 x 32.)"""
+    _echo(chart_mod.chart_command(boomke_wies.GAME, out, quick, hands, deals, seed, play,
                                   boomke_wies.GAME.rules_from(rule), RunOptions(threads=threads), _chart_log(quiet)))
 
 

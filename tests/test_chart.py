@@ -455,13 +455,13 @@ def test_bad_chart_input_is_one_line_and_exit_code_2(args, words, capsys, tmp_pa
     assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("tricksim: error:") and words in err
 
 
-def test_the_boulmous_chart_refuses_the_sampling_player_in_one_line(capsys, tmp_path):
+def test_the_boulmous_chart_refuses_too_few_hands_and_an_unknown_player_in_one_line(capsys, tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["chart", "boulmous", "--quiet", "--out", str(tmp_path / "c"), "--hands", "2"])
     assert e.value.code == 2 and "--hands" in capsys.readouterr().err
     from tricksim.analysis.boulmous import chart as MC
-    with pytest.raises(Exception, match="measured with the heuristics"):
-        MC.measure(play="pimc")
+    with pytest.raises(Exception, match="choose heuristic or pimc"):
+        MC.measure(play="open")
 
 
 @pytest.mark.parametrize("args, words", [
@@ -474,3 +474,108 @@ def test_bad_chart_input_of_the_other_games_is_one_line_and_exit_code_2(args, wo
         main(["chart", *args, "--quiet", "--out", str(tmp_path / "c")] if args != ["skat"] else ["chart", "skat"])
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1 and words in err
+
+
+# ---- --play pimc: the sampling player's charts of Boulmous and Boomke Wies ----------------------------------
+def test_a_boulmous_pimc_cell_is_the_pimc_odds_of_its_hands_with_the_heuristics_beside():
+    """Each bid's value is the pimc column of ``odds boulmous --hand ... --play heuristic,pimc`` on the cell's deals
+    (that run's default block, not the chart's); pass and the beside values are the heuristics' chart."""
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous import odds_play
+    row = "3 trumps, 1 bower, 1 side A"
+    data = MC.measure(seed=5, hands=3, deals=16, play="pimc:worlds=8", only={("second", row)})
+    plain = MC.measure(seed=5, hands=3, deals=16, only={("second", row)})
+    cell, = data.cells
+    assert "sampling player (pimc:worlds=8)" in data.player and data.beside_name == "the heuristics (cautious)"
+    assert data.command.endswith("--play pimc:worlds=8") and any("--play pimc" in x for x in data.notes)
+    assert np.array_equal(cell.beside, plain.cells[0].values)           # the heuristics beside: today's chart
+    assert np.array_equal(cell.values[:, 0], cell.beside[:, 0])          # pass: the heuristics' value
+    for k, (cards, seat, hseed) in enumerate(MC.cell_hands(5, "second", row, 3)):
+        suit = "SHDC"[MC.long_suit(cards)]
+        res = odds_play(cards, seat, seed=hseed, hands=16, play="heuristic,pimc:worlds=8", trumps=[suit, "NT"])
+        c = res["calls"].assign(v=res["calls"].exp_points + res["calls"].exp_stakes)
+        for kind, got in (("pimc", cell.values[k]), ("heuristic", cell.beside[k])):
+            want = [float(c[(c.play == kind) & (c.trump == t) & (c.bid == b)].v.iloc[0]) for t in (suit, "NT")
+                    for b in MC.BIDS]
+            assert got[1:] == pytest.approx(want, abs=1e-12), kind
+    assert not np.array_equal(cell.values, cell.beside)                  # the sampling player plays otherwise
+    df = CH.table(data)
+    assert {"beside_action", "agree", "differ_clear"} <= set(df.columns)
+
+
+def test_a_boomke_pimc_row_is_the_pimc_odds_of_its_hands_with_the_heuristics_beside():
+    from tricksim.analysis.boomke_wies import chart as WC
+    from tricksim.analysis.boomke_wies import odds_play
+    row = "6-card suit, 13-15 HCP"
+    play = "pimc:worlds=16,pimc:bid_worlds=16"
+    data = WC.measure(seed=3, hands=3, deals=25, play=play, only={row})
+    plain = WC.measure(seed=3, hands=3, deals=25, only={row})
+    assert "sampling player (pimc:worlds=16,bid_worlds=16)" in data.player
+    assert data.beside_name == "the heuristics (partner)" and data.command.endswith(f"--play {play}")
+    for j, cell in enumerate(data.cells):
+        assert np.array_equal(cell.beside, plain.cells[j].values, equal_nan=True)
+        for a in ("pass", "Meetje"):                                     # the heuristics' values under pimc too
+            i = data.actions.index(a)
+            assert np.array_equal(cell.values[:, i], cell.beside[:, i], equal_nan=True)
+        assert np.array_equal(np.isnan(cell.values), np.isnan(cell.beside))   # the same actions open
+    for k, (cards, hseed) in enumerate(WC.row_hands(3, row, 3)):
+        suit = "SHDC"[WC.long_suit(cards)]
+        res = odds_play(cards, seed=hseed, hands=25, play=f"heuristic,{play}", trumps=[suit])
+        c = res["calls"]
+        for kind, cell_of in (("pimc", "values"), ("heuristic", "beside")):
+            net = c[c.play == kind].set_index("bid").exp_net
+            v = dict(zip(data.actions, getattr(data.cells[0], cell_of)[k]))
+            for b in range(7, 13):
+                assert v[f"bid {b}"] == pytest.approx(float(net[str(b)]), abs=1e-12), (kind, b)
+            assert v["Boom"] == pytest.approx(float(net["Boom"]), abs=1e-12)
+    assert not np.array_equal(data.cells[0].values, data.cells[0].beside, equal_nan=True)
+
+
+@pytest.mark.slow   # two whole charts through the command line: about 30 s
+@pytest.mark.parametrize("game, who, beside", [
+    ("boulmous", "the sampling player (pimc:worlds=4) playing the cards", "the heuristics (cautious) beside it"),
+    ("boomke-wies", "the sampling player (pimc:worlds=4", "the heuristics (partner) beside it")])
+def test_a_tiny_pimc_chart_runs_says_its_player_and_has_the_heuristics_beside(game, who, beside, capsys, tmp_path):
+    import pandas as pd
+    main(["chart", game, "--quiet", "--out", str(tmp_path), "--play", "pimc:worlds=4", "--hands", "3", "--deals", "2"])
+    out = capsys.readouterr().out
+    assert f"Measured with {who}" in out and beside in out and "3 hands per cell, 2 deals per hand" in out
+    assert f"Regenerate: tricksim chart {game} --hands 3 --deals 2 --seed 0 --play pimc:worlds=4" in out
+    df = pd.read_csv(tmp_path / f"{game}.csv")
+    assert df.beside_action.notna().all() and df.agree.dtype == bool and len(df) > 20
+    page = (tmp_path / f"{game}.md").read_text()
+    assert "Beside it, the heuristics" in page and "on the same deals" in page
+
+
+@pytest.mark.parametrize("game", ["boulmous", "boomke-wies"])
+@pytest.mark.parametrize("play, words", [
+    ("open", "--play: choose heuristic or pimc (pimc:worlds=N ...), got 'open'"),
+    ("pimc:worlds=0", "--play 'pimc:worlds=0'"),
+    ("pimc:worlds=x", "--play 'pimc:worlds=x'"),
+])
+def test_a_bad_play_of_the_boulmous_and_boomke_charts_is_one_line_and_exit_code_2(game, play, words, capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["chart", game, "--quiet", "--out", str(tmp_path / "c"), "--play", play])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("tricksim: error:") and words in err
+
+
+def test_the_score_chart_refuses_the_sampling_player_in_one_line(capsys, tmp_path):
+    with pytest.raises(SystemExit) as e:
+        main(["chart", "boulmous", "--quiet", "--out", str(tmp_path / "c"), "--scores", "even", "--play", "pimc"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "leave out --play pimc" in err
+
+
+def test_the_cells_where_the_player_beside_differs_are_marked_in_the_tables():
+    data = _toy(beside=True)
+    df = CH.table(data)
+    df.loc[0, "agree"] = True                      # one cell where the two agree: no mark
+    g = CH.grid(data, df, "4 players")
+    marked = {(r.row, r.col): r.chart + ("" if r.agree else " *") for r in df[df.panel == "4 players"].itertuples()}
+    for _, r in g.iterrows():
+        for col in data.cols:
+            assert r[col].removeprefix("~ ") == marked[(r["hand class"], col)]
+    assert "name another best action" in "\n".join(CH.terminal(data, df))
+    plain = _toy()
+    assert "*" not in CH.grid(plain, CH.table(plain), "4 players").to_string()

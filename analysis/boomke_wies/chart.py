@@ -12,6 +12,12 @@ for all four seats, so the columns compare the same hands on the same deals.  A 
 (the declarer opens it: rule 7; ties go to the suit with more points, then the higher suit in S H D C order) and
 valued as ``odds_hand`` values a call: the expected net points of the deal (ours minus theirs) by the scoring
 table, the call assumed to end the auction; pass: the hand's side's net points when it passes and the others bid.
+
+Under ``play = pimc`` the bids (7-12, Boom) are valued with the sampling player playing the hand's seat (the
+others the heuristics), from the pimc column of ``odds_play(hand, seed=hand_seed(...), hands=deals,
+play="heuristic,pimc", trumps=[long suit])`` (``odds boomke-wies --hand ... --play heuristic,pimc``: the same
+deals); pass and Meetje keep the heuristics' values (the sampling player's odds value neither); the heuristics'
+values of every call come beside.
 """
 from __future__ import annotations
 
@@ -26,7 +32,8 @@ from .. import engine
 from ..common import TricksimError, check_seed, make_params
 from ..engine import RunOptions
 from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
-from .config import ODDS_BLOCK, BoomkeRules, score
+from .config import ODDS_BLOCK, BoomkeRules, call_name, score
+from .play import odds_play, pimc_spec
 from .spec import SPEC
 
 COLS = ("first", "second", "third", "dealer", "dealer, 3 passes")
@@ -36,6 +43,9 @@ HCP = ((0, 9), (10, 12), (13, 15), (16, 18), (19, 37))
 POOL = 1 << 16
 FULL = (24, 4096)
 QUICK = (6, 1024)
+PIMC_FULL = (4, 128)    # the sampling player: about 15 s a row on 2 cores (5 minutes a chart)
+PIMC_QUICK = (3, 32)
+PLAYS = ("heuristic", "pimc")
 
 
 def row_of(longest: int, hcp: int) -> str:
@@ -120,7 +130,37 @@ def values(counts, suit: int, rules: BoomkeRules) -> np.ndarray:
 
 
 def sizes(quick: bool, play: str = "heuristic") -> tuple:
+    if str(play).split(":")[0].strip().lower() == "pimc":
+        return PIMC_QUICK if quick else PIMC_FULL
     return QUICK if quick else FULL
+
+
+def check_play(play) -> str:
+    """The kind of ``--play`` (heuristic or pimc; pimc's settings checked), or one clear error."""
+    kind = str(play).split(":")[0].strip().lower()
+    if kind not in PLAYS:
+        raise TricksimError(f"--play: choose heuristic or pimc (pimc:worlds=N ...), got {play!r}")
+    if kind == "pimc":
+        try:
+            pimc_spec(str(play).strip().lower())
+        except TricksimError as e:
+            raise TricksimError(f"--play {play!r}: {e}") from None
+    return kind
+
+
+def pimc_values(cards, hseed: int, deals: int, rules, play, opts, heuristic: np.ndarray) -> np.ndarray:
+    """``values`` of one hand with the sampling player in the hand's seat: each bid's (7-12, Boom) expected net
+    points from the pimc column of ``odds boomke-wies --hand ... --play heuristic,pimc`` on the deals of ``hseed``
+    (the long suit opened); pass and Meetje as in ``heuristic`` (the heuristics' ``values``)."""
+    res = odds_play(cards, seed=hseed, hands=deals, rules=rules, play=["heuristic", str(play).strip().lower()],
+                    trumps=["SHDC"[long_suit(cards)]], opts=opts.at(None))
+    net = res["calls"][res["calls"].play == "pimc"].set_index("bid").exp_net
+    out = heuristic.copy()
+    for c in CALLS:
+        if c != K.MEETJE:
+            a = 1 + CALLS.index(c)
+            out[:, a] = np.where(np.isnan(heuristic[:, a]), np.nan, float(net[call_name(c)]))
+    return out
 
 
 def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, play: str = "heuristic",
@@ -130,8 +170,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
     seed = check_seed(seed)
     if rules.variant == "no_auction":
         raise TricksimError("a Boomke Wies chart needs the bidding game: the no-auction variant has no calls")
-    if str(play).strip().lower() != "heuristic":
-        raise TricksimError("--play: the Boomke Wies chart is measured with the heuristics (heuristic)")
+    kind = check_play(play)
     hands, deals = chart_sizes(hands, deals, FULL)
     specs = SPEC.parse_seats(None)
     cells = []
@@ -147,18 +186,33 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
             r = opts.at(None).execute(engine.Run("boomke_wies.odds", params, deals, ODDS_BLOCK, unit="deals"))
             v.append(values(r.counts, long_suit(cards), rules))
         v = np.array(v)
+        beside = None
+        if kind == "pimc":
+            beside = v
+            v = np.array([pimc_values(c, hseed, deals, rules, play, opts, h) for (c, hseed), h in zip(hs, beside)])
         shown = " / ".join(" ".join(card_str(x) for x in c) for c, _ in hs[:2])
         for j, col in enumerate(COLS):
             cells.append(ChartCell(panel="4 players", row=row, col=col, values=v[:, j, :], deals=deals,
-                                   key={"seat": col, "class": row, "hands_shown": shown}))
+                                   key={"seat": col, "class": row, "hands_shown": shown},
+                                   beside=None if beside is None else beside[:, j, :]))
     if log:
         log(f"boomke-wies chart: {len(cells)} cells measured")
+    who, notes = "the heuristics (partner, the default) in every seat", []
+    if kind == "pimc":
+        label = pimc_spec(str(play).strip().lower()).label
+        who = (f"the sampling player ({label}) playing the hand's seat, the heuristics (partner) in the other seats "
+               "and valuing pass and Meetje")
+        notes = [f"Under --play pimc: each bid (7-12, Boom) is valued with the sampling player ({label}) playing the "
+                 "hand's seat, as odds boomke-wies --hand ... --play heuristic,pimc values it on the same deals; pass "
+                 "and Meetje keep the heuristics' values (the sampling player's odds value neither); the "
+                 "heuristics' values beside."]
     return ChartData(
-        shade=0.5,
-        title="Boomke Wies: pass, or the bid to make", player="the heuristics (partner, the default) in every seat",
+        shade=0.5, beside_name="the heuristics (partner)" if kind == "pimc" else "",
+        title="Boomke Wies: pass, or the bid to make", player=who,
         unit="net points", actions=ACTIONS, panels=["4 players"],
         rows=[r for r in ROWS if any(c.row == r for c in cells)], cols=list(COLS), cells=cells, name="boomke-wies",
-        command=f"tricksim chart boomke-wies --hands {hands} --deals {deals} --seed {seed}",
+        command=f"tricksim chart boomke-wies --hands {hands} --deals {deals} --seed {seed}"
+        + (f" --play {play}" if kind != "heuristic" else ""),
         notes=["Rows: the length of the hand's longest suit and its high-card points (A 4, K 3, Q 2, J 1).",
                "Columns: the seat from the dealer's left (first) to the dealer; 'dealer, 3 passes': the dealer's "
                "forced call when the other three have passed (7, Boom or Meetje"
@@ -168,7 +222,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                "the dealer's pass is valued over every deal, as odds boomke-wies --hand values it). Meetje: the "
                "dealer's call after three passes only.",
                "Values: the expected net points of the deal (the hand's side minus the other) by the scoring table; "
-               "pass: the side's net points when the hand passes and the others bid."],
+               "pass: the side's net points when the hand passes and the others bid."] + notes,
         caveat="each call is valued as if it ended the auction (as odds --hand values it), so the seat changes "
                "only what passing is worth")
 

@@ -11,6 +11,11 @@ random hands (``pool``: keyed by the run's seed alone, so every seat has the sam
 exactly as ``odds_hand(hand, seat, seed=hand_seed(...), hands=deals)`` does, and valued as its ``best_call``
 values a call: the expected points of the deal plus its stakes (a bid of 6 made +3, failed -3); pass: the points
 and stakes of the seat when it passes and the auction goes on.
+
+Under ``play = pimc`` the bids are valued with the sampling player playing the cards (in every seat, the contract
+forced), from the pimc column of ``odds_play(hand, seat, seed=hand_seed(...), hands=deals, play="heuristic,pimc",
+trumps=[long suit, "NT"])`` (``odds boulmous --hand ... --play heuristic,pimc``: the same deals); pass keeps the
+heuristics' value (the sampling player does not bid in the odds); the heuristics' values of every call come beside.
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
 from .config import ODDS_BLOCK, TRUMP_NAMES, BoulmousRules
 from .equity.decide import odds_scores
 from .equity.pstar import chart_extra
+from .play import odds_play, play_worlds
 from .spec import SPEC
 
 SEATS = ("first", "second", "third", "dealer")
@@ -38,6 +44,10 @@ NT = TRUMP_NAMES.index("NT")
 POOL = 1 << 18
 FULL = (32, 4096)
 QUICK = (4, 512)
+PIMC_FULL = (3, 64)     # the sampling player: about 5 s a cell on 2 cores (10 to 15 minutes a chart)
+PIMC_QUICK = (3, 16)
+PIMC_BLOCK = 16         # deals per block under pimc: a hand's few deals still spread over the threads
+PLAYS = ("heuristic", "pimc")
 RJ, RA = 9, 12          # the jack's and the ace's ranks (kernels/cards.py)
 
 
@@ -141,7 +151,32 @@ def values(counts, suit: int, rules: BoulmousRules) -> list:
 
 
 def sizes(quick: bool, play: str = "heuristic") -> tuple:
+    if str(play).split(":")[0].strip().lower() == "pimc":
+        return PIMC_QUICK if quick else PIMC_FULL
     return QUICK if quick else FULL
+
+
+def check_play(play) -> str:
+    """The kind of ``--play`` (heuristic or pimc; pimc's worlds checked), or one clear error."""
+    kind = str(play).split(":")[0].strip().lower()
+    if kind not in PLAYS:
+        raise TricksimError(f"--play: choose heuristic or pimc (pimc:worlds=N ...), got {play!r}")
+    if kind == "pimc":
+        play_worlds(str(play).strip().lower())
+    return kind
+
+
+def pimc_values(cards, seat: int, hseed: int, deals: int, rules, play, opts, pass_value: float) -> list:
+    """The values of ``ACTIONS`` for one hand with the sampling player playing the cards: each bid's expected
+    points plus stakes from the pimc column of ``odds boulmous --hand ... --play heuristic,pimc`` on the deals of
+    ``hseed`` (the long suit and NT), pass the heuristics' value ``pass_value``."""
+    t = TRUMP_NAMES[long_suit(cards)]
+    w = play_worlds(str(play).strip().lower())
+    res = odds_play(cards, seat, seed=hseed, hands=deals, rules=rules, play=["heuristic", f"pimc:worlds={w}"],
+                    trumps=[t, "NT"], opts=opts.at(None), block_size=PIMC_BLOCK)
+    c = res["calls"][res["calls"].play == "pimc"]
+    v = {(r.trump, int(r.bid)): float(r.exp_points + r.exp_stakes) for r in c.itertuples()}
+    return [pass_value] + [v[(t, b)] for b in BIDS] + [v[("NT", b)] for b in BIDS]
 
 
 STATES = {"even": "even scores", "need3": "I need 3", "opp3": "the next player needs 3"}
@@ -189,10 +224,10 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
     with ``scores`` (score states of ``STATES``) one panel per state, valued by the chance to win the game."""
     rules = rules or BoulmousRules()
     seed = check_seed(seed)
-    if str(play).strip().lower() != "heuristic":
-        raise TricksimError("--play: the Boulmous chart is measured with the heuristics (heuristic); the sampling "
-                            "player is too slow for a chart's thousands of hands (odds boulmous --hand ... --play "
-                            "heuristic,pimc compares one hand)")
+    kind = check_play(play)
+    if kind == "pimc" and scores is not None:
+        raise TricksimError("--scores: the chart by the chance to win the game is measured with the heuristics; "
+                            "leave out --play pimc")
     states = parse_states(scores) if scores is not None else [None]
     hands, deals = chart_sizes(hands, deals, FULL)
     specs = SPEC.parse_seats(None)
@@ -207,10 +242,14 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                 if len(hs) < CHART_MIN_HANDS:
                     continue
                 v = [_hand_values(c, s, hseed, deals, rules, specs, opts, state) for c, s, hseed in hs]
+                beside = None
+                if kind == "pimc":
+                    beside = np.array(v)
+                    v = [pimc_values(c, s, hseed, deals, rules, play, opts, h[0]) for (c, s, hseed), h in zip(hs, v)]
                 cells.append(ChartCell(panel=panel, row=row, col=seat, values=np.array(v), deals=deals,
                                        key={"scores": state or "", "seat": seat, "class": row,
                                             "hands_shown": " / ".join(" ".join(card_str(x) for x in c)
-                                                                      for c, _, _ in hs[:2])}))
+                                                                      for c, _, _ in hs[:2])}, beside=beside))
         if log:
             log(f"boulmous chart, {panel}: {sum(c.panel == panel for c in cells)} cells measured")
     game = scores is not None
@@ -219,15 +258,25 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
         shown = states if game else list(STATES)
         extra = [chart_extra({STATES[x]: (lambda seat, x=x: state_scores(x, seat, rules.target)) for x in shown},
                              rules, SEATS, ["first to bid"], specs, opts)]
+    who = "the heuristics (cautious, the default) in every seat"
+    notes = []
+    if kind == "pimc":
+        w = play_worlds(str(play).strip().lower())
+        who = (f"the sampling player (pimc:worlds={w}) playing the cards in every seat (the contract forced), the "
+               "heuristics (cautious) bidding and valuing pass")
+        notes = [f"Under --play pimc: each bid is valued with the sampling player (pimc:worlds={w}) playing the "
+                 "cards, as odds boulmous --hand ... --play heuristic,pimc values it on the same deals; pass keeps "
+                 "the heuristics' value (the sampling player does not bid there); the heuristics' values beside."]
     return ChartData(extra=extra,
         shade=0.02 if game else 0.5, value_format="{:.1%}" if game else "{:+.2f}",
         title="Boulmous: pass, or the bid to make" + (", by the chance to win the game" if game else ""),
-        player="the heuristics (cautious, the default) in every seat", unit="chance to win" if game else "points",
+        beside_name="the heuristics (cautious)" if kind == "pimc" else "",
+        player=who, unit="chance to win" if game else "points",
         actions=ACTIONS, panels=[STATES[x] for x in states] if game else ["4 players"],
         rows=[r for r in ROWS if any(c.row == r for c in cells)], cols=list(SEATS), cells=cells,
         name="boulmous-scores" if game else "boulmous",
         command=f"tricksim chart boulmous --hands {hands} --deals {deals} --seed {seed}"
-        + (f" --scores {','.join(states)}" if game else ""),
+        + (f" --scores {','.join(states)}" if game else "") + (f" --play {play}" if kind != "heuristic" else ""),
         notes=["Rows: the trumps the hand holds in its long suit (the suit's cards and the other jack of its colour), "
                "the bowers (the two jacks of the trump colour) among them, and the aces of the other suits. The long "
                "suit: the most trumps, then the more bowers, then the higher cards.",
@@ -240,7 +289,7 @@ def measure(seed: int = 0, hands: int | None = None, deals: int | None = None, p
                 f"{rules.target - 3}, the others at 0; the next seat (on the hand's left) at {rules.target - 3}, the "
                 "others at 0." if game else
                 "Values: the expected points of the deal plus its stakes (a boulmous, bid 6, made +3, failed -3); "
-                "pass: the seat's points and stakes when it passes and the others bid on.")],
+                "pass: the seat's points and stakes when it passes and the others bid on.")] + notes,
         caveat="each call is valued as if it ended the auction (as odds --hand values it), so the seat changes "
                "only what passing is worth")
 

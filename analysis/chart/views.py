@@ -100,14 +100,16 @@ def panel_file(data: ChartData, panel: str) -> str:
 def grid(data: ChartData, df: pd.DataFrame, panel: str, col_group: str | None = None, marks: bool = True,
          keep: bool = False):
     """A panel as a table of words (rows x columns): the action, ``~`` before a close cell's two; with ``keep``,
-    what a clear cell's action keeps (``draw 3 (keep 2 trumps)``)."""
+    what a clear cell's action keeps (``draw 3 (keep 2 trumps)``); with a second player beside (``agree``), ``*``
+    after a cell whose best action the two name differently."""
     d = df[df.panel == panel]
     cols = [c for c in data.cols if col_group is None or c.split(SEP)[0] == col_group]
     out = pd.DataFrame({"hand class": [r for r in data.rows if r in set(d.row)]})
 
     def word(r):
         kept = f" (keep {r.keep})" if keep and not r.close and isinstance(r.keep, str) and r.keep else ""
-        return ("~ " if (r.close and marks) else "") + r.chart + kept
+        differ = " *" if marks and not getattr(r, "agree", True) else ""
+        return ("~ " if (r.close and marks) else "") + r.chart + kept + differ
     for c in cols:
         words = {r.row: word(r) for r in d[d.col == c].itertuples()}
         out[c.split(SEP)[-1] if col_group else c] = [words.get(r, "") for r in out["hand class"]]
@@ -128,7 +130,8 @@ def terminal(data: ChartData, df: pd.DataFrame) -> list:
     groups = list(dict.fromkeys(c.split(SEP)[0] for c in data.cols)) if all(SEP in c for c in data.cols) else [None]
     for panel in data.panels:
         for g in groups:
-            lines.append(f"\n{data.title}: {panel}" + (f", {g}" if g else "") + " (~ close: the best two named)")
+            lines.append(f"\n{data.title}: {panel}" + (f", {g}" if g else "") + " (~ close: the best two named"
+                         + (f"; * {data.beside_name} name another best action" if "agree" in df else "") + ")")
             lines.append(show(grid(data, df, panel, g)))
     for head, table_, below in data.extra:
         lines += [f"\n{head}", show(table_)] + list(below)
@@ -165,6 +168,8 @@ def page(data: ChartData, df: pd.DataFrame, images: dict, sizes: str, heading: s
     for panel in data.panels:
         lines += [f"{heading}# {panel}", "", f"![{data.title}: {panel}]({images[panel]})", ""]
         lines += [markdown_table(grid(data, df, panel, keep=True).rename(columns=lambda c: c.replace(SEP, ", "))), ""]
+        if "agree" in df:
+            lines += [f"`*`: {data.beside_name} name another best action (listed above).", ""]
     lines += extra_markdown(data, heading + "#")
     close = close_list(df)
     lines += [f"{heading}# Close cells ({len(close)} of {len(df)})", ""]
