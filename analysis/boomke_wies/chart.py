@@ -43,7 +43,7 @@ HCP = ((0, 9), (10, 12), (13, 15), (16, 18), (19, 37))
 POOL = 1 << 16
 FULL = (24, 4096)
 QUICK = (6, 1024)
-PIMC_FULL = (4, 128)    # the sampling player: about 15 s a row on 2 cores (5 minutes a chart)
+PIMC_FULL = (4, 128)    # the sampling player (--quick: 53 s for 20 rows on 2 shared cores)
 PIMC_QUICK = (3, 32)
 PLAYS = ("heuristic", "pimc")
 
