@@ -367,7 +367,7 @@ def chart_boulmous(quick: ChartQuick = False, hands: ChartHands = None,
                    play: Annotated[str, typer.Option("--play", help="who plays the cards: heuristic (every seat "
                                                      "cautious) or pimc (the sampling player plays the cards, "
                                                      "pimc:worlds=N; slow: 3 hands x 64 deals a cell by default, "
-                                                     "--quick 3 x 16 about 3 minutes on 2 cores), with the "
+                                                     "about 9 minutes on 2 cores; --quick 3 x 16 about 3), with the "
                                                      "heuristics beside on the same deals")] = "heuristic",
                    rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Boulmous: pass, or the bid to make (3 to 6, in the hand's long suit or at no trumps), by hand class (rows:
@@ -388,7 +388,7 @@ def chart_boomke_wies(quick: ChartQuick = False, hands: ChartHands = None, deals
                       play: Annotated[str, typer.Option("--play", help="who plays the seat's cards: heuristic (every "
                                                         "seat partner) or pimc (the sampling player plays the seat's "
                                                         "cards, pimc:worlds=N; slow: 4 hands x 128 deals a row by "
-                                                        "default, --quick 3 x 32 about a minute on 2 cores), with "
+                                                        "default, about 5 minutes on 2 cores; --quick 3 x 32 about 1), with "
                                                         "the heuristics beside on the same deals")] = "heuristic",
                       rule: Rule = None, out: ChartOut = None, threads: ChartThreads = None, quiet: Quiet = False):
     """Boomke Wies: pass, or the bid to make (7-12, Boom, the dealer's Meetje), by hand class (rows: the longest
