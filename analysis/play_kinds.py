@@ -23,6 +23,20 @@ def parse_play(text, kinds, game: str) -> list[str]:
     return [k for k in kinds if k in base]
 
 
+def chart_play(play) -> str:
+    """A chart's ``--play``, played one way: ``heuristic``, or ``pimc`` with its settings as ``pimc:NAME=V`` items
+    (``pimc:worlds=8,pimc:race=0``); returns the kind.  One clear error for another kind, a setting of ``heuristic``
+    or a setting without its ``pimc:`` prefix (it would otherwise be dropped without a word)."""
+    items = [x.strip() for x in str(play).strip().lower().split(",")]
+    kind = items[0].split(":")[0].strip()
+    if kind not in ("heuristic", "pimc") or (kind == "heuristic" and (len(items) > 1 or ":" in items[0])):
+        raise TricksimError(f"--play: choose heuristic or pimc (pimc:worlds=N ...), got {play!r}")
+    for x in items[1:]:
+        if not x.startswith("pimc:"):
+            raise TricksimError(f"--play {play!r}: write each setting of the sampling player as pimc:NAME=V, got {x!r}")
+    return kind
+
+
 def pimc_settings(text) -> str:
     """The sampling player's settings in ``--play``: every ``pimc:NAME=V`` item joined, as a heuristic spec
     (``"pimc"`` when none), for the game's own parser to check."""

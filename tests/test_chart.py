@@ -564,6 +564,20 @@ def test_a_bad_play_of_the_boulmous_and_boomke_charts_is_one_line_and_exit_code_
     assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("tricksim: error:") and words in err
 
 
+@pytest.mark.parametrize("game", ["boulmous", "boomke-wies", "bourre"])
+@pytest.mark.parametrize("play, words", [
+    ("pimc:worlds=8,bid_worlds=16", "write each setting of the sampling player as pimc:NAME=V, got 'bid_worlds=16'"),
+    ("heuristic:worlds=8", "--play: choose heuristic or pimc"),
+    ("heuristic,pimc", "--play: choose heuristic or pimc"),
+])
+def test_a_chart_refuses_a_setting_it_would_drop_in_one_line(game, play, words, capsys, tmp_path):
+    """A chart is played one way; a sampling player's setting without its ``pimc:`` prefix is refused, not dropped."""
+    with pytest.raises(SystemExit) as e:
+        main(["chart", game, "--quiet", "--out", str(tmp_path / "c"), "--play", play])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("tricksim: error:") and words in err
+
+
 def test_the_score_chart_refuses_the_sampling_player_in_one_line(capsys, tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["chart", "boulmous", "--quiet", "--out", str(tmp_path / "c"), "--scores", "even", "--play", "pimc"])

@@ -32,6 +32,7 @@ from .. import engine
 from ..common import TricksimError, check_seed, make_params
 from ..engine import RunOptions
 from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
+from ..play_kinds import chart_play
 from .config import ODDS_BLOCK, BoomkeRules, call_name, score
 from .play import odds_play, pimc_spec
 from .spec import SPEC
@@ -45,7 +46,6 @@ FULL = (24, 4096)
 QUICK = (6, 1024)
 PIMC_FULL = (4, 128)    # the sampling player (--quick: 53 s for 20 rows on 2 shared cores)
 PIMC_QUICK = (3, 32)
-PLAYS = ("heuristic", "pimc")
 
 
 def row_of(longest: int, hcp: int) -> str:
@@ -137,9 +137,7 @@ def sizes(quick: bool, play: str = "heuristic") -> tuple:
 
 def check_play(play) -> str:
     """The kind of ``--play`` (heuristic or pimc; pimc's settings checked), or one clear error."""
-    kind = str(play).split(":")[0].strip().lower()
-    if kind not in PLAYS:
-        raise TricksimError(f"--play: choose heuristic or pimc (pimc:worlds=N ...), got {play!r}")
+    kind = chart_play(play)
     if kind == "pimc":
         try:
             pimc_spec(str(play).strip().lower())

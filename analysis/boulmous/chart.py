@@ -30,6 +30,7 @@ from .. import engine
 from ..common import TricksimError, check_seed, make_params
 from ..engine import RunOptions
 from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
+from ..play_kinds import chart_play
 from .config import ODDS_BLOCK, TRUMP_NAMES, BoulmousRules
 from .equity.decide import odds_scores
 from .equity.pstar import chart_extra
@@ -47,7 +48,6 @@ QUICK = (4, 512)
 PIMC_FULL = (3, 64)     # the sampling player (--quick: 154 s for 132 cells on 2 shared cores)
 PIMC_QUICK = (3, 16)
 PIMC_BLOCK = 16         # deals per block under pimc: a hand's few deals still spread over the threads
-PLAYS = ("heuristic", "pimc")
 RJ, RA = 9, 12          # the jack's and the ace's ranks (kernels/cards.py)
 
 
@@ -158,9 +158,7 @@ def sizes(quick: bool, play: str = "heuristic") -> tuple:
 
 def check_play(play) -> str:
     """The kind of ``--play`` (heuristic or pimc; pimc's worlds checked), or one clear error."""
-    kind = str(play).split(":")[0].strip().lower()
-    if kind not in PLAYS:
-        raise TricksimError(f"--play: choose heuristic or pimc (pimc:worlds=N ...), got {play!r}")
+    kind = chart_play(play)
     if kind == "pimc":
         play_worlds(str(play).strip().lower())
     return kind

@@ -32,6 +32,7 @@ from .. import engine
 from ..common import TricksimError, check_seed, make_params, spec_json
 from ..engine import RunOptions
 from ..game import CHART_MIN_HANDS, Chart, ChartCell, ChartData, chart_sizes
+from ..play_kinds import chart_play
 from .config import BourreRules, _dynamic, discard_limit, pimc_arg
 from .ev import ev_tables
 from .odds import keep_order, odds_choices
@@ -48,7 +49,6 @@ FULL = (24, 2048)       # hands per cell, deals per hand
 QUICK = (4, 512)
 PIMC_FULL = (3, 64)     # the sampling player: about 2 s a cell at 4 players on 2 cores (10 minutes a table size)
 PIMC_QUICK = (3, 16)
-PLAYS = ("heuristic", "pimc")
 
 
 def _side(side: int, cap: int) -> str:
@@ -215,9 +215,7 @@ def _check(players, play, rules):
         raise TricksimError(f"--players lists a table size twice: {','.join(map(str, players))}")
     if rules.ante < 1:
         raise TricksimError("a Bourre chart counts chips per pot: the rule ante must be at least 1")
-    kind = str(play).split(":")[0].strip().lower()
-    if kind not in PLAYS:
-        raise TricksimError(f"--play: choose heuristic or pimc (pimc:worlds=N ...), got {play!r}")
+    kind = chart_play(play)
     return kind
 
 
