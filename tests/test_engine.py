@@ -216,13 +216,23 @@ def test_ctrl_c_prints_one_line_and_keeps_blocks(tmp_path, capsys):
     import threading
     from tricksim.cli import main
     out = tmp_path / "intr"
-    timer = threading.Timer(6.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    stop = threading.Event()
+
+    def interrupt_after_the_first_block():
+        # Ctrl-C once a block is finished (not after a fixed time: on a loaded machine the kernels may still be
+        # loading from the cache then, and the interrupt would come before the run has anything to keep)
+        while not stop.wait(0.05):
+            if any((out / "blocks").glob("*.parquet")):
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+
+    watcher = threading.Thread(target=interrupt_after_the_first_block, daemon=True)
+    watcher.start()
     try:
         with pytest.raises(SystemExit) as e:
             main(["odds", "boulmous", "--hands", "200000000", "--seed", "4", "-q", "--out", str(out)])
     finally:
-        timer.cancel()
+        stop.set()
     assert e.value.code == 130
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("tricksim: interrupted") and "resume" in err[-1]
