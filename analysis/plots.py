@@ -190,16 +190,18 @@ def ladder_plot(table, unit: str, path: Path, title: str, bounds: bool = True):
     colors = ["tab:blue" if r == 1 else "lightsteelblue" for r in rungs["rank"]]
     ax.barh(rungs.player, rungs["mean"], xerr=rungs.ci, color=colors, capsize=4)
     ax.axvline(0, color="k", lw=0.8)
-    if not bounds:
-        ax.text(0.99, 0.01, "the open-hand figure is on another scale (one hand): see the page's table",
-                transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color="dimgray")
-    for b in (table[table.kind.isin(["bound", "reference"])] if bounds else table.iloc[:0]).itertuples():
+    lines = table[table.kind.isin(["bound", "reference"])] if bounds else table.iloc[:0]
+    for b in lines.itertuples():
         color, ls = ("tab:red", "--") if b.kind == "bound" else ("dimgray", ":")
         ax.axvline(b.mean, color=color, ls=ls, lw=1.4, label=f"{b.player}: {b.mean:+.2f} ± {b.ci:.2f} ({b.n_deals:,} deals)")
         if b.ci == b.ci:
             ax.axvspan(b.mean - b.ci, b.mean + b.ci, color=color, alpha=0.10)
+    if len(lines):
         ax.legend(loc="lower right", fontsize=7, title="not entrants: one side's figure (see the page)",
                   title_fontsize=7)
+    if not bounds:
+        ax.text(0.99, 0.01, "the open-hand figure is on another scale (one hand): see the page's table",
+                transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color="dimgray")
     ax.set_xlabel(f"mean {unit} (95% CI)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
