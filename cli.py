@@ -715,15 +715,23 @@ def tables(regenerate: Annotated[bool, typer.Option("--regenerate", help="make t
 
 
 @app.command()
-def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help="where the headline reports go")] = Path("reports"),
+def report(out: Annotated[Path, typer.Option("--out", callback=_check_out, help="where the reports go")] = Path("reports"),
            quick: Annotated[bool, typer.Option("--quick", help="small sample sizes (a smoke run)")] = False,
+           every: Annotated[bool, typer.Option("--all", help="every study's page, not only the headline ones: "
+                                                              f"{', '.join(studies.STUDIES)}")] = False,
            only: Annotated[Optional[List[str]], typer.Option(
                "--only", help="only these studies, rewriting their pages and the index and keeping the other pages: "
-                              f"{', '.join(STUDIES)} (repeat the option or separate with commas)")] = None,
+                              f"{', '.join(studies.STUDIES)} (repeat the option or separate with commas)")] = None,
+           jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=64, help="studies run side by side in this "
+                                                       "many processes (default: one per core, at most 4)")] = None,
            quiet: Quiet = False):
-    """The main job: run the headline studies on built-in defaults into reports/."""
+    """The main job: run the headline studies on built-in defaults into reports/ (boulmous, boomke-wies, bourre,
+    compare: each game's bid odds, Bourre's pot, which heuristic wins); --all adds every other study's page."""
 
-    studies.run_all(out=out, quick=quick, only=studies.check_only(only), progress=not quiet,
+    if every and only:
+        raise TricksimError("--all and --only do not go together: --all runs every study, --only the ones named")
+    studies.run_all(out=out, quick=quick, only=studies.check_only(only), progress=not quiet, every=every,
+                    jobs=studies.default_jobs() if jobs is None else jobs,
                     log=lambda line: typer.echo(f"tricksim: {line}", err=True))
 
 

@@ -112,7 +112,8 @@ def write_index(out: Path, studies: list[str], cmd: str, version: str, groups: d
     heading -> its studies), its title linked, its short answers, how long it took and when."""
     pages = {s: read_page(out / page_file(s)) for s in studies}
     lines = ["# tricksim headline reports\n", INTRO + "\n",
-             f"Regenerate all pages: `tricksim report` (the main job, `bash scripts/report.sh`, runs it); one page: "
+             f"Regenerate the headline pages (the three games and comparing heuristics): `tricksim report` (the main "
+             f"job, `bash scripts/report.sh`, runs it); every page: `tricksim report --all`; one page: "
              f"`tricksim report --only STUDY`. This index was written by `{cmd}` with tricksim {version}.\n"]
     for heading, members in groups.items():
         present = [s for s in members if pages.get(s)]

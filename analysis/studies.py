@@ -1,7 +1,9 @@
-"""The main job: every game's headline studies on built-in defaults, into reports/."""
+"""The main job: the headline studies on built-in defaults, into reports/, and every other study page on demand."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from .engine import RunOptions
 from .equity.report import equity_section
 from .ladder import ladder_section
 from .output import pm, write_table
-from .pages import Section, page_file, pair_answer, render_page, write_index
+from .pages import Section, page_file, pair_answer, read_page, render_page, write_index
 from .registry import GAMES, get
 from .stats import pair_row
 from .trust import trust_section
@@ -93,6 +95,9 @@ def _compare_section(out: Path, quick: bool, progress: bool) -> Section:
 
 
 STUDIES = [g.name for g in GAMES] + ["charts", "compare", "trust", "ladder", "equity", "tune"]
+# the main job (`tricksim report`): the three questions the tool is for (a hand's bid odds in each game, how the
+# Bourre pot grows, which heuristic wins); the other pages answer further questions and run with --all or --only
+HEADLINE = [g.name for g in GAMES] + ["compare"]
 # the index's headings, each with its studies (pages), in the order of STUDIES
 GROUPS = {"The games": [g.name for g in GAMES], "What to do with hands like this": ["charts"],
           "Across the games": ["compare", "trust", "ladder", "equity", "tune"]}
@@ -136,31 +141,118 @@ def headline_step(study: str, out: Path, quick: bool = False, progress: bool = F
     return sec
 
 
-def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True,
-            log=None) -> Path:
-    """Run the headline studies into ``out``: a page per study (``out/<study>.md``) and the index
-    ``out/README.md``.  With ``only``, just those studies run and only their pages are replaced; the index
-    is rebuilt from every page present.  ``log(line)`` receives one line as each study starts and ends, and
-    the total."""
+def todo_studies(only=None, every: bool = False) -> list[str]:
+    """The studies a ``report`` runs, in page order: ``only``'s, else every study (``every``), else the headline
+    ones."""
     only = check_only(only)
+    return [s for s in STUDIES if (s in only if only else (every or s in HEADLINE))]
+
+
+def write_study_page(study: str, out: Path, quick: bool = False, progress: bool = False) -> float:
+    """Run one study and write its page ``out/<study>.md`` (atomically: an interrupted run leaves the old page);
+    the seconds it took."""
+    t0 = time.perf_counter()
+    sec = headline_step(study, out, quick=quick, progress=progress)
+    seconds = time.perf_counter() - t0
+    page = out / page_file(study)
+    tmp = page.with_name(page.name + ".tmp")
+    tmp.write_text(render_page(study, sec, seconds, "tricksim report" + (" --quick" if quick else "")
+                               + f" --only {study}", __version__))
+    os.replace(tmp, page)
+    return seconds
+
+
+# a study in a process of its own (``report --jobs N``): its page, or its one-line error and exit code 2
+_CHILD = r"""
+import sys
+from pathlib import Path
+from tricksim.analysis.common import TricksimError
+from tricksim.analysis.studies import write_study_page
+try:
+    write_study_page(sys.argv[1], Path(sys.argv[2]), quick=sys.argv[3] == "1")
+except TricksimError as e:
+    print(f"tricksim: error: {e}", file=sys.stderr)
+    sys.exit(2)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def _longest_first(todo: list[str], out: Path) -> list[str]:
+    """``todo`` ordered by the time each page took when it was last written in ``out`` (longest first, so that
+    processes side by side end together); a study without a page counts as the longest."""
+    def last(s):
+        info = read_page(out / page_file(s))
+        return info.seconds if info else float("inf")
+    return sorted(todo, key=last, reverse=True)
+
+
+def _run_side_by_side(todo: list[str], out: Path, quick: bool, jobs: int, say) -> None:
+    """Each study in a process of its own, ``jobs`` at a time (Numba compiles on one core per process, so two
+    pages compile side by side); a page is written when its study ends, as with one process.  Once a study fails
+    (its one-line error is on stderr) no other starts, those running finish, and it raises."""
+    order = _longest_first(todo, out)
+    waiting, running, n = list(order), {}, len(todo)
+    failed = None
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs and failed is None:
+                study = waiting.pop(0)
+                i = todo.index(study) + 1
+                say(f"[{i}/{n}] {study}: running{' (quick)' if quick else ''} ...")
+                running[study] = subprocess.Popen([sys.executable, "-c", _CHILD, study, str(out), "1" if quick else "0"])
+            if not running:
+                break
+            time.sleep(0.2)
+            for study, proc in list(running.items()):
+                rc = proc.poll()
+                if rc is None:
+                    continue
+                del running[study]
+                i = todo.index(study) + 1
+                if rc == 0:
+                    info = read_page(out / page_file(study))
+                    say(f"[{i}/{n}] {study}: done in {info.seconds:.0f} s, {out / page_file(study)}")
+                elif rc == 130:
+                    raise KeyboardInterrupt
+                elif failed is None:
+                    failed = study
+            if failed is not None and not running:
+                raise TricksimError(f"the {failed} study failed (its error is above); pages already written are kept")
+    finally:
+        for proc in running.values():
+            proc.terminate()
+        for proc in running.values():
+            proc.wait()
+
+
+def default_jobs() -> int:
+    """Processes side by side for ``report``: one per core, at most four (each page's kernels use every core)."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progress: bool = True,
+            log=None, every: bool = False, jobs: int = 1) -> Path:
+    """Run the headline studies (``HEADLINE``; every study with ``every``, ``only``'s with ``only``) into ``out``:
+    a page per study (``out/<study>.md``) and the index ``out/README.md``, rebuilt from every page present (the
+    pages of studies not run are kept).  ``jobs`` > 1 runs the studies in that many processes side by side (the
+    pages are the same).  ``log(line)`` receives one line as each study starts and ends, and the total."""
+    todo = todo_studies(only, every)
     out = Path(out)
     check_out_path(out, "--out")
     out.mkdir(parents=True, exist_ok=True)
-    todo = [s for s in STUDIES if not only or s in only]
     say = log or (lambda line: None)
-    cmd = "tricksim report" + (" --quick" if quick else "") + "".join(f" --only {x}" for x in (only or []))
+    cmd = ("tricksim report" + (" --quick" if quick else "") + (" --all" if every and not only else "")
+           + "".join(f" --only {x}" for x in (check_only(only) or [])))
     t_all = time.perf_counter()
-    for i, study in enumerate(todo, 1):
-        say(f"[{i}/{len(todo)}] {study}: running{' (quick)' if quick else ''} ...")
-        t0 = time.perf_counter()
-        sec = headline_step(study, out, quick=quick, progress=progress)
-        seconds = time.perf_counter() - t0
-        page = out / page_file(study)
-        tmp = page.with_name(page.name + ".tmp")
-        tmp.write_text(render_page(study, sec, seconds, "tricksim report" + (" --quick" if quick else "")
-                                   + f" --only {study}", __version__))
-        os.replace(tmp, page)
-        say(f"[{i}/{len(todo)}] {study}: done in {seconds:.0f} s, {page}")
+    if jobs > 1 and len(todo) > 1:
+        _run_side_by_side(todo, out, quick, jobs, say)
+    else:
+        for i, study in enumerate(todo, 1):
+            say(f"[{i}/{len(todo)}] {study}: running{' (quick)' if quick else ''} ...")
+            seconds = write_study_page(study, out, quick=quick, progress=progress)
+            say(f"[{i}/{len(todo)}] {study}: done in {seconds:.0f} s, {out / page_file(study)}")
     readme = write_index(out, STUDIES, cmd, __version__, GROUPS)
-    say(f"headline reports written to {readme} and its pages in {time.perf_counter() - t_all:.0f} s")
+    say(f"reports written to {readme} and {len(todo)} page{'s' if len(todo) != 1 else ''} in "
+        f"{time.perf_counter() - t_all:.0f} s")
     return readme

@@ -19,7 +19,7 @@ def _answers(md: str) -> list[str]:
 def test_report_quick_writes_every_page_and_the_index(tmp_path):
     from tricksim.analysis import studies
     from tricksim.analysis.pages import page_file
-    readme = studies.run_all(out=tmp_path, quick=True, progress=False)
+    readme = studies.run_all(out=tmp_path, quick=True, progress=False, every=True)
     index = readme.read_text()
     for study in studies.STUDIES:
         page = tmp_path / page_file(study)
