@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -162,12 +164,16 @@ def write_study_page(study: str, out: Path, quick: bool = False, progress: bool 
     return seconds
 
 
-# a study in a process of its own (``report --jobs N``): its page, or its one-line error and exit code 2
+# a study in a process of its own (``report --jobs N``): its page, or its one-line error and exit code 2; what it
+# says on stderr (a kernel compiling and how long it took) reaches the parent line by line; no progress bars (the
+# parent's status line says which studies are running, and for how long)
 _CHILD = r"""
 import sys
 from pathlib import Path
+from tricksim.analysis import compiling
 from tricksim.analysis.common import TricksimError
 from tricksim.analysis.studies import write_study_page
+compiling.install()
 try:
     write_study_page(sys.argv[1], Path(sys.argv[2]), quick=sys.argv[3] == "1")
 except TricksimError as e:
@@ -187,32 +193,88 @@ def _longest_first(todo: list[str], out: Path) -> list[str]:
     return sorted(todo, key=last, reverse=True)
 
 
-def _run_side_by_side(todo: list[str], out: Path, quick: bool, jobs: int, say) -> None:
+def _pump(study: str, stream, lines: queue.Queue) -> None:
+    for line in iter(stream.readline, ""):
+        lines.put((study, line.rstrip("\n")))
+    stream.close()
+
+
+def _said(study: str, line: str, say) -> None:
+    if line.strip():
+        say(f"{study}: {line.strip().removeprefix('tricksim: ')}")
+
+
+def _drain(lines: queue.Queue, say) -> None:
+    while not lines.empty():
+        _said(*lines.get(), say)
+
+
+class _Status:
+    """On a terminal, one line under the log that says which studies are running and for how long."""
+
+    def __init__(self, enabled: bool):
+        self.status = None
+        if enabled and sys.stderr.isatty():
+            from .progress import stderr_console
+            self.status = stderr_console().status("")
+            self.status.start()
+
+    def show(self, running: dict) -> None:
+        if self.status is not None:
+            now = time.perf_counter()
+            self.status.update("running: " + ", ".join(f"{s} ({now - t0:.0f} s)" for s, (_, t0, _) in running.items()))
+
+    def say(self, say, line: str) -> None:
+        if self.status is not None:
+            self.status.console.print(f"tricksim: {line}", highlight=False, markup=False)
+        else:
+            say(line)
+
+    def stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+
+
+def _run_side_by_side(todo: list[str], out: Path, quick: bool, jobs: int, say, progress: bool) -> None:
     """Each study in a process of its own, ``jobs`` at a time (Numba compiles on one core per process, so two
-    pages compile side by side); a page is written when its study ends, as with one process.  Once a study fails
-    (its one-line error is on stderr) no other starts, those running finish, and it raises."""
-    order = _longest_first(todo, out)
-    waiting, running, n = list(order), {}, len(todo)
+    pages compile side by side); a page is written when its study ends, as with one process.  What a study says
+    (a kernel compiling and how long it took) is printed with its name; on a terminal a status line says which
+    studies are running.  Once a study fails
+    (its one-line error is printed) no other starts, those running finish, and it raises."""
+    waiting, running, n = _longest_first(todo, out), {}, len(todo)
+    lines: queue.Queue = queue.Queue()
+    status = _Status(progress)
     failed = None
     try:
         while waiting or running:
             while waiting and len(running) < jobs and failed is None:
                 study = waiting.pop(0)
-                i = todo.index(study) + 1
-                say(f"[{i}/{n}] {study}: running{' (quick)' if quick else ''} ...")
-                running[study] = subprocess.Popen([sys.executable, "-c", _CHILD, study, str(out), "1" if quick else "0"])
+                status.say(say, f"[{todo.index(study) + 1}/{n}] {study}: running{' (quick)' if quick else ''} ...")
+                proc = subprocess.Popen([sys.executable, "-c", _CHILD, study, str(out), "1" if quick else "0"],
+                                        stderr=subprocess.PIPE, text=True, bufsize=1)
+                pump = threading.Thread(target=_pump, args=(study, proc.stderr, lines), daemon=True)
+                pump.start()
+                running[study] = (proc, time.perf_counter(), pump)
             if not running:
                 break
-            time.sleep(0.2)
-            for study, proc in list(running.items()):
+            try:
+                study, line = lines.get(timeout=0.5)
+                _said(study, line, lambda line: status.say(say, line))
+                continue
+            except queue.Empty:
+                pass
+            status.show(running)
+            for study, (proc, _, pump) in list(running.items()):
                 rc = proc.poll()
                 if rc is None:
                     continue
+                pump.join(timeout=5)
+                _drain(lines, lambda line: status.say(say, line))     # its last lines before its end
                 del running[study]
                 i = todo.index(study) + 1
                 if rc == 0:
                     info = read_page(out / page_file(study))
-                    say(f"[{i}/{n}] {study}: done in {info.seconds:.0f} s, {out / page_file(study)}")
+                    status.say(say, f"[{i}/{n}] {study}: done in {info.seconds:.0f} s, {out / page_file(study)}")
                 elif rc == 130:
                     raise KeyboardInterrupt
                 elif failed is None:
@@ -220,10 +282,12 @@ def _run_side_by_side(todo: list[str], out: Path, quick: bool, jobs: int, say) -
             if failed is not None and not running:
                 raise TricksimError(f"the {failed} study failed (its error is above); pages already written are kept")
     finally:
-        for proc in running.values():
+        status.stop()
+        for proc, _, _ in running.values():
             proc.terminate()
-        for proc in running.values():
+        for proc, _, _ in running.values():
             proc.wait()
+        _drain(lines, say)
 
 
 def default_jobs() -> int:
@@ -246,7 +310,7 @@ def run_all(out: Path = Path("reports"), quick: bool = False, only=None, progres
            + "".join(f" --only {x}" for x in (check_only(only) or [])))
     t_all = time.perf_counter()
     if jobs > 1 and len(todo) > 1:
-        _run_side_by_side(todo, out, quick, jobs, say)
+        _run_side_by_side(todo, out, quick, jobs, say, progress)
     else:
         for i, study in enumerate(todo, 1):
             say(f"[{i}/{len(todo)}] {study}: running{' (quick)' if quick else ''} ...")
