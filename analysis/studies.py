@@ -19,6 +19,7 @@ from .equity.report import equity_section
 from .ladder import ladder_section
 from .output import pm, write_table
 from .pages import Section, page_file, pair_answer, read_page, render_page, write_index
+from .progress import stderr_console
 from .registry import GAMES, get
 from .stats import pair_row
 from .trust import trust_section
@@ -215,7 +216,6 @@ class _Status:
     def __init__(self, enabled: bool):
         self.status = None
         if enabled and sys.stderr.isatty():
-            from .progress import stderr_console
             self.status = stderr_console().status("")
             self.status.start()
 
