@@ -205,7 +205,8 @@ WRITERS = {
     "bourre/odds.py": ["sim_odds"], "bourre/odds_play.py": ["sim_odds_play"],
 }
 WRITERS["boulmous/odds.py"] = WRITERS["boulmous/odds.py"] + ["sim_classes"]
-WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup", "sim_games_duplicate"]
+WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup", "sim_games_duplicate",
+                                                                 "boulmous_outcomes"]
 WRITERS["boomke_wies/deals.py"] = WRITERS["boomke_wies/deals.py"] + ["sim_classes"]
 WRITERS["boomke_wies/equity.py"] = WRITERS["boomke_wies/equity.py"] + ["boomke_outcomes"]
 # the duplicate tournaments' vectors (kernels/tally.py): their offsets depend on the entrants and rounds, so a kernel
@@ -456,18 +457,6 @@ def test_whole_games_counts_unpack_by_name():
 
 
 # ---- no bare offsets into a kernel's count vector, anywhere in analysis/ -------------------------------------
-# Subscripts with a bare offset into a count vector that are left in files other work is changing, each with what
-# the vector is; this list may only shrink (a known entry that is gone fails too, so it is taken off).
-KNOWN_BARE = {
-    # Boulmous' outcome counts (kernels/boulmous/equity.py ``boulmous_outcomes``): a code per deal, not a layout
-    "analysis/boulmous/equity/pstar.py": ["c[seat * 4 * 2401:(seat + 1) * 4 * 2401]"] * 2,
-    # the per-trump joint of several kinds of play, a bincount the block function builds in Python
-    "analysis/boulmous/play.py": ["counts[t * 7 ** k:(t + 1) * 7 ** k]"],
-    # the histogram of A indexed by its value (A >= 2), not an offset
-    "analysis/bourre/tail.py": ["c[2:]"],
-    # the chart's block vector, built in Python: per hand and choice (deals, chips, chips of the other play)
-    "analysis/bourre/chart.py": ["v[..., 2]"],
-}
 LAYOUT_METHODS = ("field", "nth", "unpack", "value", "rest", "slice", "offset", "offsets", "length", "names")
 
 
@@ -575,7 +564,7 @@ def test_no_bare_offsets_into_a_kernel_s_count_vector(path):
     """No module of analysis/ reads a kernel's count vector (``r.counts``, what a kernel call returns, ``counts``)
     at a bare numeric offset: it reads it through the layout the kernel declares (``K.DEALS.field(agg, ...)``)."""
     rel = path.relative_to(ROOT).as_posix()
-    assert _bare_count_reads(path.read_text()) == KNOWN_BARE.get(rel, []), \
+    assert _bare_count_reads(path.read_text()) == [], \
         f"{rel}: a kernel's count vector read at a bare offset (read it by its layout's names)"
 
 
