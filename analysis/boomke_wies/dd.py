@@ -14,7 +14,7 @@ from ...kernels.cards import RANKS, SUITS, card_str, mask_of
 from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
-from ..stats import Z95, paired_hist_means, wilson
+from ..stats import Z95, hist_mean_ci, paired_hist_means, wilson
 from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, no_pimc, parse_hand, score
 from .spec import SPEC
 
