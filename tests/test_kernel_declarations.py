@@ -686,3 +686,35 @@ print(len(PM.pimc_choose.signatures), len(PM.pimc_calls.signatures), len(K.pimc_
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["0", "0", "0"]
+
+
+def test_the_plain_boomke_wies_trace_compiles_no_reasons(tmp_path):
+    """``trace_deals`` without ``xo`` (a plain trace, with or without a sampling seat) is compiled without the
+    sampling player's reasons: numba prunes the branch that passes ``xo[i]``, so no function it compiles takes an
+    array ``xo``; the explained trace is the same kernel given ``xo``.  A fresh interpreter compiling into an empty
+    cache (``NUMBA_CACHE_DIR``), so that every callee compiled is seen (a kernel loaded from the cache compiles none)."""
+    import os
+    import subprocess
+    import sys
+    code = """
+from numba.core import types
+from tricksim.analysis import boomke_wies as BW
+from tricksim.kernels import boomke_wies as K
+from tricksim.kernels.boomke_wies import pimc as KP
+def with_xo():
+    fs = (K.trace_deals, K.auction, K.play_tricks, KP.pimc_card, KP.pimc_call)
+    return [f.py_func.__name__ for f in fs for sig in f.signatures if isinstance(sig[-1], types.Array)]
+r = BW.BoomkeRules()
+pimc = BW.GAME.parse_seats(["pimc:worlds=4,bid_worlds=4", "partner", "partner", "partner"])
+BW.trace(3, 2, r, BW.GAME.parse_seats(["partner"]))
+BW.trace(3, 2, r, pimc)
+print(with_xo(), len(K.trace_deals.signatures), len(KP.pimc_card.signatures))
+BW.trace(3, 2, r, pimc, explain=True)
+print(with_xo(), len(K.trace_deals.signatures), len(KP.pimc_card.signatures))
+"""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    plain, explained = out.stdout.splitlines()
+    assert plain == "[] 2 1"            # the partner trace and the pimc trace; the player's card once, without xo
+    assert explained == str(["trace_deals", "auction", "play_tricks", "pimc_card", "pimc_call"]) + " 3 2"

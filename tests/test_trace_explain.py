@@ -299,34 +299,6 @@ def test_explain_holds_a_bounded_number_of_rows(capsys, monkeypatch):
     assert e.value.code == 2 and err.count("\n") == 1 and "--deals" in err
 
 
-def test_boomke_wies_plain_trace_compiles_no_reasons():
-    """``trace_deals`` without ``xo`` (a plain trace, with or without a sampling seat) is compiled without the
-    reasons: numba prunes the branch that passes ``xo[i]``, so no sampling-player function gets an array ``xo``; the
-    explained trace is the same kernel given ``xo`` (a fresh interpreter: the signatures of this process only)."""
-    import subprocess
-    import sys
-    code = """
-from numba.core import types
-from tricksim.analysis import boomke_wies as BW
-from tricksim.kernels import boomke_wies as K
-from tricksim.kernels.boomke_wies import pimc as KP
-def with_xo():
-    fs = (K.trace_deals, K.auction, K.play_tricks, KP.pimc_card, KP.pimc_call)
-    return [f.py_func.__name__ for f in fs for sig in f.signatures if isinstance(sig[-1], types.Array)]
-r = BW.BoomkeRules()
-BW.trace(3, 2, r, BW.GAME.parse_seats(["partner"]))
-BW.trace(3, 2, r, BW.GAME.parse_seats(["pimc:worlds=4,bid_worlds=4", "partner", "partner", "partner"]))
-print(with_xo())
-BW.trace(3, 2, r, BW.GAME.parse_seats(["pimc:worlds=4,bid_worlds=4", "partner", "partner", "partner"]), explain=True)
-print(with_xo())
-"""
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
-    assert out.returncode == 0, out.stderr[-2000:]
-    plain, explained = out.stdout.splitlines()
-    assert plain == "[]"
-    assert explained == str(["trace_deals", "auction", "play_tricks", "pimc_card", "pimc_call"])
-
-
 def test_world_stats():
     vals = [3, -1, 4, 1, -5, 9]
     m, lo, hi = world_stats(sum(vals), sum(v * v for v in vals), len(vals), 0.5)
