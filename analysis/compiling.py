@@ -50,7 +50,7 @@ COLD_SECONDS: dict[str, float] = {
     "boulmous.sim_odds": 20, "boulmous.trace_deals": 35, "boulmous.sim_odds_pimc": 30, "boulmous.sim_duplicate": 15,
     "boulmous.sim_games": 15, "boulmous.exact_odds": 15,
     "boomke_wies.sim_odds": 13, "boomke_wies.sim_deals": 10, "boomke_wies.sim_duplicate": 10,
-    "boomke_wies.explain_deals": 30,
+    "boomke_wies.trace_deals": 30,        # measured with --explain (the sampling player and its reasons)
 }
 DEFAULT_SECONDS = 20.0
 

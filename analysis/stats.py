@@ -287,6 +287,18 @@ def hist_mean_ci(values, counts, z=None, min_n=MIN_SAMPLE):
     return m, crit * math.sqrt(var / n), int(n)
 
 
+def paired_hist_means(x, y, joint, z=None, min_n=MIN_SAMPLE):
+    """Two variables measured on the same observations, from their joint histogram ``joint`` (the count of
+    observations in each cell): ``x`` and ``y`` are their values in each cell, arrays broadcast to the joint's shape
+    (``pts[:, None]``: a value per row; ``pts[None, :]``: per column).  Returns ``hist_mean_ci`` (mean, 95%
+    half-width, n) of x, of y and of the paired difference x - y, each summed over the joint's cells."""
+    shape = np.shape(joint)
+    c = np.asarray(joint).ravel()
+    xv = np.broadcast_to(np.asarray(x, dtype=float), shape).ravel()
+    yv = np.broadcast_to(np.asarray(y, dtype=float), shape).ravel()
+    return hist_mean_ci(xv, c, z, min_n), hist_mean_ci(yv, c, z, min_n), hist_mean_ci(xv - yv, c, z, min_n)
+
+
 def hist_mean_interval(values, counts, z=None, min_n=MIN_SAMPLE):
     """Mean and (low, high) 95% interval of a bounded variable given as a histogram over all the
     values it can take: Student's t (as ``hist_mean_ci``), except that a sample which never varied

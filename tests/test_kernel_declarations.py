@@ -205,7 +205,8 @@ WRITERS = {
     "bourre/odds.py": ["sim_odds"], "bourre/odds_play.py": ["sim_odds_play"],
 }
 WRITERS["boulmous/odds.py"] = WRITERS["boulmous/odds.py"] + ["sim_classes"]
-WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup", "sim_games_duplicate"]
+WRITERS["boulmous/equity.py"] = WRITERS["boulmous/equity.py"] + ["boulmous_odds_joint", "_backup", "sim_games_duplicate",
+                                                                 "boulmous_outcomes"]
 WRITERS["boomke_wies/deals.py"] = WRITERS["boomke_wies/deals.py"] + ["sim_classes"]
 WRITERS["boomke_wies/equity.py"] = WRITERS["boomke_wies/equity.py"] + ["boomke_outcomes"]
 # the duplicate tournaments' vectors (kernels/tally.py): their offsets depend on the entrants and rounds, so a kernel
@@ -456,18 +457,6 @@ def test_whole_games_counts_unpack_by_name():
 
 
 # ---- no bare offsets into a kernel's count vector, anywhere in analysis/ -------------------------------------
-# Subscripts with a bare offset into a count vector that are left in files other work is changing, each with what
-# the vector is; this list may only shrink (a known entry that is gone fails too, so it is taken off).
-KNOWN_BARE = {
-    # Boulmous' outcome counts (kernels/boulmous/equity.py ``boulmous_outcomes``): a code per deal, not a layout
-    "analysis/boulmous/equity/pstar.py": ["c[seat * 4 * 2401:(seat + 1) * 4 * 2401]"] * 2,
-    # the per-trump joint of several kinds of play, a bincount the block function builds in Python
-    "analysis/boulmous/play.py": ["counts[t * 7 ** k:(t + 1) * 7 ** k]"],
-    # the histogram of A indexed by its value (A >= 2), not an offset
-    "analysis/bourre/tail.py": ["c[2:]"],
-    # the chart's block vector, built in Python: per hand and choice (deals, chips, chips of the other play)
-    "analysis/bourre/chart.py": ["v[..., 2]"],
-}
 LAYOUT_METHODS = ("field", "nth", "unpack", "value", "rest", "slice", "offset", "offsets", "length", "names")
 
 
@@ -575,7 +564,7 @@ def test_no_bare_offsets_into_a_kernel_s_count_vector(path):
     """No module of analysis/ reads a kernel's count vector (``r.counts``, what a kernel call returns, ``counts``)
     at a bare numeric offset: it reads it through the layout the kernel declares (``K.DEALS.field(agg, ...)``)."""
     rel = path.relative_to(ROOT).as_posix()
-    assert _bare_count_reads(path.read_text()) == KNOWN_BARE.get(rel, []), \
+    assert _bare_count_reads(path.read_text()) == [], \
         f"{rel}: a kernel's count vector read at a bare offset (read it by its layout's names)"
 
 
@@ -697,3 +686,37 @@ print(len(PM.pimc_choose.signatures), len(PM.pimc_calls.signatures), len(K.pimc_
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["0", "0", "0"]
+
+
+def test_the_plain_boomke_wies_trace_compiles_no_reasons(tmp_path):
+    """``trace_deals`` without ``xo`` (a plain trace, with or without a sampling seat) is compiled without the
+    sampling player's reasons: numba prunes the branch that passes ``xo[i]``, so no function it compiles takes an
+    array ``xo``; the explained trace is the same kernel given ``xo``.  A fresh interpreter compiling into an empty
+    cache (``NUMBA_CACHE_DIR``), so that every callee compiled is seen (a kernel loaded from the cache compiles none)."""
+    import os
+    import subprocess
+    import sys
+    code = """
+from numba.core import types
+from tricksim.analysis import boomke_wies as BW
+from tricksim.kernels import boomke_wies as K
+from tricksim.kernels.boomke_wies import pimc as KP
+FS = (K.trace_deals, K.auction, K.play_tricks, KP.pimc_card, KP.pimc_call)
+def compiled():
+    xo = [f.py_func.__name__ for f in FS for sig in f.signatures if isinstance(sig[-1], types.Array)]
+    return xo, [sum(not isinstance(sig[-1], types.Array) for sig in f.signatures) for f in FS]
+r = BW.BoomkeRules()
+pimc = BW.GAME.parse_seats(["pimc:worlds=4,bid_worlds=4", "partner", "partner", "partner"])
+BW.trace(3, 2, r, BW.GAME.parse_seats(["partner"]))
+BW.trace(3, 2, r, pimc)
+print(compiled())
+BW.trace(3, 2, r, pimc, explain=True)
+print(compiled())
+"""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    (xo_plain, plain), (xo_explained, explained) = [ast.literal_eval(x) for x in out.stdout.splitlines()]
+    assert xo_plain == [] and plain[0] == 2 and min(plain) >= 1     # the partner and the pimc trace, without xo
+    assert set(xo_explained) == {"trace_deals", "auction", "play_tricks", "pimc_card", "pimc_call"}
+    assert explained == plain           # the explained trace compiles its xo versions and nothing else

@@ -313,3 +313,40 @@ def test_exact_values_of_0_or_1_are_not_counted_as_inside_the_interval():
     assert list(cmp.informative) == [True, True, True, False] and list(cmp.inside_ci) == [True, False, True, True]
     text = B.inside_text(cmp)
     assert text.startswith("2 of 3 exact values strictly between 0 and 1") and "1 exact values of 0 or 1" in text
+
+
+# ---------------------------------------------------------------------------
+# paired means of a joint histogram (the strength ladder's open-hand bounds)
+# ---------------------------------------------------------------------------
+def _direct(obs):
+    """Mean and Student's t 95% half-width of the observations themselves, and their number."""
+    obs = np.asarray(obs, float)
+    n = len(obs)
+    return obs.mean(), S.t_crit(n - 1) * obs.std(ddof=1) / math.sqrt(n), n
+
+
+@pytest.mark.parametrize("shape", ["rows_columns", "per_block"])
+def test_paired_hist_means_equal_the_means_of_the_observations_listed_one_by_one(shape):
+    """The joint histogram expanded into its observations (each cell repeated by its count): x, y and x - y have
+    the means, intervals and n computed directly on those lists, for values given along the rows and columns (a
+    7 x 7 joint, as Boulmous') and per block of a 3-D joint (as Boomke Wies': [contract, heuristic, open])."""
+    rng = np.random.default_rng(11)
+    if shape == "rows_columns":
+        joint = rng.integers(0, 40, size=(7, 7)) * (rng.random((7, 7)) < 0.6)
+        pts = np.arange(7) - 3.0
+        x, y = pts[:, None], pts[None, :]
+    else:
+        joint = rng.integers(0, 15, size=(3, 6, 6)) * (rng.random((3, 6, 6)) < 0.5)
+        pts = rng.integers(-5, 9, size=(3, 6)).astype(float)
+        x, y = pts[:, None, :], pts[:, :, None]
+    xs, ys = [], []
+    for idx in np.ndindex(joint.shape):
+        xs += [float(np.broadcast_to(x, joint.shape)[idx])] * int(joint[idx])
+        ys += [float(np.broadcast_to(y, joint.shape)[idx])] * int(joint[idx])
+    got = S.paired_hist_means(x, y, joint)
+    want = (_direct(xs), _direct(ys), _direct(np.subtract(xs, ys)))
+    for (m, h, n), (wm, wh, wn) in zip(got, want):
+        assert n == wn == int(joint.sum()) > 100
+        assert m == pytest.approx(wm, rel=1e-12, abs=1e-12) and h == pytest.approx(wh, rel=1e-9)
+    # the difference is paired: its interval is not the two intervals added
+    assert got[2][1] != pytest.approx(got[0][1] + got[1][1])

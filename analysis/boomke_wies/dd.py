@@ -14,7 +14,7 @@ from ...kernels.cards import RANKS, SUITS, card_str, mask_of
 from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
-from ..stats import Z95, hist_mean_ci, wilson
+from ..stats import Z95, hist_mean_ci, paired_hist_means, wilson
 from .config import BIDS, CONTRACT_NAMES, BoomkeRules, call_name, no_pimc, parse_hand, score
 from .spec import SPEC
 
@@ -236,11 +236,7 @@ def ladder_bound(opts, quick: bool, seed: int = 2026) -> dict:
     joint = dd["joint"]                                       # [contract class, heuristic tricks, DD tricks]
     pts = np.array([[score(K.MEETJE if cc == 7 else cc + 7, t, rules)[0] for t in range(14)]
                     for cc in range(K.N_CC)], float)
-    h_pts = np.broadcast_to(pts[:, :, None], joint.shape)
-    d_pts = np.broadcast_to(pts[:, None, :], joint.shape)
-    mo, ho, n = hist_mean_ci(d_pts.ravel(), joint.ravel())
-    mh, hh, _ = hist_mean_ci(h_pts.ravel(), joint.ravel())
-    mg, hg, _ = hist_mean_ci((d_pts - h_pts).ravel(), joint.ravel())
+    (mo, ho, n), (mh, hh, _), (mg, hg, _) = paired_hist_means(pts[:, None, :], pts[:, :, None], joint)
     return {"label": "open-hand: the declaring side", "mean": mo, "ci": ho, "n": n, "heuristic": "partner",
             "heur_mean": mh, "heur_ci": hh, "gap": mg, "gap_ci": hg,
             "command": f"tricksim odds boomke-wies --hands {hands} --seed {seed} --double-dummy --dd-deals {hands}",

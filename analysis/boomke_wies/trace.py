@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ...kernels import boomke_wies as K
-from ...kernels.boomke_wies import explain as KE
 from ...kernels.cards import SUITS, card_str, cards_of
 from ..common import TricksimError, make_params, rules_dict
 from ..explain import need_sampling_seat
@@ -62,7 +61,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
           first: int = 0, with_legal: bool = False, explain: bool = False) -> list[dict]:
     """Hands ``first..first+hands-1`` of the deal studies with this seed, as docs/trace.md dicts; ``explain``
     (a seat must be the sampling player): each with its field ``explain`` (analysis/boomke_wies/trace_explain.py),
-    from the same deals played again with the player writing its reasons."""
+    from the same deals played again (``trace_deals`` given ``xo``) with the player writing its reasons."""
     rules = rules or BoomkeRules()
     specs = SPEC.parse_seats(heuristics)
     check_hands(hands)
@@ -74,7 +73,8 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
         out = []
         for f in range(first, first + hands, TX.CHUNK):        # the rows of reasons of CHUNK hands at a time
             n = min(TX.CHUNK, first + hands - f)
-            recs, xo = KE.explain_deals(kd, kc, f, n, ra, codes, prm, *pimc_arg(specs))
+            xo = TX.reason_rows(n)
+            recs = K.trace_deals(kd, kc, f, n, ra, codes, prm, *pimc_arg(specs), xo)
             for i in range(n):
                 d = record_to_dict(recs[i], seed, f + i, rules, specs, with_legal)
                 out.append(d | {"explain": TX.explain_deal(d, xo[i])})

@@ -1,7 +1,8 @@
 """``tricksim trace boomke-wies -H pimc --explain`` (issue 27): the sampling player's reasons at each of its decisions.
 
-The traced deals are played again by ``explain_deals`` (kernels/boomke_wies/explain.py), exactly as the trace plays
-them (the same seeds, the same decision stream), with the sampling player (kernels/boomke_wies/pimc.py) writing, at
+The traced deals are played again by ``trace_deals`` (kernels/boomke_wies/deals.py) given its optional argument
+``xo``, exactly as the trace plays them (the same kernel, seeds and decision stream), with the sampling player
+(kernels/boomke_wies/pimc.py) writing, at
 each of its decisions with two or more candidates, what it weighed (kernels/explain.py), so the best shown is the call
 or card it made (tests/test_trace_explain.py):
 
@@ -18,9 +19,11 @@ minus theirs): ``mean`` over the worlds with its 95% interval (Student's t over 
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...kernels import boomke_wies as K
 from ...kernels import explain as KX
-from ...kernels.boomke_wies.pimc import X_CALL_ROW
+from ...kernels.boomke_wies.pimc import X_CALL_ROW, X_ROWS
 from ...kernels.cards import card_str
 from ..explain import candidates, first_best, kernel_rows
 
@@ -28,6 +31,12 @@ CHUNK = 500             # hands played again at once (their rows of reasons: 89 
 CALL_VALUE = ("the net points of the seat's side, the call made, the rest of the auction by the model and the tricks "
               "by partner's rules in every seat, per world")
 CARD_VALUE = "the net points of the seat's side, the deal played out by partner's rules in every seat, per world"
+
+
+def reason_rows(n: int) -> np.ndarray:
+    """``trace_deals``' optional argument ``xo`` for ``n`` deals: int64[n, X_ROWS, X_LEN] zeros (a deal's 52 cards,
+    then its calls), which the sampling player fills with its reasons."""
+    return np.zeros((n, X_ROWS, KX.X_LEN), np.int64)
 
 
 def call_label(b) -> str:

@@ -26,6 +26,7 @@ import pandas as pd
 from ...kernels.boulmous import odds_play as S
 from ...kernels.boulmous import pimc_batch as P
 from ...kernels.cards import card_str, mask_of
+from ...kernels.layout import Layout
 from .. import engine
 from ..common import TricksimError, make_params
 from ..engine import RunOptions
@@ -94,17 +95,24 @@ def _tricks(kind, params, first, n):
     return out
 
 
+def play_layout(k: int) -> Layout:
+    """``block_odds_play``'s vector for ``k`` kinds of play: per trump, the joint histogram of the taker's tricks
+    0..6 under each kind (axis k-1-j: kind j of ``params["play"]``)."""
+    return Layout(("by_trump", (5,) + (7,) * k),)
+
+
 def block_odds_play(params, first, n):
-    """Per trump t, the joint histogram of the taker's tricks under the kinds ``params["play"]``: count
-    ``t * 7**K + sum_j tricks_j * 7**j`` (K kinds, j in the order of ``params["play"]``)."""
+    """Per trump t, the joint histogram of the taker's tricks under the kinds ``params["play"]`` (``play_layout``):
+    count ``t * 7**K + sum_j tricks_j * 7**j`` (K kinds, j in the order of ``params["play"]``)."""
     kinds = params["play"]
     k = len(kinds)
-    code = np.repeat(np.arange(5, dtype=np.int64)[None, :] * 7 ** k, n, axis=0)
+    lay = play_layout(k)
+    code = np.repeat(lay.offset("by_trump") + np.arange(5, dtype=np.int64)[None, :] * 7 ** k, n, axis=0)
     for j, kind in enumerate(kinds):
         code += _tricks(kind, params, first, n) * 7 ** j
     if "trumps" in params:      # pimc: only the trumps asked are played (and counted)
         code = code[:, sorted(params["trumps"])]
-    return np.bincount(code.ravel(), minlength=5 * 7 ** k).astype(np.int64)
+    return np.bincount(code.ravel(), minlength=lay.size).astype(np.int64)
 
 
 def _pimc_params(play, trumps=None) -> dict:
@@ -136,9 +144,10 @@ def _play_tables(counts, kinds, rules):
     """(calls, gaps): per trump, bid and kind P(make) with its Wilson interval and the expected points and
     stakes; per trump, bid and pair (kind, heuristic) the paired difference of P(make)."""
     k = len(kinds)
+    by_trump = play_layout(k).field(counts, "by_trump")
     rows, gaps = [], []
     for t in range(5):
-        joint = counts[t * 7 ** k:(t + 1) * 7 ** k].reshape((7,) * k)   # axis k-1-j: kind j
+        joint = by_trump[t]                                             # axis k-1-j: kind j
         n = int(joint.sum())
         if n == 0:
             continue

@@ -12,7 +12,7 @@ import pandas as pd
 from ..output import markdown_table, pct, pm, write_table
 from ..pages import Section, pair_answer
 from ..plots import leaderboard_plot
-from ..stats import hist_mean_ci, wilson
+from ..stats import paired_hist_means, wilson
 from .config import BoulmousRules
 from .play import N_CLASSES, PLAY_LABELS, _points, classes_play_run, odds_classes_play, odds_play
 from .views import pimc_note
@@ -168,9 +168,7 @@ def ladder_bound(opts, quick: bool, seed: int = SEED) -> dict:
     if kinds.index("open") < kinds.index("heuristic"):
         joint = joint.T                                         # rows: open-hand tricks, columns: the heuristics'
     pts = _points(3, BoulmousRules()).astype(float)             # the default rules, as the run
-    mo, ho, n = hist_mean_ci(pts, joint.sum(axis=1))
-    mh, hh, _ = hist_mean_ci(pts, joint.sum(axis=0))
-    mg, hg, _ = hist_mean_ci((pts[:, None] - pts[None, :]).ravel(), joint.ravel())
+    (mo, ho, n), (mh, hh, _), (mg, hg, _) = paired_hist_means(pts[:, None], pts[None, :], joint)
     return {"label": "open-hand: the taker at bid 3", "mean": mo, "ci": ho, "n": n, "heuristic": "cautious",
             "heur_mean": mh, "heur_ci": hh, "gap": mg, "gap_ci": hg,
             "command": f"tricksim odds boulmous --play heuristic,open --hands {hands} --seed {seed}",

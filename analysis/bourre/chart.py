@@ -28,6 +28,7 @@ import numpy as np
 from ...kernels import bourre as K
 from ...kernels.bourre import odds_play as O
 from ...kernels.cards import card_str, mask_of
+from ...kernels.layout import Layout
 from .. import engine
 from ..common import TricksimError, check_seed, make_params, spec_json
 from ..engine import RunOptions
@@ -49,6 +50,10 @@ FULL = (24, 2048)       # hands per cell, deals per hand
 QUICK = (4, 512)
 PIMC_FULL = (3, 64)     # the sampling player: about 2 s a cell at 4 players on 2 cores (10 minutes a table size)
 PIMC_QUICK = (3, 16)
+# ``block_chart``'s vector, per hand and action: the deals, the chips of the chart's player, the chips of the
+# heuristics on the same deals (with --play pimc; else the same chips again)
+ACTION = Layout(("deals", 1), ("chips", 1), ("beside", 1))
+A_DEALS, A_CHIPS, A_BESIDE = ACTION.offsets()
 
 
 def _side(side: int, cap: int) -> str:
@@ -150,8 +155,8 @@ def _choices(cards, up, players, seat, rules):
 
 def block_chart(params, first, n):
     """Deals ``first .. first+n-1`` of the chart's run: hand ``first // deals`` of ``params['hands']`` on its own
-    deals (its seed), every action; int64[hands * actions * 3]: per hand and action (deals, chips of the chart's
-    player, chips of the heuristics) in the hand's slot."""
+    deals (its seed), every action; int64[hands * actions * ACTION.size]: per hand and action the fields of
+    ``ACTION`` (deals, chips of the chart's player, chips of the heuristics) in the hand's slot."""
     d, players = params["deals"], params["players"]
     h = first // d
     if (first + n - 1) // d != h:
@@ -167,7 +172,7 @@ def block_chart(params, first, n):
     cm = np.array([c[1] for c in choices], np.int64)
     cdm = np.array([c[2] for c in choices], np.uint64)
     na = discard_limit(rules, players) + 2
-    out = np.zeros(len(params["hands"]) * na * 3, np.int64)
+    out = np.zeros(len(params["hands"]) * na * ACTION.size, np.int64)
     args = (kd, kc, first - h * d, n, players, seat, np.uint64(mask), up, 0, cm, cdm, ra, codes, prm,
             ev_tables(specs, rules, players))
     if params["play"] == "heuristic":
@@ -178,15 +183,16 @@ def block_chart(params, first, n):
         c = _dynamic(O.sim_odds_play, *args, None, pc, pp, True, *pimc_arg(SPEC.specs_from_json(params["heuristics"])))
     for ci, (_, mode, dm) in enumerate(choices):
         a = 0 if mode == 0 else 1 + bin(dm).count("1")
-        b = (h * na + a) * 3
+        b = (h * na + a) * ACTION.size
         if params["play"] == "heuristic":
             blk = K.ODDS_CHOICE.nth(c, ci)
             chips = K.ODDS_CHOICE.value(blk, "chips")
-            out[b:b + 3] = (K.ODDS_CHOICE.field(blk, "cells").sum(), chips, chips)
+            played, beside = K.ODDS_CHOICE.field(blk, "cells").sum(), chips
         else:
             pm = O.PIMC_CHOICE.nth(c, ci, base=len(choices) * O.PLAY_STRIDE)
-            out[b:b + 3] = (O.PIMC_CHOICE.field(pm, "cells").sum(), O.PIMC_CHOICE.value(pm, "chips"),
-                            O.PLAY_CHOICE.value(O.PLAY_CHOICE.nth(c, ci), "chips"))
+            played, chips = O.PIMC_CHOICE.field(pm, "cells").sum(), O.PIMC_CHOICE.value(pm, "chips")
+            beside = O.PLAY_CHOICE.value(O.PLAY_CHOICE.nth(c, ci), "chips")
+        out[b + A_DEALS], out[b + A_CHIPS], out[b + A_BESIDE] = played, chips, beside
     return out
 
 
@@ -281,11 +287,12 @@ def _measure_cell(hs, players, seat, up_name, row, names, kind, extra, deals, ru
     rows = [[s, mask_of(c), up, hseed] for c, up, s, hseed in hs]
     params = make_params(seed, rules, specs, players=players, play=kind, deals=deals, hands=rows, **extra)
     r = opts.at(None).execute(engine.Run("bourre.chart", params, len(hs) * deals, deals, unit="deals"))
-    v = np.asarray(r.counts, np.float64).reshape(len(hs), len(names), 3)
+    v = np.asarray(r.counts, np.float64).reshape(len(hs), len(names), ACTION.size)
+    played, chips, other = v[..., A_DEALS], v[..., A_CHIPS], v[..., A_BESIDE]
     pot = players * rules.ante
     with np.errstate(invalid="ignore", divide="ignore"):
-        values = np.where(v[..., 0] > 0, v[..., 1] / v[..., 0] / pot, np.nan)
-        beside = np.where(v[..., 0] > 0, v[..., 2] / v[..., 0] / pot, np.nan)
+        values = np.where(played > 0, chips / played / pot, np.nan)
+        beside = np.where(played > 0, other / played / pot, np.nan)
     keep = {a: Counter(kept_words(c, up // 16, int(a.split()[1])) for c, up, _, _ in hs).most_common(1)[0][0]
             for a in names if a != "pass"}
     return ChartCell(panel=f"{players} players", row=row, col=f"{seat} | up {up_name}", values=values, deals=deals,

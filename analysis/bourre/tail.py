@@ -57,7 +57,7 @@ def solve_k(counts) -> tuple[float, str]:
         return math.nan, "empty"
     if c[0] == 0:
         return math.nan, "no_reset"
-    if c[2:].sum() == 0:
+    if c[K.TAIL_A_GROWS:].sum() == 0:
         return math.inf, "light"
     p = c / tot
     lo, hi = 0.0, 1.0
@@ -134,7 +134,7 @@ def decode_tail(v, ante: int) -> dict:
         k, case = solve_k(cnt) if nd >= MIN_BAND_DEALS or i == 0 else (math.nan, "few")
         lo, hi, se = k_interval(cnt, cr, sessions, k) if case == "power" else (math.nan,) * 3
         ks.append({"deals": name, "n": nd, "P(A=0)": cnt[0] / nd if nd else math.nan,
-                   "P(A>=2)": cnt[2:].sum() / nd if nd else math.nan,
+                   "P(A>=2)": cnt[K.TAIL_A_GROWS:].sum() / nd if nd else math.nan,
                    "E[A]": float((np.arange(K.TAIL_NA) * cnt).sum() / nd) if nd else math.nan,
                    "k": k, "k_low": lo, "k_high": hi, "case": case})
     surv = []

@@ -3,12 +3,14 @@
 - ``rules``: the rule flags ``R_*``, the calls, the hand record ``REC_*``, the card tables, the legal plays,
   the scoring table;
 - ``players``: the heuristic codes ``H_*`` and parameter columns ``P_*``, valuation, bidding and card play;
-- ``play``: one deal (dealing, the auction, trumps by the first lead, the tricks: ``play_deal``, ``full_hand``);
+- ``play``: one deal (dealing, the auction, trumps by the first lead, the tricks: ``play_deal``, ``full_hand``) and
+  the scratch of a thread that deals and plays (``deal_scratch``);
 - batch entry points: ``deals`` (``sim_deals``, ``sim_classes``, ``trace_deals``), ``odds``, ``duplicate``;
 - ``matches``: whole matches (rule 12);
 - ``equity``: match equity (outcome counts, matches from given points);
 - ``pimc``: the sampling player (calls and cards by sampling worlds), compiled only into the kernels given their
-  ``pimc`` argument (``trace_deals``, ``sim_duplicate``, ``odds_tricks``).
+  ``pimc`` argument (``trace_deals``, ``sim_duplicate``, ``odds_tricks``); it writes its reasons only when
+  ``trace_deals`` is also given ``xo`` (``trace --explain``).
 
 The package re-exports the names of the phase modules the analysis reads as ``K.<name>``
 (``from tricksim.kernels import boomke_wies as K``); equity is imported by its own path
@@ -26,8 +28,8 @@ from .duplicate import sim_duplicate
 from .matches import AGG_MATCHES, MATCHES, MAX_MATCH_DEALS, play_match, sim_matches, trace_match
 from .odds import (AGG_ODDS, ODDS, ODDS_DECLARER, ODDS_MEETJE, ODDS_POS, ODDS_POS_LEN, ODDS_POSITION, odds_one,
                    odds_tricks, sim_odds)
-from .play import (auction, collect_pile, cut_and_deal, deal_from_deck, deal_hand, deal_pattern, fresh_deck,
-                   full_hand, play_deal, play_dealt, play_no_auction, play_tricks, refuse_pimc_seats)
+from .play import (auction, collect_pile, cut_and_deal, deal_from_deck, deal_hand, deal_pattern, deal_scratch,
+                   fresh_deck, full_hand, play_deal, play_dealt, play_no_auction, play_tricks, refuse_pimc_seats)
 from .players import (COLUMN, FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_PIMC, H_RANDOM, N_PARAMS, P_ACE,
                       P_BID_PROB, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_INFER, P_KING, P_MARGIN,
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF,

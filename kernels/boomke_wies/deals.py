@@ -5,7 +5,7 @@ from numba import njit, prange
 
 from ..layout import Layout
 from ..rng import seed_state, shuffle
-from .play import deal_from_deck, fresh_deck, full_hand, play_deal, refuse_pimc_seats
+from .play import deal_from_deck, deal_scratch, fresh_deck, full_hand, play_deal, refuse_pimc_seats
 from .rules import (ACES, HEURISTIC_TRUMP, JACKS, KINGS, MEETJE, NOBODY, PACKETS_445, QUEENS, R_VARIANT, REC_CONTRACT,
                     REC_DECL, REC_LEN, REC_MADE, REC_SCORE, REC_TEAM, SM, VARIANT_NO_AUCTION, i64, pop)
 
@@ -51,12 +51,7 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_DEALS), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
+        st, sd, deck, pile, hands, h = deal_scratch()
         rec = np.zeros(REC_LEN, np.int64)
         prev = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
@@ -101,11 +96,7 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     nch = (n + CHUNK - 1) // CHUNK
     part = np.zeros((nch, AGG_CLASSES), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
+        st, sd, deck, _, hands, h = deal_scratch()
         rec = np.zeros(REC_LEN, np.int64)
         acc = part[ch]
         for i in range(ch * CHUNK, min(n, (ch + 1) * CHUNK)):
@@ -125,23 +116,25 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
 
 
 @njit(cache=True, nogil=True)
-def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None):
+def trace_deals(key_deal, key_dec, first, n, rules, hcodes, hparams, pimc=None, xo=None):
     """The records of hands first..first+n-1 exactly as ``sim_deals`` plays them. ``pimc``: the sampling
     player's workspace (kernels/boomke_wies/pimc.py ``workspace()``, its counters add up the decisions) when a
-    seat is H_PIMC; None (omitted): no seat is, and the kernel is compiled without the player."""
+    seat is H_PIMC; None (omitted): no seat is, and the kernel is compiled without the player. ``xo`` (``trace
+    --explain``, with ``pimc``): int64[n, X_ROWS, X_LEN] zeros, filled at each decision of a sampling seat with
+    the row of its candidates and their values (kernels/explain.py; a card at row i of the deal's cards, call i at
+    ``X_CALL_ROW + i``: kernels/boomke_wies/pimc.py); None (omitted): numba prunes its branch and the kernel is
+    compiled without the reasons."""
     if pimc is None:
         refuse_pimc_seats(hcodes)
     out = np.zeros((n, REC_LEN), np.int64)
-    st = np.zeros(1, np.uint64)
-    sd = np.zeros(1, np.uint64)
-    deck = np.zeros(52, np.int64)
-    pile = np.zeros(52, np.int64)
-    hands = np.zeros(4, np.uint64)
-    h = np.zeros(4, np.uint64)
+    st, sd, deck, pile, hands, h = deal_scratch()
     prev = np.zeros(REC_LEN, np.int64)
     for i in range(n):
         idx = first + i
         seed_state(sd, key_deal, idx)
         seed_state(st, key_dec, idx)
-        full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev, pimc)
+        if xo is None:
+            full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev, pimc)
+        else:
+            full_hand(sd, st, idx & 3, rules, hcodes, hparams, deck, pile, hands, h, out[i], prev, pimc, xo[i])
     return out

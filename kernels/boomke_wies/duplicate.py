@@ -6,7 +6,7 @@ from ..rng import seed_state
 from ..tally import add_sum_outer, block_offsets
 from .deals import CHUNK
 from .pimc import PW_LEN, S_PLAYOUTS
-from .play import deal_hand, play_dealt, refuse_pimc_seats
+from .play import deal_hand, deal_scratch, play_dealt, refuse_pimc_seats
 from .rules import REC_LEN, REC_SCORE, REC_TEAM
 
 
@@ -35,12 +35,7 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, codes, prm, pimc=None):
     counts = np.zeros((nch, S_PLAYOUTS + 1), np.uint64)
     for ch in prange(nch):
         pw = np.zeros(PW_LEN, np.uint64)
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
+        st, sd, deck, pile, hands, h = deal_scratch()
         rec = np.zeros(REC_LEN, np.int64)
         prev = np.zeros(REC_LEN, np.int64)
         hc = np.zeros(4, np.int64)

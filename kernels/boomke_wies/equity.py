@@ -26,12 +26,7 @@ def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
     nch = (n + ch_n - 1) // ch_n
     part = np.zeros((nch, AGG_OUTCOMES), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
+        st, sd, deck, pile, hands, h = KW.deal_scratch()
         rec = np.zeros(KW.REC_LEN, np.int64)
         prev = np.zeros(KW.REC_LEN, np.int64)
         acc = part[ch]
@@ -63,12 +58,7 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
     nch = (n + 255) // 256
     part = np.zeros((nch, AGG_MATCH_FROM), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
+        st, sd, deck, pile, hands, h = KW.deal_scratch()
         rec = np.zeros(KW.REC_LEN, np.int64)
         acc = part[ch]
         pts = np.zeros(2, np.int64)

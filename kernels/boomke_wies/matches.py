@@ -5,7 +5,8 @@ from numba import njit, prange
 
 from ..layout import Layout
 from ..rng import seed_state, shuffle
-from .play import collect_pile, cut_and_deal, deal_from_deck, deal_pattern, fresh_deck, play_dealt
+from .play import (collect_pile, cut_and_deal, deal_from_deck, deal_pattern, deal_scratch, fresh_deck,
+                   play_dealt)
 from .rules import (BOOM, MEETJE, R_MATCH_DEALS, R_SHUFFLE, R_TARGET, R_TIEBREAK_EXTRA, R_VARIANT, REC_CONTRACT,
                     REC_CUT, REC_LEN, REC_SCORE, SHUFFLE_NONE, VARIANT_NO_AUCTION, i64)
 
@@ -82,12 +83,7 @@ def sim_matches(key_deal, key_dec, first, n, rules, hcodes, hparams):
     nch = (n + mch - 1) // mch
     part = np.zeros((nch, AGG_MATCHES), np.int64)
     for ch in prange(nch):
-        st = np.zeros(1, np.uint64)
-        sd = np.zeros(1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        pile = np.zeros(52, np.int64)
-        hands = np.zeros(4, np.uint64)
-        h = np.zeros(4, np.uint64)
+        st, sd, deck, pile, hands, h = deal_scratch()
         rec = np.zeros(REC_LEN, np.int64)
         pts = np.zeros(2, np.int64)
         norec = np.zeros((0, REC_LEN), np.int64)
@@ -122,12 +118,7 @@ def sim_matches(key_deal, key_dec, first, n, rules, hcodes, hparams):
 def trace_match(key_deal, key_dec, m, rules, hcodes, hparams):
     """The records of every deal of match ``m`` exactly as ``sim_matches`` plays it, and
     (deals, extra deals, team-0 points, team-1 points)."""
-    st = np.zeros(1, np.uint64)
-    sd = np.zeros(1, np.uint64)
-    deck = np.zeros(52, np.int64)
-    pile = np.zeros(52, np.int64)
-    hands = np.zeros(4, np.uint64)
-    h = np.zeros(4, np.uint64)
+    st, sd, deck, pile, hands, h = deal_scratch()
     rec = np.zeros(REC_LEN, np.int64)
     pts = np.zeros(2, np.int64)
     cap = MAX_MATCH_DEALS + 1

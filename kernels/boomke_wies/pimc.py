@@ -52,14 +52,15 @@ from .players import (P_ACE, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN,
                       P_SHORT, P_TRUMP_LEN, P_WORLDS, best_suit, choose_card, opening_lead, own_tricks, partner_call,
                       partner_credit, play_flags, sure_thirteen)
-from .rules import (BOOM, DECK, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_CONTRACT, PASS, R_DEALER_8_12, R_MEETJE_TRUMP,
-                    REC_BIDS, REC_DEALER, REC_NBIDS, REC_TRICKS, REC_WON, SUITSET, after_call, bitc, legal_mask, low,
-                    place, pop, score_contract)
+from .rules import (BOOM, DECK, MAX_BIDS, MEETJE, MEETJE_NAMES_ELDEST_LEADS, NO_CONTRACT, PASS, R_DEALER_8_12,
+                    R_MEETJE_TRUMP, REC_BIDS, REC_DEALER, REC_NBIDS, REC_TRICKS, REC_WON, SUITSET, after_call, bitc,
+                    legal_mask, low, place, pop, score_contract)
 
 PIMC_SALT = np.uint64(0x6A09E667F3BCC909)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 512
 BID_DECISION = 64                            # call i draws from index BID_DECISION + i
 X_CALL_ROW = 52           # --explain (kernels/explain.py): card i of a deal in row i, call i in row X_CALL_ROW + i
+X_ROWS = X_CALL_ROW + MAX_BIDS   # a deal's rows: its 52 cards, then its calls (``trace_deals``' ``xo``)
 # counters of the workspace
 (S_CARDS, S_CALLS, S_WORLDS, S_DRAWS, S_VOID_REJECTS, S_AUCTION_REJECTS, S_FALLBACKS, S_SKIPPED,
  S_PLAYOUTS) = range(1, 10)

@@ -227,6 +227,14 @@ def fresh_deck(deck):
             m += 1
 
 
+@njit(cache=True, nogil=True)
+def deal_scratch():
+    """The scratch every kernel that deals and plays independent hands allocates alike, per thread: (decision
+    state, deal state, deck, pile of the collected tricks, hands as dealt, hands in play)."""
+    return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(52, np.int64), np.zeros(52, np.int64),
+            np.zeros(4, np.uint64), np.zeros(4, np.uint64))
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def collect_pile(prev, pile):
     """The cards of a played deal gathered for the next one without a shuffle: the tricks

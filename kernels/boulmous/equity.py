@@ -3,7 +3,7 @@ the value iteration over Boulmous score states and score-aware decisions (analys
 
 Boulmous outcome code of one deal: ``((taker * 4 + contract - 3) * 2401 + w0 * 343 + w1 * 49 + w2 * 7 + w3)``
 with ``w`` the tricks each seat took, seats *relative to the dealer* (0 = dealer's left .. 3 = dealer);
-``PASS_CODE`` when everyone passed.  The scores, boxes and boulmous payments of a deal follow from the code
+``PASS_CODE`` when everyone passed: the fields of ``OUTCOME_CODES``.  The scores, boxes and boulmous payments of a deal follow from the code
 (rules 15, 16, 18 c-d), so one count vector serves every scoring flag.
 
 The equity table is over *canonical* states: the four scores relative to the dealer (seat 0 = dealer's left,
@@ -22,8 +22,17 @@ from ..layout import Layout
 from ..rng import seed_state
 from ..tally import WG_ABANDONED, WG_DEALS, WG_LEN, add_outer, add_sum_outer, block_offsets, rounds_offsets
 
-PASS_CODE = 4 * 4 * 2401
-N_CODES = PASS_CODE + 1
+ODDS_WON = 2401                  # the four seats' tricks: w0 * 343 + w1 * 49 + w2 * 7 + w3
+# ``boulmous_outcomes``' vector, per dealer (dealer-major): the count of each outcome code, a code being its field's
+# offset plus its place in the field: ``taken`` [taker][contract 3..6][the seats' tricks], seats relative to the
+# dealer; ``passed``: the four passed
+OUTCOME_CODES = Layout(("taken", (4, 4, ODDS_WON)), ("passed", 1))
+OC_TAKEN, PASS_CODE = OUTCOME_CODES.offsets()
+N_CODES = OUTCOME_CODES.size
+# ... with ``calibrate``: the taker's tricks by the bin of its trick estimate
+CALIBRATION = Layout(("tricks", (KB.SA_NBINS, 7)),)
+CAL_TRICKS, = CALIBRATION.offsets()
+CAL_LEN = CALIBRATION.size
 CHUNK = 2048
 # a state's value (the table's rows, ``_backup``'s accumulator): per seat P(win the game), then its expected money
 VALUE = Layout(("win", 4), ("money", 4))
@@ -50,14 +59,14 @@ def _game_scratch():
 @njit(cache=True, nogil=True, parallel=True)
 def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calibrate):
     """Counts of the outcome codes of deals first..first+n-1 (dealer = index % 4, the deals of
-    ``sim_deals``): int64[4 * N_CODES], dealer-major.  With ``calibrate`` (score-aware bidding's
+    ``sim_deals``): int64[4 * N_CODES], dealer-major, each ``OUTCOME_CODES``.  With ``calibrate`` (score-aware bidding's
     calibration) deal i makes seat i % 4 the taker instead (bid 3, its heuristic's trumps; the tricks
     a taker makes depend on neither the bid nor the dealer) and counts (the bin of its trick estimate
-    ``KB.sa_bin(best_trump)``, its tricks): int64[SA_NBINS * 7]."""
+    ``KB.sa_bin(best_trump)``, its tricks): ``CALIBRATION``."""
     lb = rules[KB.R_LEFT_BOWER_TRUMP]
     nch = (n + CHUNK - 1) // CHUNK
     ng = min(nch, GROUPS)            # one partial count vector per group of chunks: the vector is long
-    part = np.zeros((ng, KB.SA_NBINS * 7 if calibrate else 4 * N_CODES), np.int64)
+    part = np.zeros((ng, CAL_LEN if calibrate else 4 * N_CODES), np.int64)
     for g in prange(ng):
         st, sd, deck, hands, work, rec = _scratch()
         nogame = KB.no_game()
@@ -73,7 +82,7 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calib
                     _, v = KB.best_trump(hands[s], hparams, s, lb)
                     KB.play_deal(hands, work, (s + 3) % 4, s, i64(3), i64(-1), i64(-1), rules, hcodes, hparams, st,
                                  lb, rec, nogame)
-                    acc[KB.sa_bin(v) * 7 + rec[KB.REC_WON + s]] += 1
+                    acc[CAL_TRICKS + KB.sa_bin(v) * 7 + rec[KB.REC_WON + s]] += 1
                     continue
                 dealer = idx % 4
                 KB.play_deal(hands, work, dealer, i64(-1), i64(0), i64(-1), i64(-1), rules, hcodes, hparams, st, lb,
@@ -82,7 +91,7 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calib
                 if taker < 0:
                     code = PASS_CODE
                 else:
-                    code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                    code = OC_TAKEN + ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * ODDS_WON
                     mul = 343
                     for r in range(4):
                         code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
@@ -500,7 +509,6 @@ def influence(V, order, starts, level_of, pos_in_level, x0, prob, delta, taker, 
 # ---------------------------------------------------------------------------
 # score-aware decisions: the joint outcome of one hand's calls, and the value after a deal
 # ---------------------------------------------------------------------------
-ODDS_WON = 2401                  # per trump: the four seats' tricks, w0 * 343 + w1 * 49 + w2 * 7 + w3
 # ``boulmous_odds_joint``'s vector: per trump (5) the counts of the four seats' tricks, then the outcome codes of
 # the auction in which the seat passes
 ODDS_JOINT = Layout(("by_trump", (5, ODDS_WON)), ("pass", N_CODES))
@@ -557,7 +565,7 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
                 if taker < 0:
                     code = PASS_CODE
                 else:
-                    code = ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * 2401
+                    code = OC_TAKEN + ((taker - dealer - 1) % 4 * 4 + rec[KB.REC_CONTRACT] - 3) * ODDS_WON
                     mul = 343
                     for r in range(4):
                         code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul

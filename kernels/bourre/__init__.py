@@ -55,6 +55,6 @@ from .sessions import (BIN_OVF, DOWN_MULT, MI_DEALS, MI_OK, MI_OVERFLOWED, MI_OV
                        S_SWIN, SE_BOURRES, SE_DOWN, SE_NET_HI, SE_NET_LO, SE_PLAYED, SE_WINS, SEAT, SEAT_LEN,
                        play_session, pot_bin, pot_layout, reduce_sessions, session_deal, session_scratch,
                        session_start, sim_sessions, trace_sessions)
-from .tail import (SP_CAPPED, SP_DEALS, SP_LEN, SP_PARTICLES, SP_VIOL, SPLIT_TAG, TAIL, TAIL_BANDS, TAIL_LEN, TAIL_NA,
-                   TAIL_NBAND, TAIL_NBB, TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST, TAIL_O_OVERFLOWED,
-                   TAIL_O_SESSIONS, sim_tail, split_sessions, tail_a)
+from .tail import (SP_CAPPED, SP_DEALS, SP_LEN, SP_PARTICLES, SP_VIOL, SPLIT_TAG, TAIL, TAIL_A_GROWS, TAIL_BANDS,
+                   TAIL_LEN, TAIL_NA, TAIL_NBAND, TAIL_NBB, TAIL_O_AB, TAIL_O_BAND, TAIL_O_CROSS, TAIL_O_HIST,
+                   TAIL_O_OVERFLOWED, TAIL_O_SESSIONS, sim_tail, split_sessions, tail_a)

@@ -18,6 +18,7 @@ from .sessions import NB, pot_bin, session_deal, session_scratch, session_start
 # the middle (a carried tie, everyone passed with all_pass = carry_over); B = P' - A.P, P the
 # pot carried into the deal and P' the pot after it (B = A x the antes without a pot limit).
 TAIL_NA = 10                       # A = 0..9
+TAIL_A_GROWS = 2                   # A >= 2: the pot grows (A = 0: it is won; A = 1: it stays, plus B)
 TAIL_NBB = 258                     # B = 0..256 exactly; 257 = anything else (negative or larger)
 TAIL_BANDS = np.array([0, 10, 100], np.int64)     # pot carried in, in antes: [0,10), [10,100), 100+
 TAIL_NBAND = 3

@@ -35,19 +35,19 @@ BIDS = (3, 4, 5, 6)
 
 
 def _splits(counts, seat: int, bid: int):
-    """int64[2401] x 2: the splits of the six tricks in the table's deals in which ``seat`` took the contract (any
+    """int64[ODDS_WON] x 2: the splits of the six tricks in the table's deals in which ``seat`` took the contract (any
     bid: the play does not depend on the bid's level, as odds boulmous --hand values every bid from one playout),
     those where it took ``bid`` tricks or more, and the others."""
     c = np.asarray(counts, np.int64).reshape(4, KE.N_CODES).sum(axis=0)
-    s = c[seat * 4 * 2401:(seat + 1) * 4 * 2401].reshape(4, 2401).sum(axis=0)
-    mine = np.arange(2401) // (7 ** (3 - seat)) % 7
+    s = KE.OUTCOME_CODES.field(c, "taken")[seat].sum(axis=0)         # [contract][the tricks' split]: any contract
+    mine = np.arange(KE.ODDS_WON) // (7 ** (3 - seat)) % 7
     return np.where(mine >= bid, s, 0), np.where(mine < bid, s, 0)
 
 
 def _passed(counts, seat: int) -> np.ndarray:
     """The table's outcome counts with the deals ``seat`` took left out (pooled, in dealer block 0)."""
     c = np.asarray(counts, np.int64).reshape(4, KE.N_CODES).sum(axis=0).copy()
-    c[seat * 4 * 2401:(seat + 1) * 4 * 2401] = 0
+    KE.OUTCOME_CODES.field(c, "taken")[seat] = 0
     return np.concatenate([c, np.zeros(3 * KE.N_CODES, np.int64)])
 
 
