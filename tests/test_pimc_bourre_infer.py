@@ -276,7 +276,8 @@ def test_inference_changes_the_play_and_infer_0_is_pimc():
     a, _ = _referee(5, seats)
     b, _ = _referee(5, ["pimc:worlds=16,infer=0", "basic"])
     c, _ = _referee(5, ["pimc:worlds=16,infer=1", "basic"])
-    assert a == b
+    play = [(d["decisions"], d.get("tricks"), d["score_delta"]) for d in a]
+    assert play == [(d["decisions"], d.get("tricks"), d["score_delta"]) for d in b]   # the labels differ
     assert [d["deal"] for d in a] == [d["deal"] for d in c]          # the same deals
     assert any(x.get("tricks") != y.get("tricks") for x, y in zip(a, c))
 
