@@ -10,6 +10,7 @@ import ref_bourre as ref
 from tricksim import cli
 from tricksim.analysis import bourre as B
 from tricksim.kernels import bourre as K
+from tricksim.kernels.bourre import infer as KI
 from tricksim.kernels.bourre import pimc as P
 from tricksim.kernels.cards import cards_of
 
@@ -124,9 +125,10 @@ def test_sampled_worlds_agree_with_the_play(players, rules):
         h = start[me] - played
         pm = sum(1 << c for c in played)
         ko = sum(1 << c for c in known)
-        worlds, ok = P.sample_worlds(rec, me, np.uint64(sum(1 << c for c in h)), t, kpos, -1 if lono else trump,
-                                     lono, np.uint64(pm), np.uint64(ko), n, int(rec[K.REC_DEALER]), up, sep, ra, 40,
-                                     np.uint64(7))
+        worlds, ok, _ = P.sample_worlds(rec, me, np.uint64(sum(1 << c for c in h)), t, kpos, -1 if lono else trump,
+                                        lono, np.uint64(pm), np.uint64(ko), n, int(rec[K.REC_DEALER]), up, sep, ra, 40,
+                                        np.uint64(7), prm, int(rec[K.REC_POT_STAKE]), int(rec[K.REC_ANTE_AMT]),
+                                        np.zeros(KI.N_STATS, np.int64))
         assert ok.all()
         true = {s: start[s] - played for s in clockwise}
         assert _referee_accepts(true, me, rec, n, hist, clockwise, R, trump, lono, up, known)

@@ -11,9 +11,9 @@ it did (tests/test_trace_explain.py):
   cards it does not see (consistent with the earlier players' choices) by a playout of basic players, for the
   seat's chips from here; a pass is worth 0 (its ante is sunk);
 - **cards** (``pimc_card``): the legal cards (rules 10, 11), each valued in the same layouts of the unseen cards
-  (consistent with the play so far). ``eval`` = 1: the chips of the outcome the seat can force against all the
-  others (the open-hand solver), plus 1/16 chip per trick it is sure of (the tie-break); ``eval`` = 0: the chips
-  of a playout of basic players.
+  (consistent with the play so far; with ``infer`` = 1 also with the declarations). ``eval`` = 1: the chips of the
+  outcome the seat can force against all the others (the open-hand solver), plus 1/16 chip per trick it is sure of
+  (the tie-break); ``eval`` = 0: the chips of a playout of basic players.
 
 Each candidate: ``mean`` over the worlds with its 95% interval (Student's t over the worlds), the kernel's integer
 ``sum`` (twice the chips; cards under ``eval`` = 1: 16 x the value) and the worlds valued, fewer than ``worlds``

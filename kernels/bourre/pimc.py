@@ -1,37 +1,30 @@
-"""The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling
-layouts of the unseen cards and scoring every legal card in each of them; ``pimc_decide`` chooses its
-play/pass and discard the same way over whole deals.
+"""The Bourre sampling player (PIMC, issue 12 item 3): ``pimc_card`` chooses a seat's card by sampling layouts of
+the unseen cards and scoring every legal card in each; ``pimc_decide`` its play/pass and discard over whole deals.
 
-A seat whose code is ``H_PIMC`` (kernels/bourre/players.py) makes its Lo-No and ante decisions exactly as ``basic``
-does with its own parameters; kernels/bourre/play.py ``play_dealt`` calls ``pimc_card`` whenever it has more than
-one legal card, and ``pimc_decide`` for its play/pass and discard when ``decide`` > 0 (else they are basic's;
-section "Play/pass and discards" at the end).
+A seat ``H_PIMC`` makes its Lo-No and ante decisions as ``basic`` with its own parameters; ``play_dealt`` calls
+``pimc_card`` when it has two or more legal cards, and ``pimc_decide`` for its play/pass and discard when ``decide``
+> 0 (else they are basic's).
 
-**Worlds.** What the seat knows at its turn: its own hand, every card played (by whom), the cards known out
-to all (a separate turn-up, the dealer's folded or discarded up-card), the up-card while the dealer still
-holds it, its own discards (out of play unless the stock was reshuffled, rule 5: then they may be back in a
-hand), how many cards each active player holds, and what the rules made each player reveal. A world gives
-every other active player that many unseen cards, uniformly among the layouts in which every card played so
-far was legal (rules 10 and 11, with ``rules.legal_play``: the referee's rules). Sampling is exact
-rejection sampling:
+**Worlds.** What the seat knows at its turn: its own hand, every card played (by whom), the cards known out to
+all (a separate turn-up, the dealer's folded or discarded up-card), the up-card while the dealer still holds it,
+its own discards (out of play unless the stock was reshuffled, rule 5: then they may be back in a hand), how many
+cards each active player holds, and what the rules made each player reveal. A world gives every other active
+player that many unseen cards, uniformly among the layouts in which every card played so far was legal (rules 10
+and 11, ``rules.legal_play``). Sampling is exact rejection sampling:
 
-- the *proposal*: the constraints that rule 10 reveals card by card (``_forbid``: a player who did not follow
-  is void in the suit led; one who neither followed nor trumped holds no trump (or, under
-  must_trump_even_if_cannot_win = false over a trump, none above it); one who followed without heading, under
-  must_head_in_suit in an untrumped trick, holds no card of the suit led above the winning card; one who
-  trumped under the winning trump holds none above it under must_overtrump; void_must_play_highest_trump:
-  none above the trump played) give each player a set of cards it may hold; the players in turn draw their
-  cards uniformly from what is left of their set; the layout is kept with probability
+- the *proposal*: the constraints that rule 10 reveals card by card (``_forbid``: voids, no trump, nothing
+  above the winning card, as the rule flags make them) give each player a set of cards it may hold; the
+  players in turn draw their cards uniformly from what is left of their set; the layout is kept with probability
   prod C(a_q, n_q) / C(b_q, n_q) (a_q = the cards of its set still left when player q drew, b_q = all of its
   set), which makes every layout within the sets equally likely;
 - the *check*: the deal so far is replayed from the start of play with the world's hands and the layout is
   kept only if every card played was legal (this adds what the cinch, rule 11, reveals).
 A layout that fails is drawn again (at most ``MAX_TRIES`` times per world; then the last layout within the
-sets is used: never seen in the tests).
+sets is used: never seen in the tests). With ``infer`` = 1 the worlds also agree with the declarations
+(kernels/bourre/infer.py; ``_world``).
 
-**Evaluation.** In each world every legal card is tried, and the same worlds score every card (common random
-numbers); the highest sum wins, ties going to ``basic``'s own card, which is the first candidate. How a world
-scores a card is the parameter ``eval``:
+**Evaluation.** In each world every legal card is tried, the same worlds for every card; the highest sum wins,
+ties going to ``basic``'s own card, which is the first candidate. How a world scores a card is the parameter ``eval``:
 
 - ``eval`` = 1 (the default, ``EVAL_PARANOID``): the seat plays the card, then the open-hand solver
   (kernels/bourre/solver.py ``analyse``, ``_paranoid``) answers for it against all the other active players
@@ -41,18 +34,14 @@ scores a card is the parameter ``eval``:
 - ``eval`` = 0 (``EVAL_ROLLOUT``): the rest of the deal is played out by every active player as ``basic`` plays
   (``_finish``, ``choose_card`` with the seat's own parameters), and the card scores the seat's chips.
 
-Chips are counted as ev values them (``_values``, ``ev_gain``): the pot if it wins (at most the limit), the
-tie's value, minus the bourre payment less the ante it replaces; 0 when it loses with tricks (doubled, so that a
-divided pot's half is a whole number).
+Chips are counted as ev values them (``_values``).
 
 **Race.** With ``race`` r > 0, after every ``RACE_EVERY`` (8) worlds the sampling stops once the leading card's
-mean score exceeds every other card's by more than r x the spread of the scores (the largest chips - the
-smallest, times 8 under ``eval`` = 1).
+mean score exceeds every other card's by more than r x the spread of the scores (times 8 under ``eval`` = 1).
 
-**Randomness.** Decision ``nlg`` (plays so far in the deal) draws from
-``seed_state(st[0] ^ PIMC_SALT, nlg)``, ``st`` the deal's decision stream state, which it reads and never
-advances: the heuristics' decisions never move, and every result is a pure function of the seed and the
-deal's indices, whatever the threads or blocks.
+**Randomness.** Decision ``nlg`` (plays so far in the deal) draws from ``seed_state(st[0] ^ PIMC_SALT, nlg)``,
+``st`` the deal's decision stream state, which it reads and never advances: the heuristics' decisions never move,
+and every result is a pure function of the seed and the deal's indices, whatever the threads or blocks.
 """
 import numpy as np
 from numba import njit
@@ -64,6 +53,7 @@ from .draw import declare_call as declare
 from .draw import draw_declared_call as draw_declared
 from .draw import must_play
 from .draw import basic_decision_call
+from .infer import CHECKED, MAX_INFER_TRIES, N_STATS, declared_ok, infer_start, stats_of, world_state
 from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain
 from .rules import (IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP,
                     R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEAL_IDX, REC_DEALER, REC_DEC,
@@ -81,7 +71,8 @@ X_DRAW_ROW = 40            # --explain (kernels/explain.py): card nlg of a deal 
 Z0, M1, YES = np.int64(0), np.int64(-1), np.bool_(True)
 EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
 PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
-assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and IW_LEN == 124 + POS_LEN + N_OUT + 356
+assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and N_STATS <= 8
+assert IW_LEN == 124 + POS_LEN + N_OUT + 8 + 356          # ... + the inference counters (infer.IW_STATS)
 BINOM = np.array([[float(np.prod(np.arange(a - k + 1, a + 1)) / np.prod(np.arange(1, k + 1))) if k <= a else 0.0
                    for k in range(6)] for a in range(53)], np.float64)
 
@@ -298,6 +289,21 @@ def _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, 
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _world(chk, rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono, upcard,
+           known_out, rules, idx, rec, players, dealer, sep, pot, ante_amt, hparams, me_real, st, stats, pre):
+    """One world (``_sample``); in state ``chk`` CHECKED (``infer`` = 1) drawn again until the declarations agree
+    (kernels/bourre/infer.py; ``pre`` scratch). Returns (the next state, whether it passed the play's check)."""
+    ok = False
+    for _ in range(MAX_INFER_TRIES if chk == CHECKED else 1):
+        ok = _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono, upcard,
+                     known_out, rules)
+        if chk != CHECKED or declared_ok(rng, world, by, U, na, me, idx, rec, players, dealer, trump, upcard, lono,
+                                         sep, pot, ante_amt, rules, hparams, me_real, st, stats, pre):
+            return world_state(stats, chk, True), ok
+    return world_state(stats, chk, False), ok
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _finish(hh, na, me, cand, leader, kpos, ls, wc, wseat, played, won, known_out, trump, lono, rules, akq,
             hparams, prow, st):
     """Seat ``me`` plays ``cand`` now, then every seat plays as ``basic`` (``hparams[prow]``) to the end of
@@ -370,9 +376,12 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
     seed_state(rng, st[0] ^ PIMC_SALT, nlg)
     lead = idx[rec[REC_TRICKS + 10 * t]]
     wsi = idx[win_seat]
+    stats = stats_of(iw)
+    chk = infer_start(stats, hparams, me_real, rec)
     for w in range(nw):
-        _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono, upcard,
-                known_out, rules)
+        chk, _ = _world(chk, rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono,
+                        upcard, known_out, rules, idx, rec, players, dealer, sep, pot, ante_amt, hparams, me_real, st,
+                        stats, uw[UW_LEN - 90:])     # pre: the draw decision's scratch, free here
         akq = np.int64(0)   # int64 from the start: a literal 0 would compile _finish and _paranoid once more
         if trump >= 0:
             am = QKA << np.uint64(16 * trump)
@@ -492,34 +501,38 @@ def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, 
 
 @njit(cache=True, nogil=True)
 def sample_worlds(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard, sep, rules, nw,
-                  key):
-    """``nw`` worlds as ``pimc_card`` samples them at that turn (for the tests): int64[nw, 8] the cards each
-    seat (real seat numbers) holds in the world, the seat its own hand, passers 0; and bool[nw] whether the
-    world passed every check."""
+                  key, hparams, pot, ante_amt, stats):
+    """``nw`` worlds as ``pimc_card`` samples them at that turn (for the tests; ``hparams``, ``pot``, ``ante_amt`` as
+    its own, ``stats`` int64[N_STATS] the counters): int64[nw, 8] the cards each seat (real seat numbers) holds in
+    the world, the seat its own hand, passers 0; bool[nw] whether the world passed the play's check; and int64[nw, 8]
+    each other seat's hand before the draw in the world's history (``infer`` = 1, unless it fell back; else 0)."""
     uw = np.zeros(UW_LEN, np.uint64)
     iw = np.zeros(IW_LEN, np.int64)
     act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
     na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard,
                                   sep, rules, act, idx, hist, forb, by, fixed, need, won0)
     out = np.zeros((nw, MAXP), np.int64)
+    before = np.zeros((nw, MAXP), np.int64)
     ok = np.zeros(nw, np.bool_)
     seed_state(rng, key, 0)
+    chk = infer_start(stats, hparams, me_real, rec)
     for w in range(nw):
-        ok[w] = _sample(rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono,
-                        upcard, known_out, rules)
+        chk, ok[w] = _world(chk, rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump,
+                            lono, upcard, known_out, rules, idx, rec, players, dealer, sep, pot, ante_amt, hparams,
+                            me_real, uw[:1], stats, uw[UW_LEN - 90:])
         for q in range(na):
             out[w, act[q]] = np.int64(world[q])
-    return out, ok
+        for q in range(MAXP):
+            before[w, q] = np.int64(uw[UW_LEN - 90 + q]) if chk == CHECKED else 0
+    return out, ok, before
 
 
 # ---------------------------------------------------------------------------
 # play/pass and discards by sampling (decide > 0): the candidates are pass (unless the dealer must play) and
 # play with a discard; in a world (``pimc_decide``: a whole deal consistent with the earlier declarations)
-# the seat's candidate is applied with ``declare`` (kernels/bourre/draw.py, as play_dealt applies it), the later
-# seats decide and the draw is served as in play_dealt, and the deal is played out by basic players
-# (``_finish``, pimc's eval = 0). A playout, not the paranoid solver: it values the deal for chips with the
-# others playing for themselves, where the solver (all the others as one side, docs/methods/sampling.md) is pessimistic;
-# the solver was not tried for this decision.
+# the seat's candidate is applied with ``declare`` (kernels/bourre/draw.py), the later seats decide and the draw
+# is served as in play_dealt, and basic players play the deal out (``_finish``: a playout values the deal for
+# chips with the others playing for themselves, where the paranoid solver is pessimistic; it was not tried here).
 # ---------------------------------------------------------------------------
 PIMC_DECIDE_SALT = np.uint64(0x6A09E667F3BCC909)   # the draw decisions' stream, apart from the card decisions'
 MAX_CAND = 40             # pass, basic's choice and at most 32 discards (decide = 2, five cards, limit 5)

@@ -56,6 +56,9 @@ PARAMS = (
                         "0..limit cards, scored on the same deals consistent with the earlier players' choices, by "
                         "playouts of basic players); 2 = the same over every discard within the limit; 0 = basic's "
                         "(an integer)"),
+    ("infer", 0, 0, 1, "1: the card play's worlds also agree with every other player's play/pass and number of cards "
+                       "drawn, under the model of basic with pimc's parameters; 0 (default): they ignore the "
+                       "declarations (an integer)"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
@@ -69,6 +72,7 @@ P_SURE_WEIGHT, P_ANTE_MULT, P_LONO_RANK = COLUMN["sure_weight"], COLUMN["ante_mu
 P_PLAY_PROB, P_LONO_PROB = COLUMN["play_prob"], COLUMN["lono_prob"]
 P_DRAW, P_DRAW_Z = COLUMN["draw"], COLUMN["draw_z"]
 P_WORLDS, P_RACE, P_EVAL, P_DECIDE = COLUMN["worlds"], COLUMN["race"], COLUMN["eval"], COLUMN["decide"]
+P_INFER = COLUMN["infer"]
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a

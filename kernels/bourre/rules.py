@@ -77,7 +77,7 @@ NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one c
 # scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
 # sampling player's (kernels/bourre/pimc.py)
 UW_LEN = 16 + 41 + 2810 + 90   # ... + its open-hand solver's workspace (pimc.PIMC_TT_BITS) + its draw decision's
-IW_LEN = 24 + 100 + 26 + 3 + 356
+IW_LEN = 24 + 100 + 26 + 3 + 8 + 356   # ... + its inference counters (kernels/bourre/infer.py) + its draw decision's
 
 
 # ============================================================================
