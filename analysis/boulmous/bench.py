@@ -141,8 +141,13 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
         P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
                           np.zeros(deals, np.int64))
         traced = {sh: make_params(seed, rules, SPEC.parse_seats([f"pimc:share_tt={sh}"])) for sh in (0, 1)}
-        for sh in (0, 1):
-            trace(seed=seed, hands=1, rules=rules, heuristics=[f"pimc:share_tt={sh}"])     # checks, compiles
+        for sh in (0, 1):       # compiled (or loaded) before the clock starts
+            trace(seed=seed, hands=1, rules=rules, heuristics=[f"pimc:share_tt={sh}"])
+            P.pimc_replay(hands[:1], takers[:1], trumps[:1], bids[:1], cards[:1], ra, worlds, P.GOAL_CONTRACT, key, 0,
+                          race, np.zeros((1, 24), np.int64), np.zeros(1, np.int64), sh)
+            P.pimc_calls(np.int64(0), hands[0, 0], ra, np.int64(worlds), key, np.int64(0), S.new_workspace(),
+                         np.zeros((5, 5), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), None, np.int64(0),
+                         np.int64(sh))
         got = {}
         for r in range(rounds):
             for sh in ((0, 1) if r % 2 == 0 else (1, 0)):

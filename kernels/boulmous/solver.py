@@ -320,6 +320,7 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
     sgen = ws[W_SGEN]
     size = np.int64(1) << np.int64(ws[W_BITS])
     table2 = W_TT + size
+    sbits = ws[W_BITS]
     d = 0
     mode = 0
     res = False
@@ -370,7 +371,8 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
                     ehi = 0
                     if shared:
                         tag, tag2 = _key2(h, leader, t, taker, sgen)
-                        slot = table2 + 2 * np.int64(_mix(tag ^ _mix(tag2)) & np.uint64(size - 1))
+                        slot = table2 + 2 * np.int64((tag * np.uint64(0x9E3779B97F4A7C15) + tag2 * np.uint64(
+                            0xBF58476D1CE4E5B9)) >> np.uint64(64 - sbits))
                         e = ws[slot + 1]
                         if ws[slot] == tag and (e & K1_MASK) == tag2:
                             found = True
