@@ -6,8 +6,9 @@
   from a table that holds the others' entries;
 - the counts: a position solved again in its scope is answered by the table alone (hits, no store), in another
   scope from scratch; the generation counter wraps by clearing the table;
-- the sampling player's decisions (cards, calls, whole deals and traced deals, several rule sets) are identical
-  with share_tt = 0 and 1, for 1 and 2 threads, while the shared table searches fewer nodes;
+- the sampling player's decisions (cards, whole deals, and traced deals with their sampled calls, several rule
+  sets) are identical with share_tt = 0 and 1, for 1 and 2 threads, while the shared table searches fewer nodes;
+- share_tt is on by default (it changes no decision);
 - a bad ``share_tt`` is refused in one line, exit code 2.
 """
 import random
@@ -169,25 +170,6 @@ def test_card_decisions_identical_with_and_without_sharing():
     assert n == 144 and ws1[S.W_NODES] < ws0[S.W_NODES]
 
 
-def test_calls_identical_with_and_without_sharing():
-    """pimc_calls' value table (every bid, every trump, passing) is the same with share=1 for every seat of a
-    deal in one scope (the trump and the taker in the key) as with share=0."""
-    hands = S.random_deals(np.uint64(12), 0, 10)
-    ws1 = S.new_workspace()
-    for ri, r in enumerate(RULE_SETS[:3]):
-        ra = rules_array(r)
-        for i in range(hands.shape[0]):
-            for s in range(4):
-                got = []
-                for share, ws in ((0, S.new_workspace()), (1, ws1)):
-                    sums, bids, trumps = np.zeros((5, 5), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
-                    PM.pimc_calls(np.int64(s), hands[i, s], ra, np.int64(8), np.uint64(ri), np.int64(i), ws, sums,
-                                  bids, trumps, None, np.int64(0), np.int64(share))
-                    got.append((sums, bids, trumps))
-                for a, b in zip(*got):
-                    assert np.array_equal(a, b)
-
-
 def test_whole_deals_identical_for_both_settings_and_any_thread_count():
     """pimc_play_batch and the race replay (pimc_replay): the same cards and tricks with share 0 and 1, for 1
     and 2 threads; the shared table searches fewer nodes on the same decisions."""
@@ -238,6 +220,13 @@ def test_traced_deals_and_compare_identical_with_and_without_sharing():
     for r in res[1:]:
         assert res[0]["leaderboard"][cols].equals(r["leaderboard"][cols])
     assert res[1]["leaderboard"].equals(res[2]["leaderboard"]) and res[1]["pairs"].equals(res[2]["pairs"])
+
+
+def test_share_tt_is_on_by_default():
+    spec = GAME.parse_heuristic("pimc")
+    assert spec.value("share_tt") == 1 and PM.SHARE_TT == 1
+    _, prm = GAME.heuristic_arrays([spec])
+    assert prm[0, K.COLUMN["share_tt"]] == 1
 
 
 @pytest.mark.parametrize("spec, msg", [("pimc:share_tt=2", "out of range"), ("pimc:share_tt=-1", "out of range"),

@@ -119,11 +119,10 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
     on lead, trump i mod 5, bid 3, default rules):
     - ``cards``: every card decision with a choice along the play of four pimc seats (pimc_play_batch), made again
       by pimc_replay (``worlds``, margin ``race``: the defaults unless given);
-    - ``calls``: each seat's calls before the auction (pimc_calls, every seat of every deal, one workspace);
     - ``deals``: the deals traced with four ``pimc`` seats (trace_deals, ``share_tt`` set on every seat: the
       auction, the play and the dealing; its nodes are not counted).
-    Asserts that both settings make the same decisions (the same cards, the same call values, the same
-    records). One row per kind and setting: the decisions, the solver nodes per decision, the CPU milliseconds per
+    Asserts that both settings make the same decisions (the same cards, the same records). The calls
+    (pimc_calls) solve with the per-solve table whatever ``share_tt``. One row per kind and setting: the decisions, the solver nodes per decision, the CPU milliseconds per
     decision (the process's CPU time: the median of the rounds) and their ratios to ``share_tt`` = 0."""
     worlds = PIMC_WORLDS if worlds is None else int(worlds)
     race = PIMC_RACE if race is None else float(race)
@@ -145,9 +144,6 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
             trace(seed=seed, hands=1, rules=rules, heuristics=[f"pimc:share_tt={sh}"])
             P.pimc_replay(hands[:1], takers[:1], trumps[:1], bids[:1], cards[:1], ra, worlds, P.GOAL_CONTRACT, key, 0,
                           race, np.zeros((1, 24), np.int64), np.zeros(1, np.int64), sh)
-            P.pimc_calls(np.int64(0), hands[0, 0], ra, np.int64(worlds), key, np.int64(0), S.new_workspace(),
-                         np.zeros((5, 5), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), None, np.int64(0),
-                         np.int64(sh))
         got = {}
         for r in range(rounds):
             for sh in ((0, 1) if r % 2 == 0 else (1, 0)):
@@ -157,15 +153,6 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
                 P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, race, out,
                               nodes, sh)
                 _record(got, "cards", sh, time.process_time() - t0, int(nodes.sum()), int((out >= 0).sum()), out)
-                ws = S.new_workspace()
-                sums = np.zeros((deals, 4, 5, 5), np.int64)
-                calls = np.zeros((deals, 4, 8), np.int64)
-                t0 = time.process_time()
-                for i in range(deals):
-                    for s in range(4):
-                        P.pimc_calls(np.int64(s), hands[i, s], ra, np.int64(worlds), key, np.int64(i), ws, sums[i, s],
-                                     calls[i, s, 0:4], calls[i, s, 4:8], None, np.int64(0), np.int64(sh))
-                _record(got, "calls", sh, time.process_time() - t0, int(ws[S.W_NODES]), 4 * deals, sums)
                 kd2, kc2, ra2, codes, prm = SPEC.kernel_args(traced[sh])
                 stats = np.zeros(P.N_STATS, np.int64)
                 t0 = time.process_time()
@@ -173,7 +160,7 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
                 _record(got, "deals", sh, time.process_time() - t0, -1,
                         int(stats[P.S_CARDS] + stats[P.S_CALLS]), recs)
         rows = []
-        for kind in ("cards", "calls", "deals"):
+        for kind in ("cards", "deals"):
             for sh in (0, 1):
                 g = got[kind, sh]
                 assert np.array_equal(g["result"], got[kind, 0]["result"]), f"{kind}: share_tt changed a decision"

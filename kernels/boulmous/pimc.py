@@ -518,7 +518,7 @@ INFER_CALL_STREAM = 32  # with inference, after nb calls heard: INFER_CALL_STREA
 
 
 @njit(cache=True, nogil=True)
-def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trumps, heard=None, nb=0, share=SHARE_TT):
+def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trumps, heard=None, nb=0):
     """The calls of a sampling (PIMC) player in ``seat`` holding ``hand`` (uint64), before the auction.
 
     It samples ``worlds`` layouts of the 18 cards it cannot see, uniformly (the earlier bids are not used:
@@ -538,8 +538,8 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
     ``nb`` calls of ``rec[REC_BIDS..]`` (kernels/boulmous/play.py ``pimc_bid``). The decision is counted; with the
     seat's ``infer`` = 1 and ``nb`` > 0 its worlds make every call heard (``_next_world``), drawn from
     ``seed_state(seed_state(key, deal_index), INFER_CALL_STREAM + nb)`` (each of its turns its own stream).
-    ``share``: as ``pimc_choose``'s (the same scope: the deal's table, kept across the worlds and trumps here
-    and the card decisions after)."""
+    Its solves keep the per-solve table whatever ``share_tt``: each solves one world in one trump, and no position
+    recurs among them (measured: docs/methods/sampling.md, "Solves shared across a deal")."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(1, np.int64)
     played = np.zeros(1, np.int64)
@@ -554,13 +554,12 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
     trick = np.zeros(4, np.int64)
     sums[:, :] = 0
     keeps = rules[R_FAILED_KEEPS] != 0
-    _open_scope(ws, share, key, deal_index, rules)
     for _w in range(worlds):
         state = _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, 0, who, who, who, who,
                             NT, rules, lb, heard, nb, state, pby, start)
         worst = 6
         for t in range(5):
-            v = _solve(world, seat, trick, np.int64(0), np.int64(t), seat, rules, ws, share)
+            v = solve(world, seat, trick, np.int64(0), np.int64(t), seat, rules, ws)
             if t < 4 and v < worst:
                 worst = v
             for b in range(3, 7):

@@ -54,7 +54,7 @@ def pimc_before_auction(hands, rules, hcodes, hparams, pimc, rec, first):
                     continue
                 _pimc.pimc_calls(np.int64(s), hands[s], rules, np.int64(hparams[s, P_WORLDS]), pimc[PS_KEY],
                                  pimc[PS_DEAL][0], pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8],
-                                 (rec, hparams, pimc[PS_STATS]), np.int64(0), np.int64(hparams[s, P_SHARE_TT]))
+                                 (rec, hparams, pimc[PS_STATS]), np.int64(0))
             else:
                 bcodes[s] = H_CAUTIOUS
 
@@ -68,7 +68,7 @@ def pimc_bid(pimc, s, high, hand, rules, hparams, rec, nb):
         calls = pimc[PS_CALLS]
         _pimc.pimc_calls(np.int64(s), hand, rules, np.int64(hparams[s, P_WORLDS]), pimc[PS_KEY], pimc[PS_DEAL][0],
                          pimc[PS_WS], pimc[PS_SUMS], calls[s, 0:4], calls[s, 4:8], (rec, hparams, pimc[PS_STATS]),
-                         np.int64(nb), np.int64(hparams[s, P_SHARE_TT]))
+                         np.int64(nb))
     return sampled_bid(pimc, s, high)
 
 

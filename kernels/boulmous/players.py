@@ -42,9 +42,9 @@ PARAMS = (
                              "the chance to win the game, 2 by money (docs/methods/equity.md)"),
     ("infer", 0, 0, 1, "1: after a call heard, keep only worlds whose hands make every call heard under cautious's "
                        "bidding with its own parameters (bids and cards; 0: worlds ignore the auction)"),
-    ("share_tt", 0, 0, 1, "1: keep the open-hand solver's transposition table across the worlds and decisions of a "
-                          "deal (keyed by whole positions: the same decisions, fewer nodes searched); 0: a fresh "
-                          "table per solve"),
+    ("share_tt", 1, 0, 1, "1: keep the open-hand solver's transposition table across the worlds, candidates and card "
+                          "decisions of a deal (keyed by whole positions: the same decisions, fewer nodes searched); "
+                          "0: a fresh table per solve"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
