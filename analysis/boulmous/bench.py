@@ -119,6 +119,8 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
     on lead, trump i mod 5, bid 3, default rules):
     - ``cards``: every card decision with a choice along the play of four pimc seats (pimc_play_batch), made again
       by pimc_replay (``worlds``, margin ``race``: the defaults unless given);
+    - ``play``: the deals played out by four pimc seats without race, the contract forced (pimc_play_batch, as
+      ``odds --play pimc`` and ``bench --solver`` play them: card decisions only);
     - ``deals``: the deals traced with four ``pimc`` seats (trace_deals, ``share_tt`` set on every seat: the
       auction, the play and the dealing; its nodes are not counted).
     Asserts that both settings make the same decisions (the same cards, the same records). The calls
@@ -144,6 +146,8 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
             trace(seed=seed, hands=1, rules=rules, heuristics=[f"pimc:share_tt={sh}"])
             P.pimc_replay(hands[:1], takers[:1], trumps[:1], bids[:1], cards[:1], ra, worlds, P.GOAL_CONTRACT, key, 0,
                           race, np.zeros((1, 24), np.int64), np.zeros(1, np.int64), sh)
+            P.pimc_play_batch(hands[:1], takers[:1], trumps[:1], bids[:1], ra, worlds, P.GOAL_CONTRACT, key, 0,
+                              np.zeros((1, 24), np.int64), np.zeros(1, np.int64), sh)
         got = {}
         for r in range(rounds):
             for sh in ((0, 1) if r % 2 == 0 else (1, 0)):
@@ -153,6 +157,11 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
                 P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, race, out,
                               nodes, sh)
                 _record(got, "cards", sh, time.process_time() - t0, int(nodes.sum()), int((out >= 0).sum()), out)
+                pc = np.zeros((deals, 24), np.int64)
+                t0 = time.process_time()
+                P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, pc,
+                                  np.zeros(deals, np.int64), sh)
+                _record(got, "play", sh, time.process_time() - t0, -1, 24 * deals, pc)
                 kd2, kc2, ra2, codes, prm = SPEC.kernel_args(traced[sh])
                 stats = np.zeros(P.N_STATS, np.int64)
                 t0 = time.process_time()
@@ -160,7 +169,7 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
                 _record(got, "deals", sh, time.process_time() - t0, -1,
                         int(stats[P.S_CARDS] + stats[P.S_CALLS]), recs)
         rows = []
-        for kind in ("cards", "deals"):
+        for kind in ("cards", "play", "deals"):
             for sh in (0, 1):
                 g = got[kind, sh]
                 assert np.array_equal(g["result"], got[kind, 0]["result"]), f"{kind}: share_tt changed a decision"
