@@ -20,9 +20,10 @@ W_HEADER = 3          # the solver's own words start here
 
 
 @njit(cache=True, nogil=True)
-def workspace(table, entry_words, bits):
-    """A workspace whose table starts at word ``table``: 2**bits entries of ``entry_words`` words."""
-    ws = np.zeros(table + entry_words * (1 << bits), np.uint64)
+def workspace(table, entry_words, bits, extra=0):
+    """A workspace whose table starts at word ``table``: 2**bits entries of ``entry_words`` words, then ``extra``
+    words (a second table of the solver's own)."""
+    ws = np.zeros(table + entry_words * (1 << bits) + extra, np.uint64)
     ws[W_BITS] = np.uint64(bits)
     return ws
 

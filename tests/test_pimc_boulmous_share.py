@@ -128,7 +128,7 @@ def test_hit_and_store_counts():
 
 def test_shared_generation_wraps_by_clearing_the_table():
     ws = S.new_workspace(4)
-    assert ws.shape == (S.W_TT + S.ENTRY_WORDS * 16,)
+    assert ws.shape == (S.W_TT + 16 + 2 * (16 >> S.SHARE_SHRINK),)
     ws[S.W_TT:] = np.uint64(7)
     S.share_scope(ws, np.uint64(1))
     assert ws[S.W_SGEN] == 1 and (ws[S.W_TT:] == 7).all()      # nothing cleared on the way up

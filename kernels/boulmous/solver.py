@@ -69,7 +69,8 @@ CHUNK = 64          # deals per prange step of solve_batch
 # The workspace ``ws`` (uint64, kernels/tt.py): the shared header; this solver's counters (table probes, probes
 # that found their position, entries stored: both tables, summed over the workspace's life) and the shared
 # table's generation and scope; the search stack (MAX_DEPTH records of NF words); then the per-solve table (one
-# word per entry, 2**bits entries) followed by the shared table (two words per entry, 2**bits entries).
+# word per entry, 2**bits entries) followed by the shared table (two words per entry, 2**(bits - SHARE_SHRINK)
+# entries: a quarter of the slots, half the bytes of the per-solve table, which measured as fast).
 W_PROBES, W_HITS, W_STORES, W_SGEN, W_SCOPE = W_HEADER, W_HEADER + 1, W_HEADER + 2, W_HEADER + 3, W_HEADER + 4
 W_STACK = W_HEADER + 5
 F_M0, F_M1, F_CARD, F_SEAT, F_LEADER, F_N, F_LED, F_WP, F_WS, F_TMASK, F_TARGET, F_LEFT, F_SLOT, F_TAG, \
@@ -77,7 +78,7 @@ F_M0, F_M1, F_CARD, F_SEAT, F_LEADER, F_N, F_LED, F_WP, F_WS, F_TMASK, F_TARGET,
 NF = 16
 MAX_DEPTH = 25
 W_TT = W_STACK + MAX_DEPTH * NF
-ENTRY_WORDS = 3     # per index of the table region: one word of the per-solve table, two of the shared table
+SHARE_SHRINK = 2    # the shared table has 2**(bits - SHARE_SHRINK) entries of two words
 # The shared table (``solve_shared``): an entry is (k0, k1 | lo << 58 | hi << 61), its key the whole position:
 # k0 = the cards of seats 0, 1 and the low 16 of seat 2 (24 bits each, ``_pack24``), k1 = the high 8 of seat 2,
 # seat 3, the leader, the trump, the taker and the scope's generation (SGEN_BITS bits) from bit 39.
@@ -120,7 +121,7 @@ def new_workspace(bits: int = TT_BITS) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _workspace(bits):
-    return workspace(W_TT, ENTRY_WORDS, bits)
+    return workspace(W_TT, 1, bits, 2 << max(bits - SHARE_SHRINK, 0))
 
 
 # ============================================================================
@@ -320,7 +321,7 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
     sgen = ws[W_SGEN]
     size = np.int64(1) << np.int64(ws[W_BITS])
     table2 = W_TT + size
-    sbits = ws[W_BITS]
+    sbits = ws[W_BITS] - np.uint64(SHARE_SHRINK) if ws[W_BITS] > np.uint64(SHARE_SHRINK) else U0
     d = 0
     mode = 0
     res = False
@@ -371,8 +372,8 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
                     ehi = 0
                     if shared:
                         tag, tag2 = _key2(h, leader, t, taker, sgen)
-                        slot = table2 + 2 * np.int64((tag * np.uint64(0x9E3779B97F4A7C15) + tag2 * np.uint64(
-                            0xBF58476D1CE4E5B9)) >> np.uint64(64 - sbits))
+                        slot = table2 + 2 * np.int64(((tag * np.uint64(0x9E3779B97F4A7C15) + tag2 * np.uint64(
+                            0xBF58476D1CE4E5B9)) >> (np.uint64(63) - sbits)) >> U1)
                         e = ws[slot + 1]
                         if ws[slot] == tag and (e & K1_MASK) == tag2:
                             found = True
