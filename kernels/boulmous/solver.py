@@ -40,7 +40,12 @@ target, the defenders' at the first that defeats it), depth first with an explic
 The exact value (``solve``) comes from successive null-window searches (bisection on the target)
 sharing the table.
 
-Entry points: ``solve``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
+The sampling player's card decisions use ``solve_shared`` instead (the same value): its table, a second one in
+the workspace, is keyed by the whole position (every hand, the leader, the trump, the taker) and kept across the
+solves of one scope (``share_scope``, ``scope_of``: one deal of one rule set), so an entry is only ever read for the
+very same position; its bounds hold whatever target stored them.
+
+Entry points: ``solve``, ``solve_shared``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
 (many, prange), ``random_deals``.  The odds of one hand open-handed (``sim_odds_open`` and the others) are in
 kernels/boulmous/odds_play.py; the sampling player, which solves its sampled worlds here, in
 kernels/boulmous/pimc.py.
