@@ -661,9 +661,9 @@ def test_both_solvers_share_one_transposition_table_workspace():
     from tricksim.kernels import tt
     from tricksim.kernels.bourre import solver as SB
     from tricksim.kernels.boulmous import solver as SM
-    for S, words in ((SB, 2), (SM, 1)):
+    for S, words, extra in ((SB, 2, 0), (SM, 1, 2 * (16 >> SM.SHARE_SHRINK))):   # Boulmous: and its shared table
         ws = S.new_workspace(4)
-        assert ws.shape == (S.W_TT + words * 16,) and ws[tt.W_BITS] == 4 and S.W_GEN == tt.W_GEN
+        assert ws.shape == (S.W_TT + words * 16 + extra,) and ws[tt.W_BITS] == 4 and S.W_GEN == tt.W_GEN
 
 
 def test_kernels_that_never_seat_the_sampling_player_do_not_compile_it():

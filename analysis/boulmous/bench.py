@@ -1,7 +1,8 @@
 """Boulmous's sampling player measured (docs/methods/sampling.md): for its ``race`` margin, how many card
 decisions change and how much solver work a margin saves (``python -c "from tricksim.analysis.boulmous.bench import
 pimc_race; print(pimc_race())"``); for its inference (``infer``), the rejections, fallbacks and cost per decision
-(``pimc_inference``)."""
+(``pimc_inference``); for its shared transposition table (``share_tt``), the nodes and CPU time per decision with
+and without it (``pimc_share``, scripts/pimc_share_cost.py)."""
 from __future__ import annotations
 
 import time
@@ -14,7 +15,7 @@ from ...kernels import boulmous as K
 from ...kernels.boulmous import pimc as P
 from ...kernels.boulmous import solver as S
 from ..common import make_params
-from .config import PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
+from .config import PIMC_RACE, PIMC_WORLDS, BoulmousRules, pimc_key, rules_array
 from .spec import SPEC
 from .trace import trace
 
@@ -109,3 +110,85 @@ def pimc_inference(deals: int = 200, seed: int = 1, seatings=(("pimc", "cautious
         return pd.DataFrame(rows)
     finally:
         numba.set_num_threads(old)
+
+
+def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race: float | None = None,
+               rounds: int = 3) -> pd.DataFrame:
+    """The sampling player's shared table (``share_tt``) measured on one thread, ``share_tt`` = 0 and 1 in turn
+    (0 first in even rounds, 1 first in odd ones), ``rounds`` times, on ``deals`` random deals (taker deal i mod 4
+    on lead, trump i mod 5, bid 3, default rules):
+    - ``cards``: every card decision with a choice along the play of four pimc seats (pimc_play_batch), made again
+      by pimc_replay (``worlds``, margin ``race``: the defaults unless given);
+    - ``play``: the deals played out by four pimc seats without race, the contract forced (pimc_play_batch, as
+      ``odds --play pimc`` and ``bench --solver`` play them: card decisions only);
+    - ``deals``: the deals traced with four ``pimc`` seats (trace_deals, ``share_tt`` set on every seat: the
+      auction, the play and the dealing; its nodes are not counted).
+    Asserts that both settings make the same decisions (the same cards, the same records). The calls
+    (pimc_calls) solve with the per-solve table whatever ``share_tt``. One row per kind and setting: the decisions, the solver nodes per decision, the CPU milliseconds per
+    decision (the process's CPU time: the median of the rounds) and their ratios to ``share_tt`` = 0."""
+    worlds = PIMC_WORLDS if worlds is None else int(worlds)
+    race = PIMC_RACE if race is None else float(race)
+    rules = BoulmousRules()
+    ra = rules_array(rules)
+    kd, _ = SPEC.keys(seed)
+    key = pimc_key(seed)
+    hands = S.random_deals(kd, 0, deals)
+    idx = np.arange(deals, dtype=np.int64)
+    takers, trumps, bids = idx % 4, idx % 5, np.full(deals, 3, np.int64)
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        cards = np.zeros((deals, 24), np.int64)
+        P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
+                          np.zeros(deals, np.int64))
+        traced = {sh: make_params(seed, rules, SPEC.parse_seats([f"pimc:share_tt={sh}"])) for sh in (0, 1)}
+        for sh in (0, 1):       # compiled (or loaded) before the clock starts
+            trace(seed=seed, hands=1, rules=rules, heuristics=[f"pimc:share_tt={sh}"])
+            P.pimc_replay(hands[:1], takers[:1], trumps[:1], bids[:1], cards[:1], ra, worlds, P.GOAL_CONTRACT, key, 0,
+                          race, np.zeros((1, 24), np.int64), np.zeros(1, np.int64), sh)
+            P.pimc_play_batch(hands[:1], takers[:1], trumps[:1], bids[:1], ra, worlds, P.GOAL_CONTRACT, key, 0,
+                              np.zeros((1, 24), np.int64), np.zeros(1, np.int64), sh)
+        got = {}
+        for r in range(rounds):
+            for sh in ((0, 1) if r % 2 == 0 else (1, 0)):
+                out = np.zeros((deals, 24), np.int64)
+                nodes = np.zeros(deals, np.int64)
+                t0 = time.process_time()
+                P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, race, out,
+                              nodes, sh)
+                _record(got, "cards", sh, time.process_time() - t0, int(nodes.sum()), int((out >= 0).sum()), out)
+                pc = np.zeros((deals, 24), np.int64)
+                t0 = time.process_time()
+                P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, pc,
+                                  np.zeros(deals, np.int64), sh)
+                _record(got, "play", sh, time.process_time() - t0, -1, 24 * deals, pc)
+                kd2, kc2, ra2, codes, prm = SPEC.kernel_args(traced[sh])
+                stats = np.zeros(P.N_STATS, np.int64)
+                t0 = time.process_time()
+                recs = K.trace_deals(kd2, kc2, 0, deals, ra2, codes, prm, key, stats)
+                _record(got, "deals", sh, time.process_time() - t0, -1,
+                        int(stats[P.S_CARDS] + stats[P.S_CALLS]), recs)
+        rows = []
+        for kind in ("cards", "play", "deals"):
+            for sh in (0, 1):
+                g = got[kind, sh]
+                assert np.array_equal(g["result"], got[kind, 0]["result"]), f"{kind}: share_tt changed a decision"
+                ms = 1000 * float(np.median(g["cpu"])) / g["decisions"]
+                npd = g["nodes"] / g["decisions"] if g["nodes"] >= 0 else float("nan")
+                rows.append({"kind": kind, "share_tt": sh, "decisions": g["decisions"], "nodes per decision": npd,
+                             "CPU ms per decision": ms, "CPU s per round": [round(x, 2) for x in g["cpu"]]})
+        df = pd.DataFrame(rows)
+        base = df[df["share_tt"] == 0].set_index("kind")
+        for col, ratio in (("nodes per decision", "nodes ratio"), ("CPU ms per decision", "CPU ratio")):
+            df[ratio] = [r[col] / base.loc[r["kind"], col] for _, r in df.iterrows()]
+        return df
+    finally:
+        numba.set_num_threads(old)
+
+
+def _record(got, kind, share, cpu, nodes, decisions, result):
+    """One round's measurement of ``kind`` with ``share``: its CPU seconds appended; nodes, decisions and the
+    decisions made (``result``) kept, the same in every round."""
+    g = got.setdefault((kind, share), {"cpu": []})
+    g["cpu"].append(cpu)
+    g.update(nodes=nodes, decisions=decisions, result=np.array(result, copy=True))

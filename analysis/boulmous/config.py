@@ -85,7 +85,7 @@ REGISTRY = {
 }
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC, {**_family(0.5, 1.0, 0.6, 0.8, 0.3, 0.3, -0.5, 0.5, 1, 1, 0),
-                       **declared(K.PARAMS, ["worlds", "bid", "race", "infer"])},
+                       **declared(K.PARAMS, ["worlds", "bid", "race", "infer", "share_tt"])},
     "sampling player: plays each card by sampling worlds consistent with what it has seen and solving each "
     "open-handed (make or defeat the contract first, then tricks); bids and names trumps by sampling (bid=1) or as "
     "cautious with its own parameters (bid=0); infer=1: worlds also consistent with the calls heard")
@@ -102,7 +102,7 @@ def pimc_key(seed: int):
 PIMC_COMPARE_HANDS = 20_000   # compare's default deals when an entrant is pimc (about 10 minutes on a loaded 2-core host)
 PIMC_COMPARE_BLOCK = 512      # deals per engine block then (a few seconds each)
 SAMPLING = Sampling(K.H_PIMC, PIMC_ONLY + " (and as --play pimc in the odds)", PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK,
-                    integers=("bid", "infer"), hint="choose heuristics among cautious, aggressive, random here")
+                    integers=("bid", "infer", "share_tt"), hint="choose heuristics among cautious, aggressive, random here")
 has_pimc, compare_slow = SAMPLING.has, SAMPLING.compare_slow
 
 

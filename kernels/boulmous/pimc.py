@@ -9,14 +9,15 @@ from numba import njit, prange
 
 from ..cards import U0, U1, lowest, popcount
 from ..rng import below, seed_state
-from .players import H_CAUTIOUS, NO_SA, P_INFER, choose_bid, min_power_card
+from .players import COLUMN, H_CAUTIOUS, NO_SA, P_INFER, PARAMS, choose_bid, min_power_card
 from .rules import DECK24, NT, R_FAILED_KEEPS, R_LEFT_BOWER_TRUMP, REC_BIDS, REC_NBIDS, apply_card, legal_mask
-from .solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, solve
+from .solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, scope_of, share_scope, solve, solve_shared
 
 # ============================================================================
 # the sampling player (PIMC): played by kernels/boulmous/play.py (``pimc``) and pimc_batch.py
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
+SHARE_TT = int(PARAMS[COLUMN["share_tt"]][1])   # ``share`` unless given: the declared default of ``share_tt``
 RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on
 MAX_TRIES = 512         # inference (``infer`` = 1): layouts drawn per world before it falls back
 # the counters (int64[N_STATS], the ``stats`` of a ``heard`` argument; kernels/boulmous/play.py keeps them in its
@@ -317,14 +318,15 @@ def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index
 
 
 @njit(cache=True, nogil=True)
-def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws):
+def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, share=SHARE_TT):
     """``pimc_choose`` without the race (every one of the ``worlds`` worlds is solved)."""
-    return pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, 0.0)
+    return pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, 0.0,
+                       None, share)
 
 
 @njit(cache=True, nogil=True)
 def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race,
-                heard=None):
+                heard=None, share=SHARE_TT):
     """The card a sampling (PIMC) player in ``seat`` plays, from what it sees: its ``hand``
     (uint64), the cards ``played[:n_played]`` (int64) in play order since the first trick (led
     by the taker), the contract (``taker``, trump ``t``, ``bid``) and the rules.
@@ -350,7 +352,12 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     ``heard`` (kernels/boulmous/play.py passes it): None, or (rec, hparams, stats), the deal's record with the
     calls heard (``rec[REC_BIDS..]``, ``rec[REC_NBIDS]`` of them), the seats' parameters and the counters. The
     decision is counted; with the seat's ``infer`` = 1 after at least one call, its worlds also make every call
-    heard under the model (``_next_world``), with the fallback stated there."""
+    heard under the model (``_next_world``), with the fallback stated there.
+
+    ``share`` (the seat's ``share_tt``) = 1: the worlds are solved by ``solve_shared`` in the scope of the deal
+    (``key``, ``deal_index``, the rules: ``_open_scope``), whose table is kept across the worlds, the candidates
+    and the decisions of the deal; 0: each solve starts from an empty table. The values, hence the decision, are
+    the same; only the nodes searched differ."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(24, np.int64)
     pos = np.zeros(24, np.int64)
@@ -394,6 +401,7 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     _played_by(played, n_played, who, pby)
     nb = 0 if heard is None else heard[0][REC_NBIDS]
     state = _infer_state(heard, seat, nb, S_CARDS)
+    _open_scope(ws, share, key, deal_index, rules)
     for w in range(worlds):
         state = _next_world(st, world, seat, hand, others, cap, elig, ucards, ways, played, n_played, who, pos, led_of,
                             wp_of, t, rules, lb, heard, nb, state, pby, start)
@@ -407,9 +415,9 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
             trick[ntr] = c
             if ntr == 3:
                 l2, w2, ws2, tm2 = _trick_state(trick, 4, leader, t, lb)
-                v = (1 if ws2 == taker else 0) + solve(h, ws2, trick, np.int64(0), t, taker, rules, ws)
+                v = (1 if ws2 == taker else 0) + _solve(h, ws2, trick, np.int64(0), t, taker, rules, ws, share)
             else:
-                v = solve(h, leader, trick, np.int64(ntr + 1), t, taker, rules, ws)
+                v = _solve(h, leader, trick, np.int64(ntr + 1), t, taker, rules, ws, share)
             tricks[k] += v
             if won + v >= bid:
                 makes[k] += 1
@@ -453,15 +461,33 @@ def pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal
     return cards[best]
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _open_scope(ws, share, key, deal_index, rules):
+    """With ``share`` = 1, the solver's shared table in the scope of deal ``deal_index`` of ``key`` under
+    ``rules`` (solver.share_scope: a fresh generation when the workspace was in another scope)."""
+    if share:
+        share_scope(ws, scope_of(key, deal_index, rules))
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _solve(h, leader, trick, n_in_trick, t, taker, rules, ws, share):
+    """``solve_shared`` (``share`` = 1, in the scope opened) or ``solve``: the same value."""
+    if share:
+        return solve_shared(h, leader, trick, n_in_trick, t, taker, rules, ws)
+    return solve(h, leader, trick, n_in_trick, t, taker, rules, ws)
+
+
 @njit(cache=True, nogil=True)
-def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played, race):
+def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played, race, share=SHARE_TT):
     """One deal played out by four PIMC seats (the taker leads, rule 10): ``h`` (uint64[4], emptied) the
-    hands, ``played`` (int64[24]) receives the cards in play order. Returns the taker's tricks."""
+    hands, ``played`` (int64[24]) receives the cards in play order. Returns the taker's tricks. ``share``: as
+    ``pimc_choose``'s (the table kept across the deal's decisions)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     leader, nt, led, wp, wseat, won = taker, 0, 0, -1, taker, 0      # the taker leads the first trick
     for k in range(24):
         s = (leader + nt) & 3
-        c = pimc_choose(s, h[s], played, k, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race)
+        c = pimc_choose(s, h[s], played, k, taker, t, bid, rules, worlds, goal, key, deal_index, ws, race, None,
+                        share)
         played[k] = c
         led, wp, wseat = apply_card(h, s, c, nt, led, wp, wseat, t, lb)
         nt, leader, won = _next_card(nt, leader, wseat, taker, won)
@@ -469,10 +495,11 @@ def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first, out_cards, out_won):
+def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first, out_cards, out_won, share=SHARE_TT):
     """Whole deals with every seat a PIMC player (no race): deal i (row of ``hands`` uint64[n, 4], taker
     ``takers[i]`` on lead, trump ``trumps[i]``, ``bids[i]``) fills ``out_cards[i]`` (int64[24], play
-    order) and ``out_won[i]`` (the taker's tricks). Decisions of deal i use deal_index first + i."""
+    order) and ``out_won[i]`` (the taker's tricks). Decisions of deal i use deal_index first + i; ``share`` as
+    ``pimc_choose``'s."""
     n = hands.shape[0]
     for i in prange(n):
         ws = _workspace(TT_BITS)
@@ -480,7 +507,7 @@ def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first
         for s in range(4):
             h[s] = hands[i, s]
         out_won[i] = pimc_deal(h, takers[i], trumps[i], bids[i], rules, worlds, goal, key, first + i, ws,
-                               out_cards[i], 0.0)
+                               out_cards[i], 0.0, share)
 
 
 # ============================================================================
@@ -510,7 +537,9 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
     ``heard`` (None, or (rec, hparams, stats) as ``pimc_choose`` takes it) and ``nb``: the seat speaks after the
     ``nb`` calls of ``rec[REC_BIDS..]`` (kernels/boulmous/play.py ``pimc_bid``). The decision is counted; with the
     seat's ``infer`` = 1 and ``nb`` > 0 its worlds make every call heard (``_next_world``), drawn from
-    ``seed_state(seed_state(key, deal_index), INFER_CALL_STREAM + nb)`` (each of its turns its own stream)."""
+    ``seed_state(seed_state(key, deal_index), INFER_CALL_STREAM + nb)`` (each of its turns its own stream).
+    Its solves keep the per-solve table whatever ``share_tt``: each solves one world in one trump, and no position
+    recurs among them (measured: docs/methods/sampling.md, "Solves shared across a deal")."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     who = np.zeros(1, np.int64)
     played = np.zeros(1, np.int64)
@@ -556,11 +585,12 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes):
+def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes, share=SHARE_TT):
     """The race measurement (docs/methods/sampling.md): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
     of deal i (as in ``pimc_play_batch``), each decision with a choice made again by ``pimc_choose`` with margin
     ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate;
-    ``nodes[i]`` the solver nodes searched for deal i's decisions (the work, whatever the load)."""
+    ``nodes[i]`` the solver nodes searched for deal i's decisions (the work, whatever the load); ``share`` as
+    ``pimc_choose``'s."""
     n = hands.shape[0]
     for i in prange(n):
         ws = _workspace(TT_BITS)
@@ -579,7 +609,7 @@ def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, fi
             out[i, k] = -1
             if popcount(cand) > 1:
                 out[i, k] = pimc_choose(s, h[s], played, k, taker, t, bids[i], rules, worlds, goal, key, first + i, ws,
-                                        race)
+                                        race, None, share)
             led, wp, wseat = apply_card(h, s, played[k], nt, led, wp, wseat, t, lb)
             nt, leader, won = _next_card(nt, leader, wseat, taker, won)
         nodes[i] = np.int64(ws[W_NODES])

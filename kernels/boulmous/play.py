@@ -8,8 +8,8 @@ from ..cards import U0, U1, lowest
 # the sampling player: ``play_deal`` calls ``_pimc.pimc_calls`` / ``_pimc.pimc_choose`` for an H_PIMC seat
 from . import pimc as _pimc
 from .dealing import _rest_of, deal_random, deal_rest  # noqa: F401 (re-exported)
-from .players import (H_CAUTIOUS, H_PIMC, NO_SA, P_BID, P_INFER, P_RACE, P_WORLDS, choose_bid, choose_card,
-                      choose_trump)
+from .players import (H_CAUTIOUS, H_PIMC, NO_SA, P_BID, P_INFER, P_RACE, P_SHARE_TT, P_WORLDS, choose_bid,
+                      choose_card, choose_trump)
 from .rules import (AUCTION_SINGLE, END_TRICK, MAX_BIDS, R_AUCTION, R_END_CHECK, R_FAILED_KEEPS, R_TARGET, REC_BIDS,
                     REC_CONTRACT, REC_DEALER, REC_HANDS, REC_LEGAL, REC_MADE, REC_NBIDS, REC_NTRICKS, REC_SCORE,
                     REC_STAKES, REC_TAKER, REC_TRICKS, REC_TRUMP, REC_WON, apply_card, legal_mask)
@@ -75,11 +75,12 @@ def pimc_bid(pimc, s, high, hand, rules, hparams, rec, nb):
 @njit(cache=True, nogil=True, _nrt=True)
 def pimc_card(s, hand, taker, t, contract, rules, hparams, nplay, pimc, rec):
     """The card a sampling seat ``s`` plays (``pimc_choose``: ``P_WORLDS`` worlds, race margin ``P_RACE``, goal:
-    the contract first, then the taker's tricks), from the cards played so far in its scratch and the calls heard
-    in ``rec`` (its worlds make them with ``infer`` = 1)."""
+    the contract first, then the taker's tricks, the solver's table shared with ``P_SHARE_TT`` = 1), from the cards
+    played so far in its scratch and the calls heard in ``rec`` (its worlds make them with ``infer`` = 1)."""
     return _pimc.pimc_choose(s, hand, pimc[PS_PLAYED], nplay, taker, t, contract, rules,
                              np.int64(hparams[s, P_WORLDS]), _pimc.GOAL_CONTRACT, pimc[PS_KEY], pimc[PS_DEAL][0],
-                             pimc[PS_WS], hparams[s, P_RACE], (rec, hparams, pimc[PS_STATS]))
+                             pimc[PS_WS], hparams[s, P_RACE], (rec, hparams, pimc[PS_STATS]),
+                             np.int64(hparams[s, P_SHARE_TT]))
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")

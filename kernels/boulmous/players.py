@@ -42,6 +42,9 @@ PARAMS = (
                              "the chance to win the game, 2 by money (docs/methods/equity.md)"),
     ("infer", 0, 0, 1, "1: after a call heard, keep only worlds whose hands make every call heard under cautious's "
                        "bidding with its own parameters (bids and cards; 0: worlds ignore the auction)"),
+    ("share_tt", 1, 0, 1, "1: keep the open-hand solver's transposition table across the worlds, candidates and card "
+                          "decisions of a deal (keyed by whole positions: the same decisions, fewer nodes searched); "
+                          "0: a fresh table per solve"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
@@ -52,6 +55,7 @@ P_DRAW_TRUMPS, P_LEAD_HIGH, P_BID_PROB = COLUMN["draw_trumps"], COLUMN["lead_hig
 P_WORLDS, P_BID, P_RACE = COLUMN["worlds"], COLUMN["bid"], COLUMN["race"]   # H_PIMC (kernels/boulmous/pimc.py)
 P_SCORE_AWARE = COLUMN["score_aware"]   # 1 / 2: whole games bid by the equity table (analysis/boulmous/equity/saware.py)
 P_INFER = COLUMN["infer"]               # H_PIMC: worlds consistent with the auction (kernels/boulmous/pimc.py)
+P_SHARE_TT = COLUMN["share_tt"]         # H_PIMC: the solver's table kept across a deal's solves (pimc.py)
 
 # Score-aware bidding: before each deal of a whole game ``play_game`` writes, per seat, the estimate bin each bid
 # 3..6 needs at the game's scores into its own scratch ``sab`` (int64[4, 4]), which the auction passes to

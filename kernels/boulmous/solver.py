@@ -40,7 +40,12 @@ target, the defenders' at the first that defeats it), depth first with an explic
 The exact value (``solve``) comes from successive null-window searches (bisection on the target)
 sharing the table.
 
-Entry points: ``solve``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
+The sampling player's card decisions use ``solve_shared`` instead (the same value): its table, a second one in
+the workspace, is keyed by the whole position (every hand, the leader, the trump, the taker) and kept across the
+solves of one scope (``share_scope``, ``scope_of``: one deal of one rule set), so an entry is only ever read for the
+very same position; its bounds hold whatever target stored them.
+
+Entry points: ``solve``, ``solve_shared``, ``can_make``, ``principal_variation`` (one position), ``solve_batch``
 (many, prange), ``random_deals``.  The odds of one hand open-handed (``sim_odds_open`` and the others) are in
 kernels/boulmous/odds_play.py; the sampling player, which solves its sampled worlds here, in
 kernels/boulmous/pimc.py.
@@ -58,7 +63,7 @@ from numba import njit, prange
 
 from ..cards import U0, U1, highest, lowest, popcount
 from ..rng import seed_state
-from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, new_generation, workspace
+from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, new_generation, renew_generation, workspace
 from .dealing import deal_random
 from .players import max_power_card, min_power_card
 from .rules import CSUIT, NT, POWER, R_LEFT_BOWER_TRUMP, TABS, beats, legal_mask
@@ -66,14 +71,24 @@ from .rules import CSUIT, NT, POWER, R_LEFT_BOWER_TRUMP, TABS, beats, legal_mask
 TT_BITS = 14
 CHUNK = 64          # deals per prange step of solve_batch
 
-# The workspace ``ws`` (uint64, kernels/tt.py): the shared header, the search stack (MAX_DEPTH records of
-# NF words), then the transposition table (one word per entry).
-W_STACK = W_HEADER
+# The workspace ``ws`` (uint64, kernels/tt.py): the shared header; this solver's counters (table probes, probes
+# that found their position, entries stored: both tables, summed over the workspace's life) and the shared
+# table's generation and scope; the search stack (MAX_DEPTH records of NF words); then the per-solve table (one
+# word per entry, 2**bits entries) followed by the shared table (two words per entry, 2**(bits - SHARE_SHRINK)
+# entries: a quarter of the slots, half the bytes of the per-solve table, which measured as fast).
+W_PROBES, W_HITS, W_STORES, W_SGEN, W_SCOPE = W_HEADER, W_HEADER + 1, W_HEADER + 2, W_HEADER + 3, W_HEADER + 4
+W_STACK = W_HEADER + 5
 F_M0, F_M1, F_CARD, F_SEAT, F_LEADER, F_N, F_LED, F_WP, F_WS, F_TMASK, F_TARGET, F_LEFT, F_SLOT, F_TAG, \
-    F_MAX = range(15)
+    F_MAX, F_TAG2 = range(16)
 NF = 16
 MAX_DEPTH = 25
 W_TT = W_STACK + MAX_DEPTH * NF
+SHARE_SHRINK = 2    # the shared table has 2**(bits - SHARE_SHRINK) entries of two words
+# The shared table (``solve_shared``): an entry is (k0, k1 | lo << 58 | hi << 61), its key the whole position:
+# k0 = the cards of seats 0, 1 and the low 16 of seat 2 (24 bits each, ``_pack24``), k1 = the high 8 of seat 2,
+# seat 3, the leader, the trump, the taker and the scope's generation (SGEN_BITS bits) from bit 39.
+SGEN_BITS = 19
+K1_MASK = np.uint64((1 << 58) - 1)
 
 
 def _build_higher():
@@ -111,7 +126,7 @@ def new_workspace(bits: int = TT_BITS) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _workspace(bits):
-    return workspace(W_TT, 1, bits)
+    return workspace(W_TT, 1, bits, 2 << max(bits - SHARE_SHRINK, 0))
 
 
 # ============================================================================
@@ -251,8 +266,51 @@ def _tt_store(ws, slot, tag, result, target, left):
     ws[slot] = (tag << np.uint64(6)) | (np.uint64(lo) << np.uint64(3)) | np.uint64(hi)
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _store(ws, base, res, shared):
+    """The outcome ``res`` of the node whose stack record starts at ``base``, stored in its table (a trick
+    boundary's node; the others have no slot)."""
+    slot = np.int64(ws[base + F_SLOT])
+    if slot >= 0:
+        ws[W_STORES] += U1
+        if shared:
+            _tt_store2(ws, slot, ws[base + F_TAG], ws[base + F_TAG2], res, np.int64(ws[base + F_TARGET]),
+                       np.int64(ws[base + F_LEFT]))
+        else:
+            _tt_store(ws, slot, ws[base + F_TAG], res, np.int64(ws[base + F_TARGET]), np.int64(ws[base + F_LEFT]))
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _key2(h, leader, t, taker, sgen):
+    """The shared table's key (k0, k1) of the trick-boundary position: every hand, the leader, the trump, the
+    taker, and the scope's generation ``sgen``."""
+    p2 = _pack24(h[2])
+    k0 = _pack24(h[0]) | (_pack24(h[1]) << np.uint64(24)) | ((p2 & np.uint64(0xFFFF)) << np.uint64(48))
+    k1 = (p2 >> np.uint64(16)) | (_pack24(h[3]) << np.uint64(8)) | (np.uint64(leader) << np.uint64(32)) \
+        | (np.uint64(t) << np.uint64(34)) | (np.uint64(taker) << np.uint64(37)) | (sgen << np.uint64(39))
+    return k0, k1
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _tt_store2(ws, slot, k0, k1, result, target, left):
+    """``_tt_store`` in the shared table: merge into the bounds stored at ``slot`` for the key (k0, k1)."""
+    lo = 0
+    hi = left
+    e = ws[slot + 1]
+    if ws[slot] == k0 and (e & K1_MASK) == k1:
+        lo = np.int64((e >> np.uint64(58)) & np.uint64(7))
+        hi = np.int64(e >> np.uint64(61))
+    if result:
+        if target > lo:
+            lo = target
+    elif target - 1 < hi:
+        hi = target - 1
+    ws[slot] = k0
+    ws[slot + 1] = k1 | (np.uint64(lo) << np.uint64(58)) | (np.uint64(hi) << np.uint64(61))
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, target, left, ws):
+def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, target, left, ws, shared):
     """True iff the taker's side can take >= ``target`` of the ``left`` remaining tricks
     (the current one included). ``n`` cards are in the current trick (mask ``tmask``), led
     class ``led``, winning power ``win_pow`` by ``win_seat``. ``h`` is restored on return.
@@ -260,9 +318,15 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
     Depth-first with an explicit stack (one record of NF words per card played, in ``ws``) rather
     than recursion: numba's cache cannot hold a recursive function reliably (numba issues 6061,
     6713). ``mode`` 0 evaluates the node whose state is in the local variables, 1 plays the next
-    move of node ``d``, 2 hands the value ``res`` of node ``d`` back to its parent."""
+    move of node ``d``, 2 hands the value ``res`` of node ``d`` back to its parent.
+
+    ``shared``: probe and store in the shared table (keys: the whole position, in the scope's generation) rather
+    than the per-solve one (keys: the cards still held and the leader, in this solve's generation)."""
     gen = ws[W_GEN]
+    sgen = ws[W_SGEN]
     size = np.int64(1) << np.int64(ws[W_BITS])
+    table2 = W_TT + size
+    sbits = ws[W_BITS] - np.uint64(SHARE_SHRINK) if ws[W_BITS] > np.uint64(SHARE_SHRINK) else U0
     d = 0
     mode = 0
     res = False
@@ -272,6 +336,7 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
             mode = 1
             slot = -1
             tag = U0
+            tag2 = U0
             if n == 0:
                 if target <= 0:
                     res = True
@@ -306,15 +371,35 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
                         res = False
                         mode = 2
                 if mode == 1 and n == 0:
-                    r24 = _pack24(h[0] | h[1] | h[2] | h[3])
-                    tag = (gen << np.uint64(26)) | (r24 << np.uint64(2)) | np.uint64(leader)
-                    slot = W_TT + _slot(tag, size)
-                    e = ws[slot]
-                    if (e >> np.uint64(6)) == tag:
-                        if np.int64((e >> np.uint64(3)) & np.uint64(7)) >= target:
+                    ws[W_PROBES] += U1
+                    found = False
+                    elo = 0
+                    ehi = 0
+                    if shared:
+                        tag, tag2 = _key2(h, leader, t, taker, sgen)
+                        slot = table2 + 2 * np.int64(((tag * np.uint64(0x9E3779B97F4A7C15) + tag2 * np.uint64(
+                            0xBF58476D1CE4E5B9)) >> (np.uint64(63) - sbits)) >> U1)
+                        e = ws[slot + 1]
+                        if ws[slot] == tag and (e & K1_MASK) == tag2:
+                            found = True
+                            elo = np.int64((e >> np.uint64(58)) & np.uint64(7))
+                            ehi = np.int64(e >> np.uint64(61))
+                    else:
+                        r24 = _pack24(h[0] | h[1] | h[2] | h[3])
+                        tag = (gen << np.uint64(26)) | (r24 << np.uint64(2)) | np.uint64(leader)
+                        tag2 = U0
+                        slot = W_TT + _slot(tag, size)
+                        e = ws[slot]
+                        if (e >> np.uint64(6)) == tag:
+                            found = True
+                            elo = np.int64((e >> np.uint64(3)) & np.uint64(7))
+                            ehi = np.int64(e & np.uint64(7))
+                    if found:
+                        ws[W_HITS] += U1
+                        if elo >= target:
                             res = True
                             mode = 2
-                        elif np.int64(e & np.uint64(7)) < target:
+                        elif ehi < target:
                             res = False
                             mode = 2
             if mode == 1:
@@ -363,6 +448,7 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
                 ws[base + F_LEFT] = np.uint64(left)
                 ws[base + F_SLOT] = np.uint64(slot)
                 ws[base + F_TAG] = tag
+                ws[base + F_TAG2] = tag2
                 ws[base + F_MAX] = np.uint64(1 if maxing else 0)
         elif mode == 1:
             base = W_STACK + d * NF
@@ -377,10 +463,7 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
                 m = ws[base + F_M1]
                 if m == U0:     # every move tried, none reached the node's goal
                     res = ws[base + F_MAX] == U0
-                    slot = np.int64(ws[base + F_SLOT])
-                    if slot >= 0:
-                        _tt_store(ws, slot, ws[base + F_TAG], res, np.int64(ws[base + F_TARGET]),
-                                  np.int64(ws[base + F_LEFT]))
+                    _store(ws, base, res, shared)
                     mode = 2
                     continue
                 if ws[base + F_N] == U0:
@@ -428,10 +511,7 @@ def _search(h, t, lb, rules, taker, leader, n, led, win_pow, win_seat, tmask, ta
             base = W_STACK + d * NF
             h[np.int64(ws[base + F_SEAT])] ^= U1 << ws[base + F_CARD]
             if res == (ws[base + F_MAX] != U0):     # a cut-off: this node's goal is reached
-                slot = np.int64(ws[base + F_SLOT])
-                if slot >= 0:
-                    _tt_store(ws, slot, ws[base + F_TAG], res, np.int64(ws[base + F_TARGET]),
-                              np.int64(ws[base + F_LEFT]))
+                _store(ws, base, res, shared)
             else:
                 mode = 1
 
@@ -479,19 +559,19 @@ def can_make(hands, leader, trick, n_in_trick, t, taker, rules, target, ws):
     led, wp, wseat, tm = _trick_state(trick, n_in_trick, leader, t, lb)
     _new_gen(ws)
     return _search(hands, t, lb, rules, taker, leader, n_in_trick, led, wp, wseat, tm, target,
-                   _left(hands, leader, n_in_trick), ws)
+                   _left(hands, leader, n_in_trick), ws, False)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb):
-    """Exact value by null-window searches sharing the table (same generation)."""
+def _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb, shared):
+    """Exact value by null-window searches sharing the table (same generation; ``shared``: the shared table)."""
     led, wp, wseat, tm = _trick_state(trick, n_in_trick, leader, t, lb)
     left = _left(hands, leader, n_in_trick)
     lo = 0
     hi = left
     while lo < hi:      # lo <= value <= hi; each search halves the interval
         k = (lo + hi + 1) >> 1
-        if _search(hands, t, lb, rules, taker, leader, n_in_trick, led, wp, wseat, tm, k, left, ws):
+        if _search(hands, t, lb, rules, taker, leader, n_in_trick, led, wp, wseat, tm, k, left, ws, shared):
             lo = k
         else:
             hi = k - 1
@@ -504,7 +584,45 @@ def solve(hands, leader, trick, n_in_trick, t, taker, rules, ws):
     takes with perfect play by all four seats, seeing all cards."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     _new_gen(ws)
-    return _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb)
+    return _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb, False)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def share_scope(ws, scope):
+    """Open the shared table's scope ``scope`` (a uint64 naming, e.g., one deal: its random key, its index and the
+    rules, ``scope_of``): when it differs from the workspace's current scope, a fresh generation of the shared
+    table, so that no entry of another scope is ever read; within one scope every ``solve_shared`` reads and
+    extends the same table."""
+    if ws[W_SGEN] == U0 or ws[W_SCOPE] != scope:
+        renew_generation(ws, W_SGEN, SGEN_BITS, W_TT + (np.int64(1) << np.int64(ws[W_BITS])), ws.shape[0])
+        ws[W_SCOPE] = scope
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def scope_of(key, index, rules):
+    """A scope of the shared table: a hash of a random ``key``, an ``index`` (a deal's) and every rule flag."""
+    z = _mix(key ^ _mix(np.uint64(index) + np.uint64(0x9E3779B97F4A7C15)))
+    for i in range(rules.shape[0]):
+        z = _mix(z ^ np.uint64(rules[i]))
+    return z
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def solve_shared(hands, leader, trick, n_in_trick, t, taker, rules, ws):
+    """``solve``, reading and extending the shared table of the workspace's current scope (``share_scope``): its
+    keys are whole positions (every hand, the leader, the trump, the taker), its entries bounds on a position's
+    exact value, so an entry stored by any solve of the scope is true wherever it is read; the value returned is
+    ``solve``'s, only the nodes searched differ. Within one scope the rules must not change (``scope_of`` folds
+    them into the scope)."""
+    lb = rules[R_LEFT_BOWER_TRUMP]
+    return _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb, True)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -516,12 +634,12 @@ def _keeps(h, leader, cur, n, t, taker, rules, ws, lb, need):
         k = need - (1 if wseat == taker else 0)
         lf = popcount(h[wseat])
         return _search(h, t, lb, rules, taker, wseat, np.int64(0), np.int64(0), np.int64(-1), wseat, U0, k,
-                       lf, ws) \
+                       lf, ws, False) \
             and not _search(h, t, lb, rules, taker, wseat, np.int64(0), np.int64(0), np.int64(-1), wseat, U0,
-                            k + 1, lf, ws)
+                            k + 1, lf, ws, False)
     lf = _left(h, leader, n)
-    return _search(h, t, lb, rules, taker, leader, n, led, wp, wseat, tm, need, lf, ws) \
-        and not _search(h, t, lb, rules, taker, leader, n, led, wp, wseat, tm, need + 1, lf, ws)
+    return _search(h, t, lb, rules, taker, leader, n, led, wp, wseat, tm, need, lf, ws, False) \
+        and not _search(h, t, lb, rules, taker, leader, n, led, wp, wseat, tm, need + 1, lf, ws, False)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -532,7 +650,7 @@ def principal_variation(hands, leader, trick, n_in_trick, t, taker, rules, ws, c
     int64[4] is scratch; ``hands`` is restored."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     _new_gen(ws)
-    v = _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb)
+    v = _value(hands, leader, trick, n_in_trick, t, taker, rules, ws, lb, False)
     need = v                        # taker tricks still due from the current position
     for k in range(n_in_trick):
         cur[k] = trick[k]
