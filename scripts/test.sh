@@ -14,7 +14,7 @@ fast=0
 workers_given=0
 for a in "$@"; do
   case "$a" in
-    --fast) fast=1; args+=(-m "fast and not slow") ;;
+    "--fast") fast=1; args+=(-m "fast and not slow") ;;
     -n|-n*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) workers_given=1; args+=("$a") ;;
     *) args+=("$a") ;;
   esac
