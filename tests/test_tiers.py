@@ -2,6 +2,7 @@
 every game's referee agreement (a module that imports the game's referee, ``tests/ref_<game>.py``), bad input through
 the CLI, the layout of the house and the statistics.  Read from the test modules' source, not by running them."""
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ TESTS = Path(__file__).resolve().parent
 pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
 
 
+@functools.lru_cache(maxsize=1)   # every test module parsed once a run, not once per test
 def _fast_modules():
     out = {}
     for f in sorted(TESTS.glob("test_*.py")):
