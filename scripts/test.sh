@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
 # The test command: install with the test extras (once), then run pytest.
-#   bash scripts/test.sh            every test (the full tier, what CI runs)
+#   bash scripts/test.sh            every test (the full tier, what CI runs), in one pytest worker process per core
+#                                   (pytest-xdist; TRICKSIM_TEST_WORKERS=N caps the count, 1 runs in one process)
 #   bash scripts/test.sh --fast     the fast tier (tests marked `fast`: every game's referee agreement, bad input,
-#                                   the layout and the statistics; for the edit-test loop)
-# Other arguments go to pytest (e.g. -x, -k NAME).
+#                                   the layout and the statistics; for the edit-test loop), in one process
+# Other arguments go to pytest (e.g. -x, -k NAME, -rs); an explicit -n N (or -p no:xdist) is left as given.
+# TRICKSIM_TEST_ECHO=1 prints pytest's arguments, one a line, instead of installing and running (tests/test_tiers.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh test
+[ "${TRICKSIM_TEST_ECHO:-}" = 1 ] || bash scripts/setup.sh test
 args=()
+fast=0
+workers_given=0
 for a in "$@"; do
-  if [ "$a" = "--fast" ]; then args+=(-m "fast and not slow"); else args+=("$a"); fi
+  case "$a" in
+    "--fast") fast=1; args+=(-m "fast and not slow") ;;
+    -n|-n*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) workers_given=1; args+=("$a") ;;
+    *) args+=("$a") ;;
+  esac
 done
+if [ "$fast" = 0 ] && [ "$workers_given" = 0 ]; then
+  cores=$(nproc 2>/dev/null || echo 1)
+  workers=${TRICKSIM_TEST_WORKERS:-$cores}
+  if [ "$workers" -gt "$cores" ]; then workers=$cores; fi
+  # each test file on one worker: a module's fixtures (a fresh install, a browser, trained tables) are built once
+  if [ "$workers" -gt 1 ]; then args=(-n "$workers" --dist loadfile ${args[@]+"${args[@]}"}); fi
+fi
+if [ "${TRICKSIM_TEST_ECHO:-}" = 1 ]; then
+  printf '%s\n' ${args[@]+"${args[@]}"}
+  exit 0
+fi
 exec .venv/bin/python -m pytest ${args[@]+"${args[@]}"}

@@ -312,6 +312,7 @@ def test_boulmous_cells_are_the_odds_of_their_hands_on_the_same_deals():
                 assert data.actions[best] == f"bid {call.split()[0]}" + (" NT" if call.endswith("NT") else "")
 
 
+@pytest.mark.slow   # left out of the fast tier: needs the Boulmous equity table, built once a session (14 CPU s)
 def test_boulmous_score_charts_are_the_game_odds_of_their_hands():
     from tricksim.analysis.boulmous import chart as MC
     from tricksim.analysis.boulmous.equity.decide import odds_scores
@@ -331,6 +332,7 @@ def test_boulmous_score_charts_are_the_game_odds_of_their_hands():
         MC.parse_states("even,lead")
 
 
+@pytest.mark.slow   # left out of the fast tier: needs the Boulmous equity table, built once a session (14 CPU s)
 def test_the_score_chart_shows_the_thresholds_p_star():
     from tricksim.analysis.boulmous import chart as MC
     data = MC.measure(seed=5, hands=3, deals=200, only={("third", "3 trumps, 2 bowers, 1 side A")}, scores="need3")
@@ -352,6 +354,7 @@ def pstars():
     return PS.thresholds({k: (lambda seat, k=k: MC.state_scores(k, seat, r.target)) for k in MC.STATES}, r)
 
 
+@pytest.mark.slow   # left out of the fast tier: needs the Boulmous equity table, built once a session (14 CPU s)
 def test_p_star_is_a_chance_with_its_interval_from_the_equity_table(pstars):
     df = pstars
     assert len(df) == 3 * 4 * 4 and df.p_star.between(0, 1).all()
@@ -381,6 +384,7 @@ def test_p_star_is_score_aware_biddings_p_star(pstars):
         assert r.p_star == pytest.approx(float(every[table.index(y, 3), r.seat, r.bid - 3]), abs=1e-6)
 
 
+@pytest.mark.slow   # left out of the fast tier: needs the Boulmous equity table, built once a session (14 CPU s)
 @pytest.mark.parametrize("hand, bid_better", [("JH JD AH KH QH TH", True), ("9S TC 9D QC 9H KS", False)])
 def test_p_star_agrees_with_the_equity_tables_own_decision(pstars, hand, bid_better):
     """A hand that makes 3 well above p* gains the game by bidding it, one that makes it well below by passing, as

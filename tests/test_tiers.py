@@ -2,6 +2,7 @@
 every game's referee agreement (a module that imports the game's referee, ``tests/ref_<game>.py``), bad input through
 the CLI, the layout of the house and the statistics.  Read from the test modules' source, not by running them."""
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ TESTS = Path(__file__).resolve().parent
 pytestmark = pytest.mark.fast   # the fast tier (scripts/test.sh --fast)
 
 
+@functools.lru_cache(maxsize=1)   # every test module parsed once a run, not once per test
 def _fast_modules():
     out = {}
     for f in sorted(TESTS.glob("test_*.py")):
@@ -40,3 +42,56 @@ def test_fast_tier_holds_bad_input_layout_and_statistics():
 def test_test_command_has_the_fast_switch():
     script = (TESTS.parent / "scripts" / "test.sh").read_text()
     assert '"--fast"' in script and '-m "fast and not slow"' in script
+
+
+def _pytest_args(*args, **env):
+    """What scripts/test.sh would hand pytest for these arguments (TRICKSIM_TEST_ECHO=1: nothing installed or run)."""
+    import os
+    import subprocess
+    e = {k: v for k, v in os.environ.items() if k != "TRICKSIM_TEST_WORKERS"}
+    e.update(TRICKSIM_TEST_ECHO="1", **env)
+    r = subprocess.run(["bash", str(TESTS.parent / "scripts" / "test.sh"), *args], env=e, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+def _cores():
+    import os
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def test_full_tier_runs_one_worker_per_core_each_file_on_one_worker():
+    n = _cores()
+    want = ["-n", str(n), "--dist", "loadfile", "-rs"] if n > 1 else ["-rs"]
+    assert _pytest_args("-rs") == want           # what CI passes
+    assert _pytest_args("-rs", TRICKSIM_TEST_WORKERS="1") == ["-rs"]
+    assert _pytest_args(TRICKSIM_TEST_WORKERS="99")[:2] == (["-n", str(n)] if n > 1 else [])   # never past the cores
+
+
+def test_fast_tier_runs_in_one_process_and_explicit_worker_counts_are_kept():
+    assert _pytest_args("--fast", "-x") == ["-m", "fast and not slow", "-x"]
+    assert _pytest_args("-n", "1", "-k", "stats") == ["-n", "1", "-k", "stats"]
+    assert _pytest_args("-p", "no:xdist") == ["-p", "no:xdist"]
+
+
+def test_the_test_extra_brings_the_workers():
+    import tomllib
+    extra = tomllib.loads((TESTS.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    assert any(d.startswith("pytest-xdist") for d in extra), extra
+
+
+@pytest.mark.slow   # left out of the fast tier: starts two pytest workers (a few seconds)
+def test_a_failing_test_fails_the_command_under_workers(tmp_path):
+    """Through scripts/test.sh with two workers, a failing test makes the command fail and -rs still reports skips."""
+    import os
+    import subprocess
+    (tmp_path / "test_one.py").write_text("import pytest\n\ndef test_fails():\n    assert 1 == 2\n\n"
+                                          "def test_skips():\n    pytest.skip('said why')\n\ndef test_passes():\n    pass\n")
+    env = {**os.environ, "TRICKSIM_TEST_WORKERS": "2"}
+    r = subprocess.run(["bash", str(TESTS.parent / "scripts" / "test.sh"), "-rs", "-p", "no:cacheprovider",
+                        str(tmp_path / "test_one.py")], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "1 failed, 1 passed, 1 skipped" in r.stdout and "said why" in r.stdout, r.stdout[-2000:]
+    if _cores() > 1:
+        assert "2 workers" in r.stdout, r.stdout[-2000:]
