@@ -10,6 +10,10 @@ the import, the cache load and the warm-up are in both runs and cancel.  Both ru
 
     python scripts/instructions_per_deal.py /work/main                     # Bourre, 7 players, basic
     python scripts/instructions_per_deal.py OLD NEW --game boomke-wies --case "partner"
+    python scripts/instructions_per_deal.py /tmp/export --python .venv/bin/python   # a tree laid out as DIR/tricksim/...
+
+A folder without a ``.venv`` is taken as an exported tree (``git archive``, or a copy with a change to try) laid out
+as ``DIR/tricksim/...``: it runs with ``--python`` and ``PYTHONPATH=DIR``.
 
 Prints per checkout its commit, the two counts and the instructions per deal, with ``uptime``'s load (which the
 counts do not depend on)."""
@@ -42,22 +46,35 @@ print("played", fns[0](0, n))
 """
 
 
-def env() -> dict[str, str]:
+PYTHON = None     # --python: the interpreter of exported trees
+
+
+def env(checkout: Path) -> dict[str, str]:
     e = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_NUM_THREADS="1", PYTHONHASHSEED="0")
     e.pop("NUMBA_CPU_FEATURES", None)
+    if not (checkout / ".venv").is_dir():
+        e["PYTHONPATH"] = str(checkout)
     return e
+
+
+def python(checkout: Path) -> str:
+    py = checkout / ".venv" / "bin" / "python"
+    if py.exists():
+        return str(py)
+    if PYTHON is None or not (checkout / "tricksim").is_dir():
+        raise SystemExit(f"{checkout}: no .venv, and not an exported tree (DIR/tricksim) run with --python")
+    return PYTHON
 
 
 def run_case(checkout: Path, game: str, case: str, n: int, valgrind: bool) -> int:
     """Plays the case at ``n`` deals in ``checkout``; under valgrind returns the instructions counted, else 0."""
-    py = checkout / ".venv" / "bin" / "python"
-    cmd = [str(py), "-c", RUNNER, game, case, str(n)]
+    cmd = [python(checkout), "-c", RUNNER, game, case, str(n)]
     if not valgrind:
-        subprocess.run(cmd, check=True, cwd=checkout, env=env(), capture_output=True, text=True)
+        subprocess.run(cmd, check=True, cwd=checkout, env=env(checkout), capture_output=True, text=True)
         return 0
     with tempfile.NamedTemporaryFile(suffix=".cachegrind") as out:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out.name}", *cmd]
-        subprocess.run(cmd, check=True, cwd=checkout, env=env(), capture_output=True, text=True)
+        subprocess.run(cmd, check=True, cwd=checkout, env=env(checkout), capture_output=True, text=True)
         text = Path(out.name).read_text()
     m = re.search(r"^summary:\s+(\d+)", text, re.M)
     if not m:
@@ -67,6 +84,8 @@ def run_case(checkout: Path, game: str, case: str, n: int, valgrind: bool) -> in
 
 def commit(checkout: Path) -> str:
     r = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return "(no git)"
     dirty = subprocess.run(["git", "-C", str(checkout), "status", "--porcelain", "--untracked-files=no"],
                            capture_output=True, text=True).stdout.strip()
     return r.stdout.strip() + ("+changes" if dirty else "")
@@ -83,7 +102,10 @@ def main():
     ap.add_argument("--case", help="a part of the case's label (default: the game's first case)")
     ap.add_argument("--small", type=int, default=2_000)
     ap.add_argument("--large", type=int, default=202_000)
+    ap.add_argument("--python", type=Path, help="the interpreter of exported trees (a venv with tricksim's needs)")
     a = ap.parse_args()
+    global PYTHON
+    PYTHON = str(a.python.absolute()) if a.python else None
     case = a.case or CASES[a.game]
     print(f"{a.game}, case {case!r}, deals {a.small:,} and {a.large:,}; {load()}")
     for path in a.checkouts:
