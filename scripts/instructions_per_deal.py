@@ -10,7 +10,7 @@ the import, the cache load and the warm-up are in both runs and cancel.  Both ru
 
     python scripts/instructions_per_deal.py /work/main                     # Bourre, 7 players, basic
     python scripts/instructions_per_deal.py OLD NEW --game boomke-wies --case "partner"
-    python scripts/instructions_per_deal.py /tmp/export --python .venv/bin/python   # a tree laid out as DIR/tricksim/...
+    python scripts/instructions_per_deal.py /tmp/export --python .venv/bin/python   # an exported tree
 
 A folder without a ``.venv`` is taken as an exported tree (``git archive``, or a copy with a change to try) laid out
 as ``DIR/tricksim/...``: it runs with ``--python`` and ``PYTHONPATH=DIR``.
