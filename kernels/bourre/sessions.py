@@ -40,8 +40,9 @@ def deal_in_session(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rule
     rec[REC_POT_AFTER]; the next deal's exemptions come from ``next_deal``) and adds each
     seat's score to ``nets``.  Returns False (rec[REC_OVERFLOW] = 1) when a pot, payment or
     net would pass OVF.  Every session kernel plays its deals through this one function:
-    ``play_session`` inlines it (per deal, the call and its two dozen arguments cost more than
-    the antes), the tail study's kernels call it compiled once as ``session_deal``.
+    ``play_session`` inlines it (the call and its two dozen array arguments cost about 270
+    instructions a deal, docs/performance.md), the tail study's kernels call it compiled once as
+    ``session_deal``.
     ``xo``: as ``play_dealt``'s."""
     seed_state(sd, ks_deal, j)
     seed_state(st, ks_dec, j)
