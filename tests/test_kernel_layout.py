@@ -118,13 +118,12 @@ def test_every_kernel_package_is_installed():
 # their Numba IR at every call site before type inference, which made the cold compile of each Bourre entry point
 # 1.35-2.4 times longer (docs/performance.md, "Compiling"), while the play measured as fast without it.  The per-card
 # and per-seat steps (legality, the players' card choice, the declaration) stay inlined: the play was 10% slower
-# with the declaration compiled once, and twice as slow with nothing inlined.  A session's deal is inlined into
-# ``play_session`` (the pot study's loop), compiled once as ``session_deal`` for the tail study.
+# with the declaration compiled once, and twice as slow with nothing inlined.
 COMPILED_ONCE = {"bourre/play.py": {"settle", "post_antes", "next_deal"},
-                 "bourre/sessions.py": {"session_start", "session_deal"},
+                 "bourre/sessions.py": {"session_start"},
                  "bourre/players.py": {"ev_kept_class", "ev_cell", "ev_discard", "ev_gain", "ev_gain_var", "ev_best"}}
 STAY_INLINED = {"bourre/draw.py": {"declare", "draw_declared"}, "bourre/players.py": {"choose_card", "choose_discard"},
-                "bourre/rules.py": {"legal_cards", "legal_follow"}, "bourre/sessions.py": {"deal_in_session"}}
+                "bourre/rules.py": {"legal_cards", "legal_follow"}}
 
 
 def _inline_always(rel: str) -> dict[str, bool]:
