@@ -119,7 +119,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
         rec[REC_POT_WON + w] = take
         rec[REC_POT_AFTER] = pot - take
         return True
-    # ---- the play (rules 8-11); iw[0:8] = next active seat, iw[8:16] = A-K-Q holders ----
+    # ---- the play (rules 8-11); iw[0:8] = next active seat ----
     first = -1
     prev = -1
     for i in range(k):
@@ -133,10 +133,15 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     iw[prev] = first
     leader = dealer if lono else first
     na = nplay
+    # the rules' per-deal constants of legal_cards, read once a deal: the cinch rule, the trump suit's mask and the
+    # seats that hold A-K-Q of trumps (bits) as play begins
     crule = rules[R_CINCH_RULE]
+    T = tmask(trump)
+    akq = np.int64(0)
     if crule == CINCH_AKQ and trump >= 0:
         for s in range(MAXP):
-            iw[8 + s] = 1 if ((active >> s) & 1 and (hands[s] & akqm) == akqm) else 0
+            if (active >> s) & 1 and (hands[s] & akqm) == akqm:
+                akq |= 1 << s
     played = U0
     nlg = np.int64(0)         # int64 from the start (pimc_card's arguments: one compiled form)
     for t in range(5):
@@ -150,9 +155,9 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
         s = leader
         for kpos in range(na):
             h = hands[s]
-            lg, cinch_applied = legal_cards(hands, s, kpos, na, active, rec[REC_WON + s], played, known_out, trump,
-                                            lono, rules, iw[8 + s] != 0, upcard if (lono and t == 0) else -1, ls,
-                                            win_card)
+            lg, cinch_applied = legal_cards(hands, s, kpos, na, active, rec[REC_WON + s], played, known_out, trump, T,
+                                            crule, lono, rules, (akq >> s) & 1, upcard if (lono and t == 0) else -1,
+                                            ls, win_card)
             if pimc is not None and hcodes[s] == H_PIMC and (lg & (lg - U1)) != U0:
                 c = _pimc.pimc_card(rec, s, h, lg, t, kpos, ls, win_card, win_seat, trump, lono, played, known_out,
                                     players, dealer, upcard, sep, pot, ante_amt, rules, hparams, nlg, st, uw, iw, xo)

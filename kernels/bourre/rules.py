@@ -306,19 +306,18 @@ def cinch_equiv(s, hands, active, played, known_out, trump, rules, won, lg, win_
 # the legal plays (rules 10, 11), once: play_dealt, the solver and the sampling player all call them
 # ============================================================================
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def legal_cards(hands, s, kpos, nplay, active, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls,
-                win_card):
+def legal_cards(hands, s, kpos, nplay, active, won_s, played, known_out, trump, T, crule, lono, rules, akq_s, forced,
+                ls, win_card):
     """Rules 10 and 11, the one statement of them: the cards seat ``s`` may play, and 1 when a cinch form
     narrowed them (0 otherwise).  ``kpos`` = cards already in the trick (0 = he leads), ``nplay`` the
     players in the play and ``active`` their seats (a bit mask), ``won_s`` his tricks so far, ``played``
     every card played in the deal (earlier tricks and the trick in progress), ``known_out`` the cards seen
-    out of play, ``akq_s`` whether he held A-K-Q of trumps when play began, ``forced`` a card he must lead
-    (-1 none: the up-card under Lo-No), ``ls`` the suit led and ``win_card`` the card winning the trick
-    (both -1 when he leads).  ``play_dealt`` (kernels/bourre/play.py) plays by it; the open-hand solver and
-    the sampling player reach it through ``legal_play``."""
+    out of play, ``T`` the trump suit's mask (``tmask(trump)``) and ``crule`` the cinch rule
+    (``rules[R_CINCH_RULE]``), both read once a deal by the caller, ``akq_s`` whether he held A-K-Q of trumps
+    when play began, ``forced`` a card he must lead (-1 none: the up-card under Lo-No), ``ls`` the suit led and
+    ``win_card`` the card winning the trick (both -1 when he leads).  ``play_dealt`` (kernels/bourre/play.py)
+    plays by it; the open-hand solver and the sampling player reach it through ``legal_play``."""
     h = hands[s]
-    crule = rules[R_CINCH_RULE]
-    T = tmask(trump)
     pagat = False
     cinch = 0
     if kpos == 0:
@@ -357,8 +356,8 @@ def legal_cards(hands, s, kpos, nplay, active, won_s, played, known_out, trump, 
 def legal_play(hands, s, kpos, players, won_s, played, known_out, trump, lono, rules, akq_s, forced, ls, win_card):
     """``legal_cards`` on a position whose players in the play are seats 0..players-1 (the solver's and the
     sampling player's numbering): the cards seat ``s`` may play."""
-    lg, _ = legal_cards(hands, s, kpos, players, (1 << players) - 1, won_s, played, known_out, trump, lono, rules,
-                        akq_s, forced, ls, win_card)
+    lg, _ = legal_cards(hands, s, kpos, players, (1 << players) - 1, won_s, played, known_out, trump, tmask(trump),
+                        rules[R_CINCH_RULE], lono, rules, akq_s, forced, ls, win_card)
     return lg
 
 
