@@ -32,13 +32,7 @@ def workspace(table, entry_words, bits, extra=0):
 def new_generation(ws, table):
     """A fresh generation: every table entry of an older one is ignored (after 2**32 solves the table,
     from word ``table`` on, is cleared and the count starts over)."""
-    g = ws[W_GEN] + U1
-    if g >= np.uint64(1 << 32):
-        for i in range(table, ws.shape[0]):
-            ws[i] = U0
-        g = U1
-    ws[W_GEN] = g
-
+    renew_generation(ws, W_GEN, 32, table, ws.shape[0])
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -52,3 +46,15 @@ def renew_generation(ws, word, bits, start, stop):
             ws[i] = U0
         g = U1
     ws[word] = g
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def merge_bounds(lo, hi, result, target):
+    """The bounds (lo, hi) of a position's value narrowed by one null-window search's outcome: it reached
+    ``target`` (``result``), so lo >= target, or it did not, so hi <= target - 1 (both solvers' table stores)."""
+    if result:
+        if target > lo:
+            lo = target
+    elif target - 1 < hi:
+        hi = target - 1
+    return lo, hi

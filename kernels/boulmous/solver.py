@@ -62,8 +62,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..cards import U0, U1, highest, lowest, popcount
-from ..rng import seed_state
-from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, new_generation, renew_generation, workspace
+from ..rng import mix64, seed_state
+from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, merge_bounds, new_generation, renew_generation, workspace
 from .dealing import deal_random
 from .players import max_power_card, min_power_card
 from .rules import CSUIT, NT, POWER, R_LEFT_BOWER_TRUMP, TABS, beats, legal_mask
@@ -258,11 +258,7 @@ def _tt_store(ws, slot, tag, result, target, left):
     if (e >> np.uint64(6)) == tag:
         lo = np.int64((e >> np.uint64(3)) & np.uint64(7))
         hi = np.int64(e & np.uint64(7))
-    if result:
-        if target > lo:
-            lo = target
-    elif target - 1 < hi:
-        hi = target - 1
+    lo, hi = merge_bounds(lo, hi, result, target)
     ws[slot] = (tag << np.uint64(6)) | (np.uint64(lo) << np.uint64(3)) | np.uint64(hi)
 
 
@@ -300,11 +296,7 @@ def _tt_store2(ws, slot, k0, k1, result, target, left):
     if ws[slot] == k0 and (e & K1_MASK) == k1:
         lo = np.int64((e >> np.uint64(58)) & np.uint64(7))
         hi = np.int64(e >> np.uint64(61))
-    if result:
-        if target > lo:
-            lo = target
-    elif target - 1 < hi:
-        hi = target - 1
+    lo, hi = merge_bounds(lo, hi, result, target)
     ws[slot] = k0
     ws[slot + 1] = k1 | (np.uint64(lo) << np.uint64(58)) | (np.uint64(hi) << np.uint64(61))
 
@@ -601,17 +593,10 @@ def share_scope(ws, scope):
 @njit(cache=True, nogil=True, _nrt=False)
 def scope_of(key, index, rules):
     """A scope of the shared table: a hash of a random ``key``, an ``index`` (a deal's) and every rule flag."""
-    z = _mix(key ^ _mix(np.uint64(index) + np.uint64(0x9E3779B97F4A7C15)))
+    z = mix64(key ^ mix64(np.uint64(index) + np.uint64(0x9E3779B97F4A7C15)))
     for i in range(rules.shape[0]):
-        z = _mix(z ^ np.uint64(rules[i]))
+        z = mix64(z ^ np.uint64(rules[i]))
     return z
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, nogil=True, _nrt=False)

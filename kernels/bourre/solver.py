@@ -96,7 +96,7 @@ from numba import njit, prange
 
 from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
 from ..rng import below, seed_state
-from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, new_generation, workspace
+from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, merge_bounds, new_generation, workspace
 from . import rules as K
 from .rules import (CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, KNOW_HOLDER, MAXP, N_RULES, R_CINCH_KNOWLEDGE, R_CINCH_RULE,
                     above_in_suit, beats, bitc, legal_play, tmask)
@@ -330,11 +330,7 @@ def _tt_store(ws, slot, k0, k1, res, target, hi0):
     if ws[slot] == k0 and (ws[slot + 1] >> np.uint64(8)) == (k1 >> np.uint64(8)):
         lo = np.int64((ws[slot + 1] >> np.uint64(4)) & np.uint64(15))
         hi = np.int64(ws[slot + 1] & np.uint64(15))
-    if res:
-        if target > lo:
-            lo = target
-    elif target - 1 < hi:
-        hi = target - 1
+    lo, hi = merge_bounds(lo, hi, res, target)
     ws[slot] = k0
     ws[slot + 1] = k1 | (np.uint64(lo) << np.uint64(4)) | np.uint64(hi)
 
