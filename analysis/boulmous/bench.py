@@ -20,6 +20,14 @@ from .spec import SPEC
 from .trace import trace
 
 
+def _contract_deals(seed: int, deals: int, ntrumps: int):
+    """The deals ``0..deals-1`` of ``seed`` (its card stream), each a forced contract: the taker deal i mod 4 on
+    lead, trump i mod ``ntrumps`` (4: the suits; 5: no-trump too), bid 3. Returns (hands, takers, trumps, bids)."""
+    kd, _ = SPEC.keys(seed)
+    idx = np.arange(deals, dtype=np.int64)
+    return S.random_deals(kd, 0, deals), idx % 4, idx % ntrumps, np.full(deals, 3, np.int64)
+
+
 def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0), seed: int = 0,
               repeats: int = 2, ref_worlds: int = 512) -> pd.DataFrame:
     """The Boulmous sampling player's ``race`` measured (docs/methods/sampling.md): ``deals`` random deals
@@ -33,11 +41,8 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
     solver nodes searched as a share of race = 0's (the work saved, which the host's load does not blur)."""
     worlds = PIMC_WORLDS if worlds is None else int(worlds)
     ra = rules_array(BoulmousRules())
-    kd, _ = SPEC.keys(seed)
     key = pimc_key(seed)
-    hands = S.random_deals(kd, 0, deals)
-    idx = np.arange(deals, dtype=np.int64)
-    takers, trumps, bids = idx % 4, idx % 4, np.full(deals, 3, np.int64)
+    hands, takers, trumps, bids = _contract_deals(seed, deals, 4)
     old = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
@@ -130,11 +135,8 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
     race = PIMC_RACE if race is None else float(race)
     rules = BoulmousRules()
     ra = rules_array(rules)
-    kd, _ = SPEC.keys(seed)
     key = pimc_key(seed)
-    hands = S.random_deals(kd, 0, deals)
-    idx = np.arange(deals, dtype=np.int64)
-    takers, trumps, bids = idx % 4, idx % 5, np.full(deals, 3, np.int64)
+    hands, takers, trumps, bids = _contract_deals(seed, deals, 5)
     old = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
