@@ -20,7 +20,8 @@ for a in "$@"; do
   esac
 done
 if [ "$fast" = 0 ] && [ "$workers_given" = 0 ]; then
-  cores=$(nproc 2>/dev/null || echo 1)
+  # the cores this process may use; nproc alone would also obey OMP_NUM_THREADS, which e.g. a Dask LocalCluster sets
+  cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
   workers=${TRICKSIM_TEST_WORKERS:-$cores}
   if [ "$workers" -gt "$cores" ]; then workers=$cores; fi
   # each test file on one worker: a module's fixtures (a fresh install, a browser, trained tables) are built once

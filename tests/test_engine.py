@@ -187,8 +187,15 @@ def test_cli_rerun_resumes(tmp_path):
     assert (tmp_path / "odds_calls.csv").read_text() == first
 
 
-def test_dask_local_cluster_matches_local_backend():
+def test_dask_local_cluster_matches_local_backend(monkeypatch):
     distributed = pytest.importorskip("distributed")
+    # a LocalCluster writes its workers' settings (OMP_NUM_THREADS=1, ...) into this process's environment:
+    # monkeypatch puts them back, so no later test in this worker sees them
+    for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MALLOC_TRIM_THRESHOLD_"):
+        if k in os.environ:
+            monkeypatch.setenv(k, os.environ[k])
+        else:
+            monkeypatch.delenv(k, raising=False)
     from dask.distributed import Client, LocalCluster
     p = params(heur="aggressive")
     run = engine.Run("boulmous.deals", p, 60_000, 10_000)

@@ -65,6 +65,7 @@ def test_full_tier_runs_one_worker_per_core_each_file_on_one_worker():
     n = _cores()
     want = ["-n", str(n), "--dist", "loadfile", "-rs"] if n > 1 else ["-rs"]
     assert _pytest_args("-rs") == want           # what CI passes
+    assert _pytest_args("-rs", OMP_NUM_THREADS="1", OMP_THREAD_LIMIT="1") == want   # set by a Dask cluster, not ours
     assert _pytest_args("-rs", TRICKSIM_TEST_WORKERS="1") == ["-rs"]
     assert _pytest_args(TRICKSIM_TEST_WORKERS="99")[:2] == (["-n", str(n)] if n > 1 else [])   # never past the cores
 
