@@ -1,20 +1,26 @@
 """Bourre's sampling player measured (docs/methods/sampling.md): for its inference (``infer``), the card decisions,
 the layouts drawn and rejected by the declaration check, the fallbacks and the CPU time per card decision
 (``pimc_inference``; ``python -c "from tricksim.analysis.bourre.bench import pimc_inference; print(pimc_inference())"``).
+For its shared solver table (``share_tt``), the solver nodes and CPU time per card decision with 0 and 1
+(``pimc_share``, scripts/pimc_share_cost.py).
 """
 from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 import pandas as pd
 
 from ...kernels import bourre as K
 from ...kernels.bourre import infer as KI
+from ...kernels.bourre import pimc as PB
+from ...kernels.tt import W_NODES
 from .config import DEFAULT_PLAYERS, BourreRules, has_pimc, pimc_arg, rules_array
 from .ev import ev_tables
 from .pot import check_sessions
 from .spec import SPEC
+from .studies import pimc_decisions
 
 
 def inference_counts(seed: int = 1, players: int = DEFAULT_PLAYERS, sessions: int = 4, deals: int = 25, rules=None,
@@ -68,3 +74,53 @@ def pimc_inference(seed: int = 1, players: int = 5, sessions: int = 4, deals: in
                      "fallback worlds": c["fallbacks"] / c["worlds"] if c["worlds"] else float("nan"),
                      "CPU s": best, "CPU ms per card decision": 1000 * best / dec if dec else float("nan")})
     return pd.DataFrame(rows)
+
+
+def pimc_share(seed: int = 0, players: int = 5, sessions: int = 2, deals: int = 10, rounds: int = 3,
+               stream: int = 1) -> pd.DataFrame:
+    """The sampling player's shared solver table (``share_tt``) measured on one thread: the card decisions with a
+    choice of sessions played by pimc at every seat (studies.py ``pimc_decisions``), each made again by
+    ``pimc_card`` (its default parameters, the decision stream ``stream``) with ``share_tt`` = 0 and 1 in turn (0
+    first in even rounds, 1 first in odd ones), ``rounds`` times, from a fresh scratch each time. Asserts that
+    both choose the same card in every decision. One row per setting: the decisions, the solver nodes per
+    decision, the CPU milliseconds per decision (the process's CPU time: the median of the rounds) and their
+    ratios to ``share_tt`` = 0."""
+    dec = pimc_decisions(seed, players, sessions, deals)
+    prm = SPEC.heuristic_arrays(SPEC.parse_seats("pimc", players))[1]
+    st = np.array([np.uint64(stream)], np.uint64)
+    got = {}
+
+    def run(sh, sub):
+        p = prm.copy()
+        p[:, K.COLUMN["share_tt"]] = sh
+        uw = np.zeros(K.UW_LEN, np.uint64)
+        iw = np.zeros(K.IW_LEN, np.int64)
+        t0 = time.process_time()
+        cards = [PB.pimc_card(*d[:20], p, d[20], st, uw, iw) for d in sub]
+        return time.process_time() - t0, int(uw[57 + W_NODES]), cards
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        for sh in (0, 1):
+            run(sh, dec[:1])                        # compiled (or loaded) before the clock starts
+        for r in range(rounds):
+            for sh in ((0, 1) if r % 2 == 0 else (1, 0)):
+                cpu, nodes, cards = run(sh, dec)
+                g = got.setdefault(sh, {"cpu": []})
+                g["cpu"].append(cpu)
+                g.update(nodes=nodes, cards=cards)
+    finally:
+        numba.set_num_threads(old)
+    rows = []
+    for sh in (0, 1):
+        g = got[sh]
+        assert g["cards"] == got[0]["cards"], "share_tt changed a decision"
+        rows.append({"players": players, "share_tt": sh, "decisions": len(dec),
+                     "nodes per decision": g["nodes"] / len(dec),
+                     "CPU ms per decision": 1000 * float(np.median(g["cpu"])) / len(dec),
+                     "CPU s per round": [round(x, 2) for x in g["cpu"]]})
+    df = pd.DataFrame(rows)
+    df["nodes ratio"] = df["nodes per decision"] / df["nodes per decision"].iloc[0]
+    df["CPU ratio"] = df["CPU ms per decision"] / df["CPU ms per decision"].iloc[0]
+    return df

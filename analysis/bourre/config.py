@@ -163,7 +163,7 @@ PIMC_EVAL = _DEFAULT["eval"]       # default scoring of a world: the paranoid so
 PIMC_DECIDE = _DEFAULT["decide"]   # default play/pass and discards: by sampling, measured better than basic's
 REGISTRY["pimc"] = HeuristicDef(
     "pimc", K.H_PIMC,
-    {**_family(2.0), **declared(K.PARAMS, ["worlds", "race", "eval", "decide", "infer"])},
+    {**_family(2.0), **declared(K.PARAMS, ["worlds", "race", "eval", "decide", "infer", "share_tt"])},
     "sampling player: play/pass and discards by sampling deals consistent with the earlier declarations (decide=0: "
     "as basic, its own parameters); plays each card by sampling worlds "
     "consistent with what it has seen and scoring every legal card in each by the chips of the open-hand "
@@ -173,7 +173,7 @@ PIMC_ONLY = "compare, trace and odds (and odds --play pimc)"   # the studies tha
 PIMC_COMPARE_HANDS = 10_000   # compare's default deals when an entrant is pimc (README: about 9 minutes on 2 cores
                               # for 3 entrants with decide=1, the default)
 PIMC_COMPARE_BLOCK = 1_024    # deals per engine block then (several seconds each)
-SAMPLING = Sampling(K.H_PIMC, PIMC_ONLY, PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK, integers=("decide", "infer"))
+SAMPLING = Sampling(K.H_PIMC, PIMC_ONLY, PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK, integers=("decide", "infer", "share_tt"))
 has_pimc, compare_slow, no_pimc = SAMPLING.has, SAMPLING.compare_slow, SAMPLING.refuse
 
 

@@ -27,10 +27,11 @@ sets is used: never seen in the tests). With ``infer`` = 1 the worlds also agree
 ties going to ``basic``'s own card, which is the first candidate. How a world scores a card is the parameter ``eval``:
 
 - ``eval`` = 1 (the default, ``EVAL_PARANOID``): the seat plays the card, then the open-hand solver
-  (kernels/bourre/solver.py ``analyse``, ``_paranoid``) answers for it against all the other active players
-  together: it surely wins the pot, it surely takes a trick, or the others can hold it to bourre; the card
-  scores 8 x the chips of that outcome plus the tricks the seat is sure of (so the outcome comes first and the
-  sure tricks break its ties). A card that ends the deal is scored as a playout scores it;
+  (kernels/bourre/solver.py ``analyse``, kernels/bourre/pimc_solve.py ``paranoid``) answers for it against all
+  the other active players together: it surely wins the pot, it surely takes a trick, or the others can hold it
+  to bourre; the card scores 8 x the chips of that outcome plus the tricks the seat is sure of (so the outcome
+  comes first and the sure tricks break its ties). A card that ends the deal is scored as a playout scores it.
+  With ``share_tt`` = 1 the solves of one decision share the solver's table (pimc_solve.py): the same scores;
 - ``eval`` = 0 (``EVAL_ROLLOUT``): the rest of the deal is played out by every active player as ``basic`` plays
   (``_finish``, ``choose_card`` with the seat's own parameters), and the card scores the seat's chips.
 
@@ -54,14 +55,14 @@ from .draw import draw_declared_call as draw_declared
 from .draw import must_play
 from .draw import basic_decision_call
 from .infer import CHECKED, MAX_INFER_TRIES, N_STATS, declared_ok, infer_start, stats_of, world_state
-from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_WORLDS, choose_card, ev_discard, ev_gain
+from .pimc_solve import PIMC_TT_BITS, advance, open_decision, paranoid
+from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_SHARE_TT, P_WORLDS, choose_card, ev_discard, ev_gain
 from .rules import (IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP,
                     R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEAL_IDX, REC_DEALER, REC_DEC,
                     REC_NDEC, REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD, UW_LEN, above_in_suit, beats,
                     better_in_suit, bitc, fill_pool, legal_play, tmask)
-from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_TRICKS, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN,
-                     POS_LONO, POS_ME, POS_N, POS_NTRICK, POS_PLAYED, POS_TRICK, POS_TRUMP, POS_WON, QKA, W_BITS,
-                     W_TT, analyse)
+from .share import SHARE_WORDS
+from .solver import N_OUT, POS_LEN, QKA, W_TT
 
 PIMC_SALT = np.uint64(0xB0D7E5A3C1F29E47)   # the sampling player's stream, apart from the decision stream
 MAX_TRIES = 4096
@@ -70,21 +71,10 @@ X_DRAW_ROW = 40            # --explain (kernels/explain.py): card nlg of a deal 
 # 0, -1 and True as typed values: a literal argument compiles a callee once more (_finish, declare)
 Z0, M1, YES = np.int64(0), np.int64(-1), np.bool_(True)
 EVAL_ROLLOUT, EVAL_PARANOID = 0, 1
-PIMC_TT_BITS = 10          # the open-hand solver's table in play_dealt's scratch (eval = paranoid)
-assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + 90 and N_STATS <= 8
+assert UW_LEN == 57 + W_TT + 2 * (1 << PIMC_TT_BITS) + SHARE_WORDS + 90 and N_STATS <= 8   # pimc_solve.py
 assert IW_LEN == 124 + POS_LEN + N_OUT + 8 + 356          # ... + the inference counters (infer.IW_STATS)
 BINOM = np.array([[float(np.prod(np.arange(a - k + 1, a + 1)) / np.prod(np.arange(1, k + 1))) if k <= a else 0.0
                    for k in range(6)] for a in range(53)], np.float64)
-
-
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
-def _advance(c, kpos, ls, wc, wseat, s, trump, lono):
-    """The trick state (suit led, winning card, winning seat) after seat s plays c as card kpos."""
-    if kpos == 0:
-        return c >> 4, c, s
-    if beats(c, ls, wc, trump, lono):
-        return ls, c, s
-    return ls, wc, wseat
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -93,7 +83,7 @@ def _play(hh, won, na, s, c, played, leader, kpos, ls, wc, wseat, trump, lono):
     new (played, leader, cards in the trick, suit led, winning card, winning seat)."""
     hh[s] &= ~bitc(c)
     played |= bitc(c)
-    ls, wc, wseat = _advance(c, kpos, ls, wc, wseat, s, trump, lono)
+    ls, wc, wseat = advance(c, kpos, ls, wc, wseat, s, trump, lono)
     kpos += 1
     if kpos == na:
         won[wseat] += 1
@@ -183,7 +173,7 @@ def _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, de
             by[sq] |= bitc(c)
             hist[nh] = c
             nh += 1
-            ls, wc, wseat = _advance(c, q, ls, wc, wseat, sq, trump, lono)
+            ls, wc, wseat = advance(c, q, ls, wc, wseat, sq, trump, lono)
         if tt < t:
             won[wseat] += 1
     lead0 = idx[rec[REC_TRICKS]]
@@ -351,7 +341,8 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
     act, idx, hist, need, won0, won, cand, sums, val, forb, by, fixed, world, hh, rng = _scratch(uw, iw)
     na, me, nh, lead0, U = _setup(rec, me_real, h, t, kpos, trump, lono, played, known_out, players, dealer, upcard,
                                   sep, rules, act, idx, hist, forb, by, fixed, need, won0)
-    paranoid = hparams[me_real, P_EVAL] > 0.5
+    para = hparams[me_real, P_EVAL] > 0.5
+    share = para and hparams[me_real, P_SHARE_TT] > 0.5
     ws = uw[57:]
     pos = iw[124:124 + POS_LEN]
     o3 = iw[124 + POS_LEN:124 + POS_LEN + N_OUT]
@@ -374,6 +365,8 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
         for ci in range(nc):
             xo[rec[REC_DEAL_IDX], nlg, X_CAND + ci] = cand[ci]
     seed_state(rng, st[0] ^ PIMC_SALT, nlg)
+    if share:
+        open_decision(ws, st[0], nlg, me_real, na, me, trump, lono, known_out, rules)
     lead = idx[rec[REC_TRICKS + 10 * t]]
     wsi = idx[win_seat]
     stats = stats_of(iw)
@@ -382,7 +375,7 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
         chk, _ = _world(chk, rng, world, hh, won, na, me, h, U, forb, fixed, need, by, hist, nh, lead0, trump, lono,
                         upcard, known_out, rules, idx, rec, players, dealer, sep, pot, ante_amt, hparams, me_real, st,
                         stats, uw[UW_LEN - 90:])     # pre: the draw decision's scratch, free here
-        akq = np.int64(0)   # int64 from the start: a literal 0 would compile _finish and _paranoid once more
+        akq = np.int64(0)   # int64 from the start: a literal 0 would compile _finish and paranoid once more
         if trump >= 0:
             am = QKA << np.uint64(16 * trump)
             for q in range(na):
@@ -392,9 +385,9 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
             for q in range(na):
                 hh[q] = world[q]
                 won[q] = won0[q]
-            if paranoid:
-                oc, tk = _paranoid(hh, won, na, me, cand[ci], lead, kpos, ls, win_card, wsi, tcards, played,
-                                   known_out, trump, lono, akq, rules, ws, pos, o3)
+            if para:
+                oc, tk = paranoid(hh, won, na, me, cand[ci], lead, kpos, ls, win_card, wsi, tcards, played,
+                                  known_out, trump, lono, akq, rules, ws, pos, o3, share)
                 if oc < 0:                    # the deal ended: score it as a playout does
                     oc = _finish(hh, na, me, M1, lead, Z0, M1, M1, lead, played, won, known_out, trump, lono, rules,
                                  akq, hparams, me_real, st)
@@ -409,7 +402,7 @@ def pimc_card(rec, me_real, h, lg, t, kpos, ls, win_card, win_seat, trump, lono,
                     x_add(xo[rec[REC_DEAL_IDX], nlg], ci, val[oc], 0)
         if xo is not None:
             xo[rec[REC_DEAL_IDX], nlg, X_WORLDS] += 1
-        if _race_stop(sums, nc, w, nw, race, span * (8 if paranoid else 1)):
+        if _race_stop(sums, nc, w, nw, race, span * (8 if para else 1)):
             break
     return cand[_best(sums, nc)]
 
@@ -454,49 +447,6 @@ def _scratch(uw, iw):
     """The sampling player's views of ``play_dealt``'s scratch (bourre.UW_LEN, bourre.IW_LEN)."""
     return (iw[24:32], iw[32:40], iw[40:80], iw[80:88], iw[88:96], iw[96:104], iw[104:112], iw[112:120],
             iw[120:124], uw[16:24], uw[24:32], uw[32:40], uw[40:48], uw[48:56], uw[56:57])
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _paranoid(hh, won, na, me, cand, lead, kpos, ls, wc, wseat, tcards, played, known_out, trump, lono, akq, rules,
-              ws, pos, o):
-    """``eval`` = paranoid: after the seat plays ``cand`` in the world ``hh`` (modified), the open-hand solver's
-    answer for it against all the others together (kernels/bourre/solver.analyse): 0 it surely wins the pot,
-    3 it surely takes a trick, 2 the others can keep it without one; and its guaranteed tricks."""
-    tm = U0
-    for q in range(kpos):
-        tm |= bitc(tcards[q])
-    done = played & ~tm
-    for q in range(POS_LEN):
-        pos[q] = 0
-    hh[me] &= ~bitc(cand)
-    ls, wc, wseat = _advance(cand, kpos, ls, wc, wseat, me, trump, lono)
-    if kpos + 1 == na:                        # the candidate ends the trick
-        won[wseat] += 1
-        done |= tm | bitc(cand)
-        lead = wseat
-        if hh[lead] == U0:                    # the last trick: the deal is over
-            return -1, 0
-    else:
-        for q in range(kpos):
-            pos[POS_TRICK + q] = tcards[q]
-        pos[POS_TRICK + kpos] = cand
-        pos[POS_NTRICK] = kpos + 1
-    pos[POS_N] = na
-    pos[POS_ME] = me
-    pos[POS_LEADER] = lead
-    pos[POS_TRUMP] = trump
-    pos[POS_LONO] = 1 if lono else 0
-    pos[POS_LEAD] = -1
-    pos[POS_AKQ] = akq
-    pos[POS_PLAYED] = np.int64(done)
-    pos[POS_KNOWN] = np.int64(known_out)
-    for q in range(na):
-        pos[POS_WON + q] = won[q]
-    ws[W_BITS] = np.uint64(PIMC_TT_BITS)
-    analyse(hh, pos, rules, ws, o)
-    if o[OUT_WIN] != 0:
-        return 0, o[OUT_TRICKS]
-    return (3 if o[OUT_NOT_BOURRE] != 0 else 2), o[OUT_TRICKS]
 
 
 @njit(cache=True, nogil=True)

@@ -59,6 +59,9 @@ PARAMS = (
     ("infer", 0, 0, 1, "1: the card play's worlds also agree with every other player's play/pass and number of cards "
                        "drawn, under the model of basic with pimc's parameters; 0 (default): they ignore the "
                        "declarations (an integer)"),
+    ("share_tt", 0, 0, 1, "1: the open-hand solver's table kept across the worlds and candidates of a card decision "
+                          "(the same decisions, fewer positions searched); 0: each world solved from an empty table "
+                          "(an integer)"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
@@ -72,7 +75,7 @@ P_SURE_WEIGHT, P_ANTE_MULT, P_LONO_RANK = COLUMN["sure_weight"], COLUMN["ante_mu
 P_PLAY_PROB, P_LONO_PROB = COLUMN["play_prob"], COLUMN["lono_prob"]
 P_DRAW, P_DRAW_Z = COLUMN["draw"], COLUMN["draw_z"]
 P_WORLDS, P_RACE, P_EVAL, P_DECIDE = COLUMN["worlds"], COLUMN["race"], COLUMN["eval"], COLUMN["decide"]
-P_INFER = COLUMN["infer"]
+P_INFER, P_SHARE_TT = COLUMN["infer"], COLUMN["share_tt"]
 
 # ---- the expected-value player (H_EV): its probability table --------------
 # The play/pass decision and the draw of ``ev`` read P(win), P(tie), P(bourre) of playing from a

@@ -100,6 +100,7 @@ from ..tt import W_BITS, W_GEN, W_HEADER, W_NODES, merge_bounds, new_generation,
 from . import rules as K
 from .rules import (CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, KNOW_HOLDER, MAXP, N_RULES, R_CINCH_KNOWLEDGE, R_CINCH_RULE,
                     above_in_suit, beats, bitc, legal_play, tmask)
+from .share import SHARE_WORDS, W_SON, share_k1, share_slot, share_store
 
 # ---- the position record ----------------------------------------------------
 POS_N, POS_ME, POS_LEADER, POS_NTRICK, POS_TRUMP, POS_LONO, POS_LEAD, POS_AKQ, POS_PLAYED, POS_KNOWN = range(10)
@@ -137,7 +138,7 @@ def new_workspace(bits: int = TT_BITS) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _workspace(bits):
-    return workspace(W_TT, 2, bits)
+    return workspace(W_TT, 2, bits, SHARE_WORDS)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -336,6 +337,17 @@ def _tt_store(ws, slot, k0, k1, res, target, hi0):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _put(ws, base, res, target, hi0, h, players):
+    """Store the result ``res`` of the trick-boundary node of stack record ``base`` (``h`` its hands) in its table."""
+    slot = np.int64(ws[base + F_SLOT1]) - 1
+    if slot >= 0 and ws[W_SON] != U0:
+        share_store(ws, W_TT + (2 << np.int64(ws[W_BITS])), ws[base + F_K0], ws[base + F_K1], h, players, res, target,
+                    hi0)
+    elif slot >= 0:
+        _tt_store(ws, slot, ws[base + F_K0], ws[base + F_K1], res, target, hi0)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _last_trick(h, players, leader, trump, lono):
     """The winner of the last trick (every seat holds one card)."""
     c = lowest(h[leader])
@@ -390,6 +402,10 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
     crule = rules[R_CINCH_RULE]
     T = tmask(trump)
     won_key = (crule == CINCH_PAGAT and trump >= 0) or goal == GOAL_WIN
+    shared = ws[W_SON] != U0        # the shared table (kernels/bourre/share.py) rather than the per-solve one
+    table2 = W_TT + (2 << bits)
+    akq_key = akq if crule == CINCH_AKQ else 0
+    tsh = 16 * trump if (crule == CINCH_PAGAT and trump >= 0 and rules[R_CINCH_KNOWLEDGE] == KNOW_HOLDER) else -1
     hi0 = 1 if goal == GOAL_WIN else 5
     d = 0
     mode = 0
@@ -486,9 +502,15 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                                     wq = np.uint64(4)    # the cinch test is the same from 4 on
                             wk |= wq << np.uint64(3 * q)
                     k0 = allh | (np.uint64(leader) << np.uint64(13))
-                    k1 = (gen << np.uint64(32)) | (wk << np.uint64(8))
-                    slot = W_TT + 2 * _slot(k0, k1, bits)
-                    if ws[slot] == k0 and (ws[slot + 1] >> np.uint64(8)) == (k1 >> np.uint64(8)):
+                    if shared:
+                        pt = ((p0 | (all0 & ~allh)) >> np.uint64(tsh)) & np.uint64(0x1FFF) if tsh >= 0 else U0
+                        k1 = share_k1(ws, wk, akq_key, goal, forced, pt)
+                        slot, hit, _, _, _ = share_slot(ws, table2, k0, k1, h, players)
+                    else:
+                        k1 = (gen << np.uint64(32)) | (wk << np.uint64(8))
+                        slot = W_TT + 2 * _slot(k0, k1, bits)
+                        hit = ws[slot] == k0 and (ws[slot + 1] >> np.uint64(8)) == (k1 >> np.uint64(8))
+                    if hit:
                         e = ws[slot + 1]
                         tg = target if goal == GOAL_TRICKS else 1
                         if np.int64((e >> np.uint64(4)) & np.uint64(15)) >= tg:
@@ -580,10 +602,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
                 m = ws[base + F_M1]
                 if m == U0:     # every move tried, none reached the node's goal
                     res = ws[base + F_MAX] == U0
-                    slot = np.int64(ws[base + F_SLOT1]) - 1
-                    if slot >= 0:
-                        _tt_store(ws, slot, ws[base + F_K0], ws[base + F_K1], res,
-                                  np.int64(ws[base + F_TARGET]) if goal == GOAL_TRICKS else 1, hi0)
+                    _put(ws, base, res, np.int64(ws[base + F_TARGET]) if goal == GOAL_TRICKS else 1, hi0, h, players)
                     mode = 2
                     continue
                 c = _strongest(m, lono) if strong else _weakest(m, lono)
@@ -634,10 +653,7 @@ def _search(h, rules, ws, leader, n_in, ls, win_card, win_seat, tmask_, target, 
             if tw > 0:
                 ws[W_WON + tw - 1] -= U1
             if res == (ws[base + F_MAX] != U0):     # a cut-off: this node's goal is reached
-                slot = np.int64(ws[base + F_SLOT1]) - 1
-                if slot >= 0:
-                    _tt_store(ws, slot, ws[base + F_K0], ws[base + F_K1], res,
-                              np.int64(ws[base + F_TARGET]) if goal == GOAL_TRICKS else 1, hi0)
+                _put(ws, base, res, np.int64(ws[base + F_TARGET]) if goal == GOAL_TRICKS else 1, hi0, h, players)
             else:
                 mode = 1
 
