@@ -76,7 +76,7 @@ OUT_WIN, OUT_TIE, OUT_LONE, OUT_CARRY = 0, 1, 2, 3
 NO_SEAT = np.int64(-1)        # typed (not a literal): every caller shares one compiled play_dealt
 # scratch of ``play_dealt`` (kernels run with no allocator): uw[0:16], iw[0:24] its own, the rest the
 # sampling player's (kernels/bourre/pimc.py)
-UW_LEN = 16 + 41 + 2810 + 20480 + 90   # ... + its open-hand solver's workspace (pimc_solve.PIMC_TT_BITS), its
+UW_LEN = 16 + 41 + 2810 + 5120 + 90   # ... + its open-hand solver's workspace (pimc_solve.PIMC_TT_BITS), its
 # shared table (share.SHARE_WORDS) + its draw decision's
 IW_LEN = 24 + 100 + 26 + 3 + 8 + 356   # ... + its inference counters (kernels/bourre/infer.py) + its draw decision's
 

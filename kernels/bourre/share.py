@@ -33,7 +33,7 @@ from ..cards import U0
 from ..tt import merge_bounds, renew_generation
 
 W_SON, W_SGEN, W_SCOPE = 13, 14, 15     # the shared table on for this solve; its generation; the current scope
-SHARE_BITS = 12                         # 2**SHARE_BITS entries
+SHARE_BITS = 10                         # 2**SHARE_BITS entries
 E_WORDS = 5
 SHARE_WORDS = E_WORDS << SHARE_BITS
 SGEN_BITS = 9
@@ -94,13 +94,14 @@ def share_slot(ws, table, k0, k1, h, players):
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def share_store(ws, table, k0, k1, h, players, res, target, hi0):
-    """Merge the outcome of a search with ``target`` into the bounds stored for the position (k0, k1, the owners
-    of ``h``: the node's own hands, restored when its result is stored)."""
-    slot, found, p0, p1, p2 = share_slot(ws, table, k0, k1, h, players)
+def share_store(ws, slot, k0, k1, h, players, res, target, hi0):
+    """Merge the outcome of a search with ``target`` into the bounds stored at ``slot`` (``share_slot``'s) for the
+    position (k0, k1, the owners of ``h``: the node's own hands, restored when its result is stored)."""
+    p0, p1, p2 = _planes(h, players)
     lo = 0
     hi = hi0
-    if found:
+    if (ws[slot] == k0 and (ws[slot + 1] >> np.uint64(8)) == (k1 >> np.uint64(8)) and ws[slot + 2] == p0
+            and ws[slot + 3] == p1 and ws[slot + 4] == p2):
         lo = np.int64((ws[slot + 1] >> np.uint64(4)) & np.uint64(15))
         hi = np.int64(ws[slot + 1] & np.uint64(15))
     lo, hi = merge_bounds(lo, hi, res, target)

@@ -341,8 +341,7 @@ def _put(ws, base, res, target, hi0, h, players):
     """Store the result ``res`` of the trick-boundary node of stack record ``base`` (``h`` its hands) in its table."""
     slot = np.int64(ws[base + F_SLOT1]) - 1
     if slot >= 0 and ws[W_SON] != U0:
-        share_store(ws, W_TT + (2 << np.int64(ws[W_BITS])), ws[base + F_K0], ws[base + F_K1], h, players, res, target,
-                    hi0)
+        share_store(ws, slot, ws[base + F_K0], ws[base + F_K1], h, players, res, target, hi0)
     elif slot >= 0:
         _tt_store(ws, slot, ws[base + F_K0], ws[base + F_K1], res, target, hi0)
 
