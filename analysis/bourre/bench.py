@@ -76,28 +76,34 @@ def pimc_inference(seed: int = 1, players: int = 5, sessions: int = 4, deals: in
     return pd.DataFrame(rows)
 
 
-def pimc_share(seed: int = 0, players: int = 5, sessions: int = 2, deals: int = 10, rounds: int = 3,
+def pimc_share(seed: int = 0, players: int = 5, sessions: int = 4, deals: int = 30, rounds: int = 5,
                stream: int = 1) -> pd.DataFrame:
     """The sampling player's shared solver table (``share_tt``) measured on one thread: the card decisions with a
     choice of sessions played by pimc at every seat (studies.py ``pimc_decisions``), each made again by
     ``pimc_card`` (its default parameters, the decision stream ``stream``) with ``share_tt`` = 0 and 1 in turn (0
     first in even rounds, 1 first in odd ones), ``rounds`` times, from a fresh scratch each time. Asserts that
-    both choose the same card in every decision. One row per setting: the decisions, the solver nodes per
-    decision, the CPU milliseconds per decision (the process's CPU time: the median of the rounds) and their
-    ratios to ``share_tt`` = 0."""
+    both choose the same card in every decision. One row per trick and setting, then one for all the tricks: the
+    decisions, the solver nodes per decision, the CPU milliseconds per decision (the process's CPU time of each
+    decision, summed over the trick; the median of the rounds) and their ratios to ``share_tt`` = 0."""
     dec = pimc_decisions(seed, players, sessions, deals)
     prm = SPEC.heuristic_arrays(SPEC.parse_seats("pimc", players))[1]
     st = np.array([np.uint64(stream)], np.uint64)
-    got = {}
+    trick = np.array([d[4] for d in dec])
+    got = {0: [], 1: []}
 
     def run(sh, sub):
         p = prm.copy()
         p[:, K.COLUMN["share_tt"]] = sh
         uw = np.zeros(K.UW_LEN, np.uint64)
         iw = np.zeros(K.IW_LEN, np.int64)
-        t0 = time.process_time()
-        cards = [PB.pimc_card(*d[:20], p, d[20], st, uw, iw) for d in sub]
-        return time.process_time() - t0, int(uw[57 + W_NODES]), cards
+        out = np.zeros((len(sub), 3))       # card, nodes, CPU seconds
+        for i, d in enumerate(sub):
+            n0 = int(uw[57 + W_NODES])
+            t0 = time.process_time()
+            out[i, 0] = PB.pimc_card(*d[:20], p, d[20], st, uw, iw)
+            out[i, 2] = time.process_time() - t0
+            out[i, 1] = int(uw[57 + W_NODES]) - n0
+        return out
 
     old = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -106,21 +112,21 @@ def pimc_share(seed: int = 0, players: int = 5, sessions: int = 2, deals: int = 
             run(sh, dec[:1])                        # compiled (or loaded) before the clock starts
         for r in range(rounds):
             for sh in ((0, 1) if r % 2 == 0 else (1, 0)):
-                cpu, nodes, cards = run(sh, dec)
-                g = got.setdefault(sh, {"cpu": []})
-                g["cpu"].append(cpu)
-                g.update(nodes=nodes, cards=cards)
+                got[sh].append(run(sh, dec))
     finally:
         numba.set_num_threads(old)
+    assert all(np.array_equal(g[:, 0], got[0][0][:, 0]) for sh in (0, 1) for g in got[sh]), \
+        "share_tt changed a decision"
     rows = []
-    for sh in (0, 1):
-        g = got[sh]
-        assert g["cards"] == got[0]["cards"], "share_tt changed a decision"
-        rows.append({"players": players, "share_tt": sh, "decisions": len(dec),
-                     "nodes per decision": g["nodes"] / len(dec),
-                     "CPU ms per decision": 1000 * float(np.median(g["cpu"])) / len(dec),
-                     "CPU s per round": [round(x, 2) for x in g["cpu"]]})
+    for t in [*sorted(set(trick.tolist())), "all"]:
+        sel = trick == t if t != "all" else np.ones(len(dec), bool)
+        n = int(sel.sum())
+        for sh in (0, 1):
+            rows.append({"players": players, "trick": t if t == "all" else t + 1, "share_tt": sh, "decisions": n,
+                         "nodes per decision": got[sh][0][sel, 1].sum() / n,
+                         "CPU ms per decision": 1000 * float(np.median([g[sel, 2].sum() for g in got[sh]])) / n})
     df = pd.DataFrame(rows)
-    df["nodes ratio"] = df["nodes per decision"] / df["nodes per decision"].iloc[0]
-    df["CPU ratio"] = df["CPU ms per decision"] / df["CPU ms per decision"].iloc[0]
+    base = df[df["share_tt"] == 0].set_index("trick")
+    for col, ratio in (("nodes per decision", "nodes ratio"), ("CPU ms per decision", "CPU ratio")):
+        df[ratio] = [r[col] / base.loc[r["trick"], col] for _, r in df.iterrows()]
     return df

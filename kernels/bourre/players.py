@@ -59,9 +59,9 @@ PARAMS = (
     ("infer", 0, 0, 1, "1: the card play's worlds also agree with every other player's play/pass and number of cards "
                        "drawn, under the model of basic with pimc's parameters; 0 (default): they ignore the "
                        "declarations (an integer)"),
-    ("share_tt", 0, 0, 1, "1: the open-hand solver's table kept across the worlds and candidates of a card decision "
-                          "(the same decisions, fewer positions searched); 0: each world solved from an empty table "
-                          "(an integer)"),
+    ("share_tt", 1, 0, 1, "1 (default): the open-hand solver's table kept across the worlds and candidates of a card "
+                          "decision (the same decisions, fewer positions searched); 0: each world solved from an empty "
+                          "table (an integer)"),
 )
 COLUMN = {p[0]: i for i, p in enumerate(PARAMS)}
 N_PARAMS = len(PARAMS)
