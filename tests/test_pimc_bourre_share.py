@@ -12,7 +12,7 @@ card decision.
   whole seeded traces at 4, 5 and 7 players under several rule sets), for 1 and 2 threads and any blocks, while
   the shared table searches fewer nodes; the referee accepts the traces; ``trace --explain`` gives the same
   values;
-- a bad ``share_tt`` is refused in one line, exit code 2.
+- share_tt is on by default; a bad value is refused in one line, exit code 2.
 """
 import random
 
@@ -266,9 +266,11 @@ def test_bad_share_tt_one_line_exit_2(spec, msg, capsys):
     assert code == 2 and msg in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_share_tt_declared_once():
-    spec = B.parse_heuristic("pimc") if hasattr(B, "parse_heuristic") else B.parse_seats(["pimc"], 1)[0]
-    assert K.COLUMN["share_tt"] == P.P_SHARE_TT
-    _, prm = B.heuristic_arrays(B.parse_seats(["pimc:share_tt=1"], 4))
-    assert prm[0, K.COLUMN["share_tt"]] == 1
-    assert spec is not None
+def test_share_tt_is_on_by_default():
+    """Declared once (kernels/bourre/players.py PARAMS), on by default: it changes no decision."""
+    col = K.COLUMN["share_tt"]
+    assert P.P_SHARE_TT == col and K.PARAMS[col][1] == 1
+    _, prm = B.heuristic_arrays(B.parse_seats(["pimc"], 4))
+    assert (prm[:, col] == 1).all()
+    _, prm = B.heuristic_arrays(B.parse_seats(["pimc:share_tt=0"], 4))
+    assert (prm[:, col] == 0).all()
