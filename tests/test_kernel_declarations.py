@@ -661,7 +661,8 @@ def test_both_solvers_share_one_transposition_table_workspace():
     from tricksim.kernels import tt
     from tricksim.kernels.bourre import solver as SB
     from tricksim.kernels.boulmous import solver as SM
-    for S, words, extra in ((SB, 2, 0), (SM, 1, 2 * (16 >> SM.SHARE_SHRINK))):   # Boulmous: and its shared table
+    from tricksim.kernels.bourre import share as SBS
+    for S, words, extra in ((SB, 2, SBS.SHARE_WORDS), (SM, 1, 2 * (16 >> SM.SHARE_SHRINK))):   # and the shared tables
         ws = S.new_workspace(4)
         assert ws.shape == (S.W_TT + words * 16 + extra,) and ws[tt.W_BITS] == 4 and S.W_GEN == tt.W_GEN
 

@@ -96,14 +96,14 @@ def pimc_share(seed: int = 0, players: int = 5, sessions: int = 4, deals: int = 
         p[:, K.COLUMN["share_tt"]] = sh
         uw = np.zeros(K.UW_LEN, np.uint64)
         iw = np.zeros(K.IW_LEN, np.int64)
-        out = np.zeros((len(sub), 3))       # card, nodes, CPU seconds
-        for i, d in enumerate(sub):
+        cards, nodes, cpu = [], [], []
+        for d in sub:
             n0 = int(uw[57 + W_NODES])
             t0 = time.process_time()
-            out[i, 0] = PB.pimc_card(*d[:20], p, d[20], st, uw, iw)
-            out[i, 2] = time.process_time() - t0
-            out[i, 1] = int(uw[57 + W_NODES]) - n0
-        return out
+            cards.append(PB.pimc_card(*d[:20], p, d[20], st, uw, iw))
+            cpu.append(time.process_time() - t0)
+            nodes.append(int(uw[57 + W_NODES]) - n0)
+        return np.array(cards), np.array(nodes), np.array(cpu)
 
     old = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -115,16 +115,15 @@ def pimc_share(seed: int = 0, players: int = 5, sessions: int = 4, deals: int = 
                 got[sh].append(run(sh, dec))
     finally:
         numba.set_num_threads(old)
-    assert all(np.array_equal(g[:, 0], got[0][0][:, 0]) for sh in (0, 1) for g in got[sh]), \
-        "share_tt changed a decision"
+    assert all(np.array_equal(g[0], got[0][0][0]) for sh in (0, 1) for g in got[sh]), "share_tt changed a decision"
     rows = []
     for t in [*sorted(set(trick.tolist())), "all"]:
         sel = trick == t if t != "all" else np.ones(len(dec), bool)
         n = int(sel.sum())
         for sh in (0, 1):
             rows.append({"players": players, "trick": t if t == "all" else t + 1, "share_tt": sh, "decisions": n,
-                         "nodes per decision": got[sh][0][sel, 1].sum() / n,
-                         "CPU ms per decision": 1000 * float(np.median([g[sel, 2].sum() for g in got[sh]])) / n})
+                         "nodes per decision": got[sh][0][1][sel].sum() / n,
+                         "CPU ms per decision": 1000 * float(np.median([g[2][sel].sum() for g in got[sh]])) / n})
     df = pd.DataFrame(rows)
     base = df[df["share_tt"] == 0].set_index("trick")
     for col, ratio in (("nodes per decision", "nodes ratio"), ("CPU ms per decision", "CPU ratio")):
