@@ -59,7 +59,7 @@ from .pimc_solve import PIMC_TT_BITS, advance, open_decision, paranoid
 from .players import H_BASIC, P_DECIDE, P_EVAL, P_RACE, P_SHARE_TT, P_WORLDS, choose_card, ev_discard, ev_gain
 from .rules import (IW_LEN, MAXP, OVF, R_DECLARE_THEN_DRAW, R_MUST_HEAD, R_MUST_OVERTRUMP, R_MUST_TRUMP,
                     R_TRUMP_EVEN_IF_CANNOT_WIN, R_VOID_HIGHEST_TRUMP, REC_ACTIVE, REC_DEAL_IDX, REC_DEALER, REC_DEC,
-                    REC_NDEC, REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD, UW_LEN, above_in_suit, beats,
+                    REC_NDEC, REC_NRESHUF, REC_TRICKS, REC_UP_OUT, REC_UPCARD, UW_LEN, above_in_suit,
                     better_in_suit, bitc, fill_pool, legal_play, tmask)
 from .share import SHARE_WORDS
 from .solver import N_OUT, POS_LEN, QKA, W_TT
