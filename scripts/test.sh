@@ -24,8 +24,9 @@ if [ "$fast" = 0 ] && [ "$workers_given" = 0 ]; then
   cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
   workers=${TRICKSIM_TEST_WORKERS:-$cores}
   if [ "$workers" -gt "$cores" ]; then workers=$cores; fi
-  # each test file on one worker: a module's fixtures (a fresh install, a browser, trained tables) are built once
-  if [ "$workers" -gt 1 ]; then args=(-n "$workers" --dist loadfile ${args[@]+"${args[@]}"}); fi
+  # each test file on one worker: a module's fixtures (a fresh install, a browser, trained tables) are built once;
+  # the files in collection order, the longest first (tests/conftest.py LONGEST_FIRST), not by their count of tests
+  if [ "$workers" -gt 1 ]; then args=(-n "$workers" --dist loadfile --no-loadscope-reorder ${args[@]+"${args[@]}"}); fi
 fi
 if [ "${TRICKSIM_TEST_ECHO:-}" = 1 ]; then
   printf '%s\n' ${args[@]+"${args[@]}"}

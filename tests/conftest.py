@@ -1,7 +1,32 @@
 """Shared fixtures of the test suite."""
 import functools
+import os
 
 import pytest
+
+
+def pytest_configure(config):
+    """``TRICKSIM_TEST_CPU=FOLDER``: record each test's CPU seconds there (tests/cputime.py)."""
+    folder = os.environ.get("TRICKSIM_TEST_CPU")
+    if folder:
+        from cputime import Recorder
+        config.pluginmanager.register(Recorder(folder), "tricksim-cputime")
+
+
+# The full tier's longest files (CPU seconds on a fresh clone, every kernel compiled cold: tests/cputime.py), longest
+# first.  scripts/test.sh hands each file to one worker (--dist loadfile) in collection order (--no-loadscope-reorder:
+# not pytest-xdist's own order, by the count of tests, which left these few-test files for the end), so the longest
+# start first and the short ones fill in behind them on both workers.
+LONGEST_FIRST = ("test_report.py", "test_install.py", "test_kernel_declarations.py", "test_chart.py",
+                 "test_bourre_ev.py", "test_pimc_bourre_decide.py", "test_trace_explain.py", "test_solver_boulmous.py",
+                 "test_explain.py", "test_bourre.py", "test_web.py", "test_cli_errors.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The files of ``LONGEST_FIRST`` first, in its order; the others after them, as collected (the tests of a
+    file keep their order)."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 @functools.lru_cache(maxsize=64)

@@ -2,7 +2,8 @@
 editable, no extras): the ``tricksim`` command must work with the declared dependencies alone.
 
 An import that no dependency declares (``import click`` once slipped in because the test extras
-happened to pull it in) fails here.  The same environment then gets the ``dd`` extra and runs the
+happened to pull it in) fails here: every module of the installed package is imported, and one simulating command
+per game compiles and runs its kernels.  The same environment then gets the ``dd`` extra and runs the
 double-dummy path of the main job.  The rules (docs/RULES.md) are installed with the package:
 ``tricksim rules GAME --full`` prints them without the repository.  Nothing generic is installed at the top level: ``import cli``,
 ``import analysis`` and ``import kernels`` fail there.
@@ -117,17 +118,47 @@ def test_package_data_builds_without_a_venv(tmp_path):
     assert rest.strip() == _checkout_section("## 2.")
 
 
-def test_one_simulating_command_per_game(fresh_venv):
+def test_every_module_imports_with_the_declared_dependencies(fresh_venv):
+    """Every module of the installed package imports (no kernel is compiled by an import), but those of the web
+    page, which need the ``web`` extra's libraries and nothing else: an import that no dependency declares fails
+    here whichever command would reach it."""
     v = fresh_venv
-    out = _ok(v, "trace", "boulmous", "--hands", "2", "--seed", "1").stdout.splitlines()
-    assert len(out) == 2 and out[0].startswith("{")
-    out = _ok(v, "trace", "boomke-wies", "--hands", "2", "--seed", "1").stdout.splitlines()
-    assert len(out) == 2 and out[0].startswith("{")
-    out = _ok(v, "trace", "bourre", "--players", "4", "--sessions", "1", "--deals", "2", "--seed", "1").stdout
-    assert len(out.splitlines()) == 2
+    code = ("import importlib, pkgutil, tricksim\n"
+            "for m in pkgutil.walk_packages(tricksim.__path__, 'tricksim.'):\n"
+            "    try:\n"
+            "        importlib.import_module(m.name)\n"
+            "        print('ok', m.name)\n"
+            "    except ModuleNotFoundError as e:\n"
+            "        print('missing', m.name, e.name)\n")
+    r = _run([str(v["py"]), "-c", code], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0, r.stderr[-3000:]
+    rows = [x.split() for x in r.stdout.splitlines()]
+    ok = {x[1] for x in rows if x[0] == "ok"}
+    missing = {x[1]: x[2] for x in rows if x[0] == "missing"}
+    assert len(ok) > 100 and {"tricksim.cli", "tricksim.analysis.studies", "tricksim.kernels.bourre.pimc"} <= ok
+    web = {"starlette", "jinja2", "uvicorn"}
+    assert all(m.startswith("tricksim.analysis.web.") and lib.split(".")[0] in web
+               for m, lib in missing.items()), missing
+
+
+def test_one_simulating_command_per_game(fresh_venv):
+    """Each game's kernels compile (cold, in this environment's own Numba cache) and run from the installed package.
+    The cheapest command of each game to compile (Boulmous' and Boomke Wies' odds: their batch odds kernel,
+    Bourre's pot: its sessions kernel, analysis/compiling.py COLD_SECONDS); the trace commands' output is tested in
+    the checkout (tests/test_trace_explain.py and each game's referee tests), and their imports above."""
+    v = fresh_venv
     r = _ok(v, "odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--trump", "H", "--hands", "2000", "-q",
             "--out", str(v["cwd"] / "run-odds"))
     assert "best" in r.stdout.lower()
+    r = _ok(v, "odds", "boomke-wies", "--hand", BOOMKE_HAND, "--hands", "2000", "-q",
+            "--out", str(v["cwd"] / "run-odds-bw"))
+    assert "Best call per position" in r.stdout, r.stdout[-2000:]
+    r = _ok(v, "pot", "--players", "4", "--sessions", "20", "--deals", "10", "--seed", "1", "--quiet",
+            "--out", str(v["cwd"] / "run-pot"))
+    assert "bourre per deal" in r.stdout and "200 deals" in r.stdout, r.stdout[-2000:]
+
+
+BOOMKE_HAND = "AS KS QS JS 9S 7S AH KH 4H AD 3D 5C 2C"
 
 
 def test_bad_input_is_one_line_exit_2(fresh_venv):

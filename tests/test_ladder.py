@@ -1,12 +1,12 @@
 """The report's strength ladder (analysis/ladder.py, ``tricksim report --only ladder``): its rows are exactly the
 entrants, best first, each with its deals and an interval around its mean; the step to the next rung is the
 tournament's own paired difference; the open-hand row is there and explained; every player a game has is an
-entrant; and a quick run through the CLI writes the page, a CSV and a PNG per game."""
+entrant.  That a quick run through the CLI writes the page, a CSV and a PNG per game is checked on the quick run of
+every page (tests/test_report.py, test_quick_ladder_page)."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from tricksim import cli
 from tricksim.analysis import compare as C
 from tricksim.analysis.engine import RunOptions
 from tricksim.analysis.ladder import ladder_markdown, ladder_table, ladder_words
@@ -67,21 +67,6 @@ def test_every_player_of_each_game_is_an_entrant():
         assert len({g.parse_heuristic(x).label for x in g.ladder.entrants}) == len(g.ladder.entrants)
         C.seating(g, len(g.ladder.entrants), g.ladder.extra) if g.duplicate.layout == "rounds" else None
         assert g.ladder.quick >= C.MIN_DEALS
-
-
-def test_quick_ladder_through_the_cli(tmp_path, capsys):
-    cli.main(["report", "--quick", "--quiet", "--only", "ladder", "--out", str(tmp_path)])
-    page = (tmp_path / "ladder.md").read_text()
-    for g in GAMES:
-        assert f"### {g.title}\n" not in page and f"## {g.title}\n" in page      # headings promoted
-        assert (tmp_path / "ladder" / f"{g.key}.csv").exists() and (tmp_path / "ladder" / f"{g.key}.png").exists()
-        t = pd.read_csv(tmp_path / "ladder" / f"{g.key}.csv")
-        assert sorted(t[t.kind == "entrant"].player) == sorted(g.parse_heuristic(x).label for x in g.ladder.entrants)
-        assert set(t.kind) == {"entrant", "bound", "reference"}
-        assert (t.ci > 0).all() and (t.lo <= t["mean"]).all() and (t["mean"] <= t.hi).all()
-        assert f"Regenerate: `tricksim compare {g.name} " in page
-    assert page.count("**The bound row**") == 3
-    assert "which player is strongest?" in (tmp_path / "README.md").read_text()
 
 
 def test_eight_entrants_at_five_seats_do_not_depend_on_threads_or_blocks():

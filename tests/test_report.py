@@ -1,5 +1,7 @@
 """The main job (tricksim report) runs end to end on small samples: a page per study, each opening with its
-questions and short answers, and an index that gathers the answers and links the pages."""
+questions and short answers, and an index that gathers the answers and links the pages.  The quick run of every
+page is made once for the module (``quick_pages``): the ladder's page and the pages written side by side
+(``--jobs 2``) are checked against it."""
 import re
 import shlex
 from pathlib import Path
@@ -16,11 +18,21 @@ def _answers(md: str) -> list[str]:
     return [x for x in md[a:b].splitlines() if x.startswith("- **")]
 
 
-def test_report_quick_writes_every_page_and_the_index(tmp_path):
+@pytest.fixture(scope="module")
+def quick_pages(tmp_path_factory):
+    """``tricksim report --quick --all`` through the CLI, in one process: every page and the index, written once
+    for the tests of this module (the folder is theirs to read, not to change)."""
+    from tricksim import cli
+    out = tmp_path_factory.mktemp("quick-pages")
+    cli.main(["report", "--quick", "--all", "--quiet", "--jobs", "1", "--out", str(out)])
+    return out
+
+
+def test_report_quick_writes_every_page_and_the_index(quick_pages):
     from tricksim.analysis import studies
     from tricksim.analysis.pages import page_file
-    readme = studies.run_all(out=tmp_path, quick=True, progress=False, every=True)
-    index = readme.read_text()
+    tmp_path = quick_pages
+    index = (tmp_path / "README.md").read_text()
     for study in studies.STUDIES:
         page = tmp_path / page_file(study)
         md = page.read_text()
@@ -36,6 +48,46 @@ def test_report_quick_writes_every_page_and_the_index(tmp_path):
     assert len(index.splitlines()) <= 150
     for game_dir in ("boulmous", "compare"):
         assert any((tmp_path / game_dir).glob("*.csv"))
+
+
+def test_quick_ladder_page(quick_pages):
+    """The strength ladder's page (analysis/ladder.py) of the quick run: a CSV and a PNG per game, the rows exactly
+    the entrants, the bound and reference rows, an interval around every mean, the command that regenerates it."""
+    import pandas as pd
+    from tricksim.analysis.registry import GAMES
+    tmp_path = quick_pages
+    page = (tmp_path / "ladder.md").read_text()
+    for g in GAMES:
+        assert f"### {g.title}\n" not in page and f"## {g.title}\n" in page      # headings promoted
+        assert (tmp_path / "ladder" / f"{g.key}.csv").exists() and (tmp_path / "ladder" / f"{g.key}.png").exists()
+        t = pd.read_csv(tmp_path / "ladder" / f"{g.key}.csv")
+        assert sorted(t[t.kind == "entrant"].player) == sorted(g.parse_heuristic(x).label for x in g.ladder.entrants)
+        assert set(t.kind) == {"entrant", "bound", "reference"}
+        assert (t.ci > 0).all() and (t.lo <= t["mean"]).all() and (t["mean"] <= t.hi).all()
+        assert f"Regenerate: `tricksim compare {g.name} " in page
+    assert page.count("**The bound row**") == 3
+    assert "which player is strongest?" in (tmp_path / "README.md").read_text()
+
+
+def test_pages_written_side_by_side_equal_those_of_one_process(quick_pages, tmp_path):
+    """--jobs 2 runs each study in a process of its own: the pages are those of one process (the quick run above)
+    but for the lines that give the time taken; the index, rebuilt from every page present, too."""
+    import shutil
+    from tricksim.analysis import studies
+    one, two = quick_pages, tmp_path / "two"
+    shutil.copytree(one, two, ignore=shutil.ignore_patterns("boulmous.md", "compare.md", "README.md"))
+    lines = []
+    studies.run_all(out=two, quick=True, only=["boulmous,compare"], progress=False, jobs=2, log=lines.append)
+    assert sum("running" in x for x in lines) == 2 and sum("done in" in x for x in lines) == 2, lines
+    timing = ("<!-- tricksim:page", "Generated ", "This index was written")
+    cmds = ("`tricksim report --quick --all`", "`tricksim report --quick --only boulmous --only compare`")
+    for name in ("boulmous.md", "compare.md", "README.md"):     # the index names the command that wrote it
+        a, b = ((d / name).read_text().replace(cmds[0], "`CMD`").replace(cmds[1], "`CMD`").splitlines()
+                for d in (one, two))
+        assert len(a) == len(b) > 10, name
+        diff = [(x, y) for x, y in zip(a, b) if x != y]
+        assert all(x.startswith(timing) or " s." in x or " s," in x for x, _ in diff), (name, diff[:3])
+    assert sorted(p.name for p in two.glob("*.md")) == sorted(p.name for p in one.glob("*.md"))
 
 
 def test_answers_say_what_the_tables_say():

@@ -55,23 +55,6 @@ def test_the_main_job_runs_the_headline_studies_and_all_adds_the_others():
     assert studies.todo_studies(["ladder,compare"]) == ["compare", "ladder"]      # page order, whatever the order asked
 
 
-def test_pages_written_side_by_side_equal_those_of_one_process(tmp_path):
-    """--jobs 2 runs each study in a process of its own: the pages are those of one process but for the lines
-    that give the time taken."""
-    one, two = tmp_path / "one", tmp_path / "two"
-    studies.run_all(out=one, quick=True, only=["boulmous,compare"], progress=False, jobs=1)
-    lines = []
-    studies.run_all(out=two, quick=True, only=["boulmous,compare"], progress=False, jobs=2, log=lines.append)
-    assert sum("running" in x for x in lines) == 2 and sum("done in" in x for x in lines) == 2, lines
-    timing = ("<!-- tricksim:page", "Generated ", "This index was written")
-    for name in ("boulmous.md", "compare.md", "README.md"):
-        a, b = ((d / name).read_text().splitlines() for d in (one, two))
-        assert len(a) == len(b) > 10, name
-        diff = [(x, y) for x, y in zip(a, b) if x != y]
-        assert all(x.startswith(timing) or " s." in x or " s," in x for x, _ in diff), (name, diff[:3])
-    assert sorted(p.name for p in two.glob("*.md")) == ["README.md", "boulmous.md", "compare.md"]
-
-
 def test_cli_all_with_only_is_one_line(tmp_path, capsys):
     from tricksim import cli
     with pytest.raises(SystemExit) as e:

@@ -63,11 +63,19 @@ def _cores():
 
 def test_full_tier_runs_one_worker_per_core_each_file_on_one_worker():
     n = _cores()
-    want = ["-n", str(n), "--dist", "loadfile", "-rs"] if n > 1 else ["-rs"]
+    want = ["-n", str(n), "--dist", "loadfile", "--no-loadscope-reorder", "-rs"] if n > 1 else ["-rs"]
     assert _pytest_args("-rs") == want           # what CI passes
     assert _pytest_args("-rs", OMP_NUM_THREADS="1", OMP_THREAD_LIMIT="1") == want   # set by a Dask cluster, not ours
     assert _pytest_args("-rs", TRICKSIM_TEST_WORKERS="1") == ["-rs"]
     assert _pytest_args(TRICKSIM_TEST_WORKERS="99")[:2] == (["-n", str(n)] if n > 1 else [])   # never past the cores
+
+
+def test_the_longest_files_are_collected_first():
+    """Under the workers the files start in collection order (--no-loadscope-reorder above): conftest.py puts the
+    longest first; each name it lists is a test file."""
+    import conftest
+    assert len(set(conftest.LONGEST_FIRST)) == len(conftest.LONGEST_FIRST)
+    assert all((TESTS / name).is_file() for name in conftest.LONGEST_FIRST)
 
 
 def test_fast_tier_runs_in_one_process_and_explicit_worker_counts_are_kept():
