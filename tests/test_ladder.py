@@ -2,7 +2,7 @@
 entrants, best first, each with its deals and an interval around its mean; the step to the next rung is the
 tournament's own paired difference; the open-hand row is there and explained; every player a game has is an
 entrant.  That a quick run through the CLI writes the page, a CSV and a PNG per game is checked on the quick run of
-every page (tests/test_report.py, test_quick_ladder_page)."""
+every page (tests/test_report_more.py, test_quick_ladder_page)."""
 import numpy as np
 import pandas as pd
 import pytest

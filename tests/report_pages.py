@@ -1,0 +1,29 @@
+"""Checks shared by the two quick-report test files (tests/test_report.py: the headline pages; test_report_more.py:
+the others): each page opens with its questions and short answers, the index links it and repeats its answers."""
+import re
+from pathlib import Path
+
+
+def answers(md: str) -> list[str]:
+    """The short answers of a page or of the index (the lines between the answers markers)."""
+    a, b = md.index("<!-- tricksim:answers -->"), md.index("<!-- tricksim:end answers -->")
+    return [x for x in md[a:b].splitlines() if x.startswith("- **")]
+
+
+def check_pages(folder: Path, studies: list[str]) -> None:
+    """Every study of ``studies`` has its page in ``folder``, linked by the index there; the page's answers come
+    first, each states a figure and appears verbatim in the index; every image a page shows exists."""
+    from tricksim.analysis.pages import page_file
+    index = (folder / "README.md").read_text()
+    for study in studies:
+        page = folder / page_file(study)
+        md = page.read_text()
+        assert f"]({page_file(study)})" in index, study            # the index links the page
+        found = answers(md)
+        assert found, f"{study}: no short answers"
+        for a in found:                                            # the index repeats the page's answers verbatim
+            assert a in index, (study, a)
+            assert re.search(r"\d", a), (study, a)                 # an answer states a figure
+        assert md.index("## Questions and short answers") < md.index("Regenerate: `tricksim"), study
+        for img in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):      # every image a page shows exists
+            assert (folder / img).exists(), (study, img)

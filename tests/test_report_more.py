@@ -1,0 +1,50 @@
+"""The quick run of the pages beyond the main job (`tricksim report --quick --only ...` for every study that is not
+a headline one: the charts, trust, the ladder, equity, the tuner), made once for the module; in a file of its own so
+that it and the headline pages' run (tests/test_report.py) go to different test workers."""
+import pytest
+
+from report_pages import check_pages
+
+
+def _others():
+    from tricksim.analysis import studies
+    return [s for s in studies.STUDIES if s not in studies.HEADLINE]
+
+
+@pytest.fixture(scope="module")
+def quick_pages(tmp_path_factory):
+    """``tricksim report --quick --only S ...`` for every other study, through the CLI, in one process."""
+    from tricksim import cli
+    out = tmp_path_factory.mktemp("quick-more")
+    args = [a for s in _others() for a in ("--only", s)]
+    cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out), *args])
+    return out
+
+
+def test_the_two_quick_runs_cover_every_study():
+    from tricksim.analysis import studies
+    others = _others()
+    assert others and sorted(others + studies.HEADLINE) == sorted(studies.STUDIES)
+
+
+def test_report_quick_writes_the_other_pages_and_their_index(quick_pages):
+    check_pages(quick_pages, _others())
+
+
+def test_quick_ladder_page(quick_pages):
+    """The strength ladder's page (analysis/ladder.py) of the quick run: a CSV and a PNG per game, the rows exactly
+    the entrants, the bound and reference rows, an interval around every mean, the command that regenerates it."""
+    import pandas as pd
+    from tricksim.analysis.registry import GAMES
+    tmp_path = quick_pages
+    page = (tmp_path / "ladder.md").read_text()
+    for g in GAMES:
+        assert f"### {g.title}\n" not in page and f"## {g.title}\n" in page      # headings promoted
+        assert (tmp_path / "ladder" / f"{g.key}.csv").exists() and (tmp_path / "ladder" / f"{g.key}.png").exists()
+        t = pd.read_csv(tmp_path / "ladder" / f"{g.key}.csv")
+        assert sorted(t[t.kind == "entrant"].player) == sorted(g.parse_heuristic(x).label for x in g.ladder.entrants)
+        assert set(t.kind) == {"entrant", "bound", "reference"}
+        assert (t.ci > 0).all() and (t.lo <= t["mean"]).all() and (t["mean"] <= t.hi).all()
+        assert f"Regenerate: `tricksim compare {g.name} " in page
+    assert page.count("**The bound row**") == 3
+    assert "which player is strongest?" in (tmp_path / "README.md").read_text()
