@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from math import comb
 
 import numpy as np
 import pandas as pd
@@ -176,7 +177,8 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
         kd, kc, ra, codes, prm = SPEC.kernel_args(params)
-        agg = K.exact_odds(np.uint64(hand_mask), seat, DEALER, np.array(tlist, np.int64), with_pass, ra, codes, prm)
+        agg = K.exact_odds(np.uint64(hand_mask), seat, DEALER, np.array(tlist, np.int64), with_pass, ra, codes, prm,
+                           np.arange(comb(18, 6), dtype=np.int64))
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True, rules)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}
