@@ -88,34 +88,36 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
     for i in range(4):
         won[i] = 0
     taker_played = k0 > 0 and ((taker - leader) & 3) < k0
-    tr = 0
-    k = k0
-    while tr < 6:
-        if k == 0:
+    for tr in range(5):
+        if tr > 0:
             led = 0
             win_pow = -1
             win_seat = leader
             taker_played = False
-        s = (leader + k) & 3
-        if tr == 5:
-            c = lowest(h[s])
-        else:
+        for k in range(k0 if tr == 0 else 0, 4):
+            s = (leader + k) & 3
             lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
             if lg & (lg - U1) == U0:
                 c = lowest(lg)
             else:
                 c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
                                 taker_played, taker, t, played, st, lb)
-        played |= U1 << np.uint64(c)
-        led, win_pow, win_seat = apply_card(h, s, c, k, led, win_pow, win_seat, t, lb)
-        if s == taker:
-            taker_played = True
-        k += 1
-        if k == 4:
-            won[win_seat] += 1
-            leader = win_seat
-            k = 0
-            tr += 1
+            played |= U1 << np.uint64(c)
+            led, win_pow, win_seat = apply_card(h, s, c, k, led, win_pow, win_seat, t, lb)
+            if s == taker:
+                taker_played = True
+        won[win_seat] += 1
+        leader = win_seat
+    # the last trick: one card each, nothing to choose
+    c = lowest(h[leader])
+    led, win_pow, win_seat = CSUIT[lb, t, c], POWER[lb, t, c], leader
+    for k in range(1, 4):
+        s = (leader + k) & 3
+        c = lowest(h[s])
+        if beats(c, led, win_pow, t, lb):
+            win_pow = POWER[lb, t, c]
+            win_seat = s
+    won[win_seat] += 1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
