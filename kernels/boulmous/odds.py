@@ -121,19 +121,26 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _card(hcodes, hparams, s, hand, legal, k, led, win_pow, win_seat, taker_played, taker, t, played, st, lb):
+    """``play_tricks``'s card of seat ``s`` (a single legal card without asking, as ``tricks_from``); not inlined:
+    ``_lead_two`` asks it twice per hand of the next seat, and one copy of ``choose_card`` compiles faster."""
+    if legal & (legal - U1) == U0:
+        return lowest(legal)
+    return choose_card(hcodes[s], hparams, s, s, hand, legal, k, led, win_pow, win_seat, taker_played, taker, t,
+                       played, st, lb)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _lead_two(fixed, seat, p1hand, t, rules, hcodes, hparams, st, lb, pre):
     """The first two cards of a forced contract of ``seat`` in trump ``t``: its lead (a function of its own hand
     alone) and the next seat's answer (of its own hand and the lead), as ``play_tricks`` plays them.  Writes
     ``pre`` = (lead, answer, led class, winning power, winning seat)."""
-    c0 = choose_card(hcodes[seat], hparams, seat, seat, fixed, fixed, 0, 0, -1, seat, False, seat, t, U0, st, lb)
+    c0 = _card(hcodes, hparams, seat, fixed, fixed, i64(0), i64(0), i64(-1), seat, False, seat, t, U0, st, lb)
     led, win_pow, win_seat = CSUIT[lb, t, c0], POWER[lb, t, c0], seat
     p1 = (seat + 1) & 3
     lg = legal_mask(p1hand, 1, led, win_pow, t, rules, lb)
-    if lg & (lg - U1) == U0:
-        c1 = lowest(lg)
-    else:
-        c1 = choose_card(hcodes[p1], hparams, p1, p1, p1hand, lg, 1, led, win_pow, win_seat, True, seat, t,
-                         U1 << np.uint64(c0), st, lb)
+    c1 = _card(hcodes, hparams, p1, p1hand, lg, i64(1), i64(led), i64(win_pow), seat, True, seat, t,
+               U1 << np.uint64(c0), st, lb)
     if beats(c1, led, win_pow, t, lb):
         win_pow = POWER[lb, t, c1]
         win_seat = p1
