@@ -9,10 +9,10 @@ from ..layout import Layout
 from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
-from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, auction, deal_random, i64, no_game, play_deal, score_deal
-from .players import choose_card, choose_trump
-from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRUMP, REC_WON,
-                    apply_card, beats, legal_mask)
+from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
+from .players import choose_card
+from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
+                    REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
 
 # sim_odds counts: per trump 0..4 the seat's tricks 0..6 as the taker; when it passes, its points -6..6 and its
 # stakes -1..3
@@ -121,29 +121,19 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _card(hcodes, hparams, s, hand, legal, k, led, win_pow, win_seat, taker_played, taker, t, played, st, lb):
-    """``play_tricks``'s card of seat ``s`` (a single legal card without asking, as ``tricks_from``); not inlined:
-    ``_lead_two`` asks it twice per hand of the next seat, and one copy of ``choose_card`` compiles faster."""
-    if legal & (legal - U1) == U0:
-        return lowest(legal)
-    return choose_card(hcodes[s], hparams, s, s, hand, legal, k, led, win_pow, win_seat, taker_played, taker, t,
-                       played, st, lb)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _lead_two(fixed, seat, p1hand, t, rules, hcodes, hparams, st, lb, pre):
-    """The first two cards of a forced contract of ``seat`` in trump ``t``: its lead (a function of its own hand
-    alone) and the next seat's answer (of its own hand and the lead), as ``play_tricks`` plays them.  Writes
-    ``pre`` = (lead, answer, led class, winning power, winning seat)."""
-    c0 = _card(hcodes, hparams, seat, fixed, fixed, i64(0), i64(0), i64(-1), seat, False, seat, t, U0, st, lb)
+def _lead_two(hands, work, dealer, seat, t, rules, hcodes, hparams, st, lb, rec, nogame, pre):
+    """The first two cards of a forced contract of ``seat`` in trump ``t``: its lead is a function of its own hand
+    alone (``choose_card`` on lead sees the hand and no card played), the next seat's answer of its own hand and the
+    lead; so ``play_deal`` on ``hands`` (any split of the two seats after them) plays the two cards of every layout
+    with those two hands (the kernel that every odds command compiles anyway: no second copy of the heuristics to
+    compile).  Writes ``pre`` = (lead, answer, led class, winning power, winning seat) after them."""
+    play_deal(hands, work, dealer, seat, i64(3), t, i64(NOBODY), rules, hcodes, hparams, st, lb, rec, nogame)
+    c0 = rec[REC_TRICKS + 1]
+    c1 = rec[REC_TRICKS + 2]
     led, win_pow, win_seat = CSUIT[lb, t, c0], POWER[lb, t, c0], seat
-    p1 = (seat + 1) & 3
-    lg = legal_mask(p1hand, 1, led, win_pow, t, rules, lb)
-    c1 = _card(hcodes, hparams, p1, p1hand, lg, i64(1), i64(led), i64(win_pow), seat, True, seat, t,
-               U1 << np.uint64(c0), st, lb)
     if beats(c1, led, win_pow, t, lb):
         win_pow = POWER[lb, t, c1]
-        win_seat = p1
+        win_seat = (seat + 1) & 3
     pre[0] = c0
     pre[1] = c1
     pre[2] = led
@@ -158,8 +148,8 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
     next seat ``(seat + 1) % 4`` (``outer``: indices into the 18,564 six-card subsets of the other cards, in
     increasing order; all of them for the whole enumeration, a few in the tests), then every split of the 12
     cards left between the two seats after it.  The forced contracts share, per hand of the next seat, the
-    first trick's lead and answer (``_lead_two``), and play on by ``tricks_from``; the auction (``seat`` made
-    to pass) is ``play_deal``'s, its tricks by ``tricks_from`` and its score by ``score_deal``."""
+    first trick's lead and answer (``_lead_two``), and play on by ``tricks_from``; the deal in which ``seat``
+    passes is ``play_deal``'s."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     rest = np.zeros(18, np.int64)
     k = 0
@@ -181,8 +171,10 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
         st = np.zeros(1, np.uint64)
         hands = np.zeros(4, np.uint64)
         h = np.zeros(4, np.uint64)
+        work = np.zeros(4, np.uint64)
         won = np.zeros(4, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
+        nogame = no_game()
         pre = np.zeros((5, 5), np.int64)
         rest12 = np.zeros(12, np.int64)
         acc = part[blk]
@@ -196,10 +188,14 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                 else:
                     rest12[q] = rest[i]
                     q += 1
-            for ti in range(nt):
-                _lead_two(fixed, seat, ma, trumps[ti], rules, hcodes, hparams, st, lb, pre[ti])
             hands[seat] = fixed
             hands[p1] = ma
+            hands[p2] = U0
+            for i in range(6):
+                hands[p2] |= U1 << np.uint64(rest12[i])
+            hands[p3] = ~hands[p2] & (DECK24 & ~fixed & ~ma)
+            for ti in range(nt):
+                _lead_two(hands, work, dealer, seat, trumps[ti], rules, hcodes, hparams, st, lb, rec, nogame, pre[ti])
             for b in range(cb.shape[0]):
                 mb = U0
                 mc = U0
@@ -223,19 +219,8 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                                 b0 | b1)
                     acc[O_BY_TRUMP + t * 7 + won[seat]] += 1
                 if with_pass:
-                    taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, seat)
-                    if taker >= 0:
-                        t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
-                        for s in range(4):
-                            h[s] = hands[s]
-                        tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, taker, i64(0), i64(0),
-                                    i64(-1), taker, U0)
-                    else:
-                        for s in range(4):
-                            won[s] = 0
-                    for s in range(4):
-                        rec[REC_WON + s] = won[s]
-                    score_deal(taker, contract, i64(6) if taker >= 0 else i64(0), rules, rec)
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes,
+                              hparams, st, lb, rec, nogame)
                     acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
                     acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
     return part.sum(axis=0)
