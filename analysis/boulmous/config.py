@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
+import numba
 import numpy as np
 
 from ...kernels import boulmous as K
@@ -21,6 +22,18 @@ BLOCK_DEALS = 1 << 22  # hands per engine block for the random-deal studies (abo
 ODDS_BLOCK = 1 << 18   # hands per block of the odds of one hand
 GAMES_BLOCK = 1 << 14  # whole games per block
 DEALER = 3             # seats are numbered from the dealer's left: the odds kernels take the dealer's seat
+
+
+def exact_counts(hand_mask: int, seat: int, trumps: list[int], with_pass: bool, ra, codes, prm) -> np.ndarray:
+    """``K.exact_odds`` over every hand of the next seat (all N_LAYOUTS layouts), its blocks scheduled one at a
+    time: on a shared machine a briefly preempted thread no longer leaves the other idle at the end (the counts are
+    integers summed per block, whatever the schedule)."""
+    old = numba.set_parallel_chunksize(1)
+    try:
+        return K.exact_odds(np.uint64(hand_mask), seat, DEALER, np.array(trumps, np.int64), with_pass, ra, codes, prm,
+                            np.arange(comb(18, 6), dtype=np.int64))
+    finally:
+        numba.set_parallel_chunksize(old)
 
 
 def check_hands(hands: int) -> int:

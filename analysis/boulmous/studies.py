@@ -19,8 +19,8 @@ from ..engine import RunOptions
 from ..seating import seating
 from ..stats import MIN_SAMPLE, batch_ratio, hist_mean_ci, hist_mean_interval, mean_ci, t_crit, wilson
 from .config import (BLOCK_DEALS, DEALER, GAMES_BLOCK, N_LAYOUTS, ODDS_BLOCK, PIMC_WORLDS, TRUMP_NAMES, BoulmousRules,
-                     _trump, bid_stakes_ci, check_hands, check_seat, has_pimc, no_pimc, parse_hand, pimc_key,
-                     rules_array)
+                     _trump, bid_stakes_ci, check_hands, check_seat, exact_counts, has_pimc, no_pimc, parse_hand,
+                     pimc_key, rules_array)
 from .equity.saware import game_arrays
 from .spec import SPEC
 
@@ -176,7 +176,7 @@ def odds_hand(hand: str | list[int], seat: int = 0, seed: int = 0, hands: int = 
         t0 = time.perf_counter()
         params = make_params(seed, rules, specs)
         kd, kc, ra, codes, prm = SPEC.kernel_args(params)
-        agg = K.exact_odds(np.uint64(hand_mask), seat, DEALER, np.array(tlist, np.int64), with_pass, ra, codes, prm)
+        agg = exact_counts(hand_mask, seat, tlist, with_pass, ra, codes, prm)
         secs = time.perf_counter() - t0
         df, pas = _odds_tables(agg, seat, True, rules)
         res = {"calls": df, "pass": pas, "seconds": secs, "n": N_LAYOUTS, "exact": True}

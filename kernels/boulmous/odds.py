@@ -10,7 +10,9 @@ from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
 from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
-from .rules import DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRUMP, REC_WON
+from .players import choose_card
+from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
+                    REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
 
 # sim_odds counts: per trump 0..4 the seat's tricks 0..6 as the taker; when it passes, its points -6..6 and its
 # stakes -1..3
@@ -74,10 +76,80 @@ def _combos(nbits, k):
     return out
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played):
+    """``play_tricks`` outside a game (no end check) and without the sampling player or the record, from the
+    ``k0``-th card of the first trick (``leader`` led it; the cards before it already applied: ``h`` the hands
+    left, ``led``, ``win_pow``, ``win_seat`` the trick so far, ``played`` the cards played; k0 = 0: the deal's
+    start, with 0, -1, leader, U0).  Fills ``won`` (int64[4]): each seat's tricks.  Every card is the one
+    ``play_tricks`` plays: ``choose_card`` of the same arguments, except that a seat with a single legal card
+    plays it without asking (every return of ``choose_card`` is one of its legal cards; the random heuristic
+    does not draw for a single card either).  tests/test_boulmous_exact.py pins it against ``play_deal``."""
+    for i in range(4):
+        won[i] = 0
+    taker_played = k0 > 0 and ((taker - leader) & 3) < k0
+    for tr in range(5):
+        if tr > 0:
+            led = 0
+            win_pow = -1
+            win_seat = leader
+            taker_played = False
+        for k in range(k0 if tr == 0 else 0, 4):
+            s = (leader + k) & 3
+            lg = legal_mask(h[s], k, led, win_pow, t, rules, lb)
+            if lg & (lg - U1) == U0:
+                c = lowest(lg)
+            else:
+                c = choose_card(hcodes[s], hparams, s, s, h[s], lg, k, led, win_pow, win_seat,
+                                taker_played, taker, t, played, st, lb)
+            played |= U1 << np.uint64(c)
+            led, win_pow, win_seat = apply_card(h, s, c, k, led, win_pow, win_seat, t, lb)
+            if s == taker:
+                taker_played = True
+        won[win_seat] += 1
+        leader = win_seat
+    # the last trick: one card each, nothing to choose
+    c = lowest(h[leader])
+    led, win_pow, win_seat = CSUIT[lb, t, c], POWER[lb, t, c], leader
+    for k in range(1, 4):
+        s = (leader + k) & 3
+        c = lowest(h[s])
+        if beats(c, led, win_pow, t, lb):
+            win_pow = POWER[lb, t, c]
+            win_seat = s
+    won[win_seat] += 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _lead_two(hands, work, dealer, seat, t, rules, hcodes, hparams, st, lb, rec, nogame, pre):
+    """The first two cards of a forced contract of ``seat`` in trump ``t``: its lead is a function of its own hand
+    alone (``choose_card`` on lead sees the hand and no card played), the next seat's answer of its own hand and the
+    lead; so ``play_deal`` on ``hands`` (any split of the two seats after them) plays the two cards of every layout
+    with those two hands (the kernel that every odds command compiles anyway: no second copy of the heuristics to
+    compile).  Writes ``pre`` = (lead, answer, led class, winning power, winning seat) after them."""
+    play_deal(hands, work, dealer, seat, i64(3), t, i64(NOBODY), rules, hcodes, hparams, st, lb, rec, nogame)
+    c0 = rec[REC_TRICKS + 1]
+    c1 = rec[REC_TRICKS + 2]
+    led, win_pow, win_seat = CSUIT[lb, t, c0], POWER[lb, t, c0], seat
+    if beats(c1, led, win_pow, t, lb):
+        win_pow = POWER[lb, t, c1]
+        win_seat = (seat + 1) & 3
+    pre[0] = c0
+    pre[1] = c1
+    pre[2] = led
+    pre[3] = win_pow
+    pre[4] = win_seat
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
+def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, outer):
     """Every layout of the 18 other cards (C(18,6)*C(12,6) = 17,153,136): the same
-    aggregate as ``sim_odds`` (trumps not listed in ``trumps`` stay zero)."""
+    aggregate as ``sim_odds`` (trumps not listed in ``trumps`` stay zero).  The layouts are the hands of the
+    next seat ``(seat + 1) % 4`` (``outer``: indices into the 18,564 six-card subsets of the other cards, in
+    increasing order; all of them for the whole enumeration, a few in the tests), then every split of the 12
+    cards left between the two seats after it.  The forced contracts share, per hand of the next seat, the
+    first trick's lead and answer (``_lead_two``), and play on by ``tricks_from``; the deal in which ``seat``
+    passes is ``play_deal``'s."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     rest = np.zeros(18, np.int64)
     k = 0
@@ -88,24 +160,26 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
         k += 1
     ca = _combos(18, 6)
     cb = _combos(12, 6)
-    na = ca.shape[0]
-    nblk = 64
+    nout = outer.shape[0]
+    nblk = 256
     part = np.zeros((nblk, AGG_ODDS), np.int64)
-    others = np.zeros(3, np.int64)
-    j = 0
-    for s in range(4):
-        if s != seat:
-            others[j] = s
-            j += 1
+    p1 = (seat + 1) & 3
+    p2 = (seat + 2) & 3
+    p3 = (seat + 3) & 3
+    nt = trumps.shape[0]
     for blk in prange(nblk):
         st = np.zeros(1, np.uint64)
         hands = np.zeros(4, np.uint64)
+        h = np.zeros(4, np.uint64)
         work = np.zeros(4, np.uint64)
+        won = np.zeros(4, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         nogame = no_game()
+        pre = np.zeros((5, 5), np.int64)
         rest12 = np.zeros(12, np.int64)
         acc = part[blk]
-        for a in range(blk, na, nblk):
+        for j in range(blk, nout, nblk):
+            a = outer[j]
             ma = U0
             q = 0
             for i in range(18):
@@ -114,6 +188,14 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
                 else:
                     rest12[q] = rest[i]
                     q += 1
+            hands[seat] = fixed
+            hands[p1] = ma
+            hands[p2] = U0
+            for i in range(6):
+                hands[p2] |= U1 << np.uint64(rest12[i])
+            hands[p3] = ~hands[p2] & (DECK24 & ~fixed & ~ma)
+            for ti in range(nt):
+                _lead_two(hands, work, dealer, seat, trumps[ti], rules, hcodes, hparams, st, lb, rec, nogame, pre[ti])
             for b in range(cb.shape[0]):
                 mb = U0
                 mc = U0
@@ -122,18 +204,23 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams):
                         mb |= U1 << np.uint64(rest12[i])
                     else:
                         mc |= U1 << np.uint64(rest12[i])
-                hands[seat] = fixed
-                hands[others[0]] = ma
-                hands[others[1]] = mb
-                hands[others[2]] = mc
-                for ti in range(trumps.shape[0]):
+                hands[p2] = mb
+                hands[p3] = mc
+                for ti in range(nt):
                     t = trumps[ti]
-                    play_deal(hands, work, dealer, seat, i64(3), i64(t), i64(NOBODY), rules, hcodes, hparams, st, lb, rec,
-                              nogame)
-                    acc[O_BY_TRUMP + t * 7 + rec[REC_WON + seat]] += 1
+                    pr = pre[ti]
+                    b0 = U1 << np.uint64(pr[0])
+                    b1 = U1 << np.uint64(pr[1])
+                    h[seat] = fixed & ~b0
+                    h[p1] = ma & ~b1
+                    h[p2] = mb
+                    h[p3] = mc
+                    tricks_from(h, seat, t, rules, hcodes, hparams, st, lb, won, seat, i64(2), pr[2], pr[3], pr[4],
+                                b0 | b1)
+                    acc[O_BY_TRUMP + t * 7 + won[seat]] += 1
                 if with_pass:
-                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes, hparams, st, lb,
-                              rec, nogame)
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes,
+                              hparams, st, lb, rec, nogame)
                     acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
                     acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
     return part.sum(axis=0)
