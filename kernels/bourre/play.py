@@ -26,8 +26,9 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
     plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
-    ``evt`` the ev tables (float64[rows, EV_LEN], kernels/bourre/players.py), ``evrow`` int64[players] the row of
-    each seat's (read only for an ev seat).  Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation
+    ``evt`` the ev tables (float64[rows, EV_LEN], kernels/bourre/players.py; None when no seat is ev: then numba
+    prunes ev's decisions, as ``pimc``'s), ``evrow`` int64[players] the row of each seat's (read only for an ev
+    seat).  Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation
     per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow).  ``pimc`` None (omitted): no seat is the
     sampling player, and numba prunes its branches, so the kernels that never seat it (pot, tail, ev training)
@@ -196,12 +197,14 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
 
 @njit(cache=True, nogil=True)
 def refuse_ev_without_table(codes, evt):
-    """Raise when a seat of ``codes`` (any shape) is ``ev`` and the ev tables ``evt`` hold no row (the (0, EV_LEN)
-    array of a table without ev): its decisions would read past them."""
-    if evt.shape[0] == 0:
-        for c in codes.ravel():
-            if c == H_EV:
-                raise ValueError("a seat is ev: pass its table in the ev tables (analysis/bourre/ev.py ev_tables)")
+    """Raise when a seat of ``codes`` (any shape) is ``ev`` and the ev tables ``evt`` hold no row (None, or a
+    (0, EV_LEN) array): None compiles the kernel without ev (``decide``), and an empty array has no row to read."""
+    if evt is not None:
+        if evt.shape[0] > 0:
+            return
+    for c in codes.ravel():
+        if c == H_EV:
+            raise ValueError("a seat is ev: pass its table in the ev tables (analysis/bourre/ev.py ev_tables)")
 
 
 @njit(cache=True, nogil=True)
