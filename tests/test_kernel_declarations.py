@@ -128,8 +128,7 @@ def test_the_parameter_matrix_holds_the_declared_columns_and_no_scratch(game):
 BOURRE_EV_ARGS = {"play.py": ["play_dealt"], "sessions.py": ["session_deal", "play_session", "sim_sessions", "trace_sessions"],
                   "odds.py": ["sim_odds", "odds_playout"], "odds_play.py": ["sim_odds_play"],
                   "duplicate.py": ["sim_duplicate"], "tail.py": ["sim_tail", "split_sessions"],
-                  "ev_train.py": ["sim_ev_train", "_train_sessions"], "players.py": ["ev_best", "decide_ev", "decide"],
-                  "draw.py": ["seat_decision"]}
+                  "ev_train.py": ["sim_ev_train", "_train_sessions"], "players.py": ["ev_best", "decide_ev", "decide"]}
 
 
 def test_bourre_ev_tables_are_their_own_kernel_argument():

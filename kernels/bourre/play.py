@@ -7,8 +7,8 @@ from numba import njit
 from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
 # the sampling player: ``play_dealt`` calls ``_pimc.pimc_card`` / ``_pimc.pimc_decide`` for an H_PIMC seat
 from . import pimc as _pimc
-from .draw import declare, draw_declared, must_play, seat_decision, seat_order
-from .players import H_EV, H_PIMC, P_DECIDE, choose_card, choose_lono
+from .draw import declare, draw_declared, must_play, seat_order
+from .players import H_EV, H_PIMC, P_DECIDE, choose_card, choose_lono, decide
 from .rules import (ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LONO_MAX_RANK, MAXP, OUT_CARRY,
                     OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ALL_PASS, R_CINCH_LAST_EXEMPT, R_CINCH_RULE,
                     R_DEALER_ANTES_ALL, R_DECLARE_THEN_DRAW, R_DOUBLE_ANTE, R_LO_NO, R_PENALTY, R_POT_LIMIT, R_TIE,
@@ -84,9 +84,15 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
             play, disc = _pimc.pimc_decide(rec, s, i, k, order, dealer, h, active, nplay, pot, a2, known_out,
                                            up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
                                            hparams, st, uw, iw, xo)
+        elif is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
+            play, disc = True, U0    # after all passed he plays (rule 7), keeping his cards: he wins alone (rule 6)
         else:
-            play, disc = seat_decision(hcodes[s], hparams, s, evt, evrow[s], is_dealer, h, trump, upcard, lono, sep,
-                                       limit, known_out, i, k, nplay, pot, table_ante, ante_amt, rules, st)
+            # the seat's heuristic (ev: with its table, row evrow[s] of evt), called here and not through a wrapper:
+            # numba's inline="always" copies the whole expanded decision at each level it is inlined through
+            play, disc = decide(hcodes[s], hparams, s, evt, evrow[s], h, trump, upcard, is_dealer, lono, limit,
+                                known_out, i, k, nplay, pot, table_ante, ante_amt, rules, st)
+            if must_play(is_dealer, lono, sep, upcard):
+                play = True
         ok, m, pot, active, nplay, known_out, up_in_dealer = declare(sd, pool, m, hands, s, i, play, disc, is_dealer,
                                                                      nplay, active, pot, a2, known_out, up_in_dealer,
                                                                      declare_first, sep, upcard, lono, uw, rules, rec)
