@@ -128,8 +128,7 @@ def test_the_parameter_matrix_holds_the_declared_columns_and_no_scratch(game):
 BOURRE_EV_ARGS = {"play.py": ["play_dealt"], "sessions.py": ["session_deal", "play_session", "sim_sessions", "trace_sessions"],
                   "odds.py": ["sim_odds", "odds_playout"], "odds_play.py": ["sim_odds_play"],
                   "duplicate.py": ["sim_duplicate"], "tail.py": ["sim_tail", "split_sessions"],
-                  "ev_train.py": ["sim_ev_train", "_train_sessions"], "players.py": ["ev_best", "decide_ev", "decide"],
-                  "draw.py": ["seat_decision"]}
+                  "ev_train.py": ["sim_ev_train", "_train_sessions"], "players.py": ["ev_best", "decide_ev", "decide"]}
 
 
 def test_bourre_ev_tables_are_their_own_kernel_argument():
@@ -157,8 +156,7 @@ def test_bourre_ev_tables_hold_the_ev_seats_tables_and_the_kernels_refuse_a_miss
     from tricksim.kernels import bourre as KO
     g = bourre.GAME
     rules = g.rules()
-    none = ev_tables(g.parse_seats("basic", 7), rules, 7)
-    assert none.shape == (0, KO.EV_LEN) and none.dtype == np.float64
+    assert ev_tables(g.parse_seats("basic", 7), rules, 7) is None     # no ev seat: the kernels compile without ev
     specs = g.parse_seats(["basic", "ev", "cinch", "ev", "basic", "basic", "basic"], 7)
     t = ev_tables(specs, rules, 7)                  # the shipped table of the main job's configuration
     assert t.shape == (7, KO.EV_LEN)
@@ -167,10 +165,31 @@ def test_bourre_ev_tables_hold_the_ev_seats_tables_and_the_kernels_refuse_a_miss
     codes, prm = g.heuristic_arrays(specs)
     assert prm.shape == (7, KO.N_PARAMS)
     kd, kc = g.keys(1)
-    with pytest.raises(ValueError, match="ev"):
-        KO.trace_sessions(kd, kc, 0, 1, 7, 2, g.rules_array(rules), codes, prm, none)
+    for none in (None, np.zeros((0, KO.EV_LEN))):   # a kernel compiled without ev, or an empty table
+        with pytest.raises(ValueError, match="ev"):
+            KO.trace_sessions(kd, kc, 0, 1, 7, 2, g.rules_array(rules), codes, prm, none)
     recs, _ = KO.trace_sessions(kd, kc, 0, 1, 7, 2, g.rules_array(rules), codes, prm, t)
     assert recs[0, 0, KO.REC_N] == 7
+
+
+def test_bourre_kernels_without_ev_play_as_with_an_empty_table():
+    """``evt`` None (no seat is ev: ev_tables) compiles the kernels without ev's decision (``decide`` tests
+    ``evt is not None`` first, a branch numba prunes); they play every other heuristic as the form with a table
+    does, deal for deal, and ev's decisions themselves are unchanged (the golden traces)."""
+    from tricksim.kernels import bourre as KO
+    src = inspect.getsource(KO.players.decide)
+    assert "if evt is not None and code == H_EV:" in src
+    g = bourre.GAME
+    rules = g.rules()
+    specs = g.parse_seats(["basic", "tight", "loose", "cinch", "random"], 5)
+    codes, prm = g.heuristic_arrays(specs)
+    kd, kc = g.keys(3)
+    ra = g.rules_array(rules)
+    a, sa = KO.trace_sessions(kd, kc, 0, 3, 5, 8, ra, codes, prm, None)
+    b, sb = KO.trace_sessions(kd, kc, 0, 3, 5, 8, ra, codes, prm, np.zeros((0, KO.EV_LEN)))
+    assert np.array_equal(a, b) and np.array_equal(sa, sb) and a[:, :, KO.REC_NTRICKS].any()
+    sig = [s for s in KO.trace_sessions.signatures if str(s[9]) == "none"]   # evt, the 10th argument
+    assert sig, KO.trace_sessions.signatures      # None is its own compiled form, not an empty array
 
 
 def test_declared_builds_params_in_order_with_a_heuristic_s_defaults():

@@ -56,7 +56,15 @@ GAME = Game.of(
             ("compare", "bourre", "basic", "tight", "--hands", "200"),
             ("compare", "bourre", "basic", "pimc", "--hands", "4", "--players", "4"),
             ("compare", "bourre", "ev:train_sessions=200,train_deals=20", "basic", "--hands", "4", "--players", "4"),
-            ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1")),
+            ("bench", "--solver", "--hands", "4", "--repeats", "1", "--threads", "1"),
+            # the kernels compiled with ev's table (the lines above have no ev seat: analysis/bourre/ev.py ev_tables
+            # is None then, a kernel compiled without ev); plain ev at the default table size reads the shipped table
+            ("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "-H", "ev", "--hands", "20"),
+            ("odds", "bourre", "--hand", "AH KH 7C 4D 2S", "--up-card", "9H", "-H", "ev", "--play",
+             "heuristic,pimc,open", "--hands", "4"),
+            ("pot", "-H", "ev", "--sessions", "20", "--deals", "10", "--tail", "--tail-levels", "10", "--tail-roots",
+             "100"),
+            ("trace", "bourre", "-H", "ev", "--deals", "2")),
     solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART,
     ladder=Ladder(entrants=("random", "basic", "tight", "loose", "cinch", "ev", "pimc", "pimc:worlds=32"),
                   hands=3_000, quick=35, bound=ladder_bound, extra={"players": 5}),

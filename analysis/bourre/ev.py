@@ -243,12 +243,13 @@ def ev_table(rules, players: int, spec) -> EvTable:
             return e.value
 
 
-def ev_tables(specs, rules, players: int) -> np.ndarray:
+def ev_tables(specs, rules, players: int) -> np.ndarray | None:
     """The kernels' ev tables argument (``evt``) for the seats, or a tournament's entrants, ``specs`` at a table of
     ``players``: float64[len(specs), K.EV_LEN], row i the table of specs[i] when it is ev (zeros for the others);
-    float64[0, K.EV_LEN] when none is ev (no table is read then)."""
+    None when none is ev: the kernels are then compiled without ev's decisions (kernels/bourre/players.py
+    ``decide``), seconds less on a cold first run and a test less per decision."""
     if not any(s.code == K.H_EV for s in specs):
-        return np.zeros((0, K.EV_LEN), np.float64)
+        return None
     out = np.zeros((len(specs), K.EV_LEN), np.float64)
     for i, s in enumerate(specs):
         if s.code == K.H_EV:
@@ -256,7 +257,7 @@ def ev_tables(specs, rules, players: int) -> np.ndarray:
     return out
 
 
-def run_ev_tables(params) -> np.ndarray:
+def run_ev_tables(params) -> np.ndarray | None:
     """``ev_tables`` of a run's parameters: its seats' heuristics, rules and table size."""
     specs = SPEC.specs_from_json(params["heuristics"])
     return ev_tables(specs, SPEC.rules_of(params), params.get("players", len(specs)))

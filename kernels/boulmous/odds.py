@@ -48,7 +48,9 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
     return part.sum(axis=0)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+# inlined into sim_odds: no code library of its own, which would optimise and emit play_deal's whole code once more
+# on a cold compile (numba links a callee's code into every library that calls it)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx, lb, rec, acc, nogame):
     for t in range(5):
         seed_state(st, key_dec, idx)

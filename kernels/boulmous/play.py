@@ -276,7 +276,7 @@ def play_deal(hands, work, dealer, forced_taker, forced_bid, forced_trump, force
         rec[REC_NTRICKS] = 0
         for s in range(4):
             rec[REC_WON + s] = 0
-        score_deal(taker, contract, 0, rules, rec)
+        score_deal(taker, contract, np.int64(0), rules, rec)   # int64, as below: one compiled form
         return
     if forced_taker >= 0 and forced_trump >= 0:
         t = forced_trump

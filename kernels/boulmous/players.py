@@ -193,49 +193,75 @@ def choose_trump(code, hp, ps, hand, st, lb):
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def choose_card(code, hp, ps, me, hand, legal, n_in_trick, led, win_pow, win_seat,
                 taker_played, taker, t, played, st, lb):
-    """The card a seat plays; deterministic except for H_RANDOM."""
+    """The card a seat plays; deterministic except for H_RANDOM.  Every rule ends in the highest or the lowest
+    card of some mask (``pm``, ``high``), picked once at the end: each pick site inlined is a copy of
+    ``min_power_card`` in the caller's code, and numba's inline="always" costs the callee's blocks times its
+    variables, per level (a single pick site: seconds less of a cold compile of ``play_tricks``)."""
     if code == H_RANDOM:
         return lowest(legal) if popcount(legal) == 1 else nth_card(legal, below(st, popcount(legal)))
     unseen = TABS[lb, t, 5] & ~hand & ~played
+    pm = legal
+    high = False
     if n_in_trick == 0:
         if code == H_CAUTIOUS:
             if me == taker and t != NT and hp[ps, P_DRAW_TRUMPS] > 0.5:
                 mytr = legal & TABS[lb, t, 4]
                 if mytr != U0 and (unseen & TABS[lb, t, 4]) != U0:
-                    return max_power_card(mytr, t, lb)
-            # a boss: no unseen card of its class ranks higher
-            boss = U0
-            m = legal
-            while m != U0:
-                c = lowest(m)
-                m &= m - U1
-                k = CSUIT[lb, t, c]
-                if max_power(unseen & TABS[lb, t, k], t, lb) < POWER[lb, t, c]:
-                    boss |= U1 << np.uint64(c)
-            if boss != U0:
-                side = boss & ~TABS[lb, t, 4]
-                if side != U0:
-                    return max_power_card(side, t, lb)
-                return max_power_card(boss, t, lb)
-            return min_power_card(legal, t, lb)
-        if hp[ps, P_LEAD_HIGH] > 0.5:
-            return max_power_card(legal, t, lb)
-        return min_power_card(legal, t, lb)
-    winners = legal & ABOVE[lb, t, win_pow]
-    # keep only cards that really beat (trump, or the led class)
-    real = U0
-    m = winners
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        if POWER[lb, t, c] >= 64 or CSUIT[lb, t, c] == led:
-            real |= U1 << np.uint64(c)
-    if real == U0:
-        return min_power_card(legal, t, lb)
-    if hp[ps, P_GANG_UP] > 0.5 and me != taker and win_seat != taker and taker_played:
-        return min_power_card(legal, t, lb)
-    if n_in_trick == 3:
-        return min_power_card(real, t, lb)
+                    pm = mytr           # draw trumps: the highest
+                    high = True
+            if not high:
+                # a boss: no unseen card of its class ranks higher
+                boss = U0
+                m = legal
+                while m != U0:
+                    c = lowest(m)
+                    m &= m - U1
+                    k = CSUIT[lb, t, c]
+                    if max_power(unseen & TABS[lb, t, k], t, lb) < POWER[lb, t, c]:
+                        boss |= U1 << np.uint64(c)
+                if boss != U0:
+                    side = boss & ~TABS[lb, t, 4]
+                    pm = side if side != U0 else boss     # the highest boss, a side one first
+                    high = True
+        elif hp[ps, P_LEAD_HIGH] > 0.5:
+            high = True
+    else:
+        winners = legal & ABOVE[lb, t, win_pow]
+        # keep only cards that really beat (trump, or the led class)
+        real = U0
+        m = winners
+        while m != U0:
+            c = lowest(m)
+            m &= m - U1
+            if POWER[lb, t, c] >= 64 or CSUIT[lb, t, c] == led:
+                real |= U1 << np.uint64(c)
+        # no winner, or ganging up (the taker wins or played): the lowest legal card
+        if real != U0 and not (hp[ps, P_GANG_UP] > 0.5 and me != taker and win_seat != taker and taker_played):
+            if n_in_trick != 3 and code == H_CAUTIOUS:
+                # cheapest winner that no unseen card of the same standing can beat; none: the lowest legal card
+                m = real
+                best = -1
+                bp = 1 << 30
+                while m != U0:
+                    c = lowest(m)
+                    m &= m - U1
+                    p = POWER[lb, t, c]
+                    if p >= 64:
+                        danger = max_power(unseen & TABS[lb, t, 4], t, lb)
+                    else:
+                        danger = max_power(unseen & TABS[lb, t, led], t, lb)
+                        if t != NT and (unseen & TABS[lb, t, 4]) != U0 and popcount(unseen & TABS[lb, t, led]) < 2:
+                            danger = 1 << 20  # someone void may ruff
+                    if p > danger and p < bp:
+                        bp = p
+                        best = c
+                if best >= 0:
+                    return best
+            else:
+                pm = real               # the last to play, or not cautious: the lowest winner
+    if high:
+        return max_power_card(pm, t, lb)
+    return min_power_card(pm, t, lb)
     if code == H_CAUTIOUS:
         # cheapest winner that no unseen card of the same standing can beat
         m = real

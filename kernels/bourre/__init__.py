@@ -20,7 +20,7 @@ from ..cards import DECK52, SUIT_MASK, U0, U1, highest, lowest, nth_card, popcou
 from ..rng import below, seed_state, uniform
 from ..tally import add_outer, add_sum_outer
 from .draw import (DECK_IDS, basic_decision_call, deal_fresh, declare, declare_call, discard_and_draw, draw_declared,
-                   draw_declared_call, must_play, seat_decision, seat_order, serve)
+                   draw_declared_call, must_play, seat_order, serve)
 from .duplicate import sim_duplicate
 from .ev_train import ET_CELLS, ET_CHANGED, ET_DECISIONS, EV_TRAIN, ev_outcome, sim_ev_train
 from .odds import (OC_CELLS, OC_CHIPS, ODDS_CATS, ODDS_CELLS, ODDS_CHOICE, ODDS_STRIDE, deal_around, odds_outcome,

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import U0, popcount
-from .players import H_BASIC, decide, decide_heuristic
+from .players import H_BASIC, decide_heuristic
 from .rules import (ALLPASS_DEALER_WINS, MAXP, OVF, R_ALL_PASS, R_RESHUFFLE, R_TRUMP_CARD, REC_ANTE2, REC_DEALER,
                     REC_DEC, REC_NRESHUF, REC_UPCARD, RESHUF_WP, TRUMP_DEALER_FIFTH, TRUMP_SEPARATE, bitc, draw_card,
                     fill_pool)
@@ -107,22 +107,6 @@ def must_play(is_dealer, lono, sep, upcard):
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
-def seat_decision(code, hp, row, evt, er, is_dealer, h, trump, upcard, lono, sep, limit, known_out, i, k, nplay,
-                  pot, table_ante, ante_amt, rules, st):
-    """The (play, discard) of the seat that declares i-th of k with hand ``h``, as heuristic ``code`` decides with
-    the parameters ``hp[row]`` (ev: and its table, row ``er`` of the ev tables ``evt``; ``decide``), the dealer's
-    forced plays applied: after all passed he plays under all_pass = dealer_wins (rule 7, keeping his cards: he
-    wins alone, rule 6), and ``must_play``."""
-    if is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
-        return True, U0
-    play, disc = decide(code, hp, row, evt, er, h, trump, upcard, is_dealer, lono, limit, known_out, i, k, nplay,
-                        pot, table_ante, ante_amt, rules, st)
-    if must_play(is_dealer, lono, sep, upcard):
-        play = True
-    return play, disc
-
-
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def declare(sd, pool, m, hands, s, i, play, disc, is_dealer, nplay, active, pot, a2, known_out, up_in_dealer,
             declare_first, sep, upcard, lono, uw, rules, rec):
     """Seat s, the i-th to declare (rule 4), plays discarding ``disc`` or passes: its entry in ``rec``, the second
@@ -184,8 +168,8 @@ def draw_declared(sd, pool, m, hands, order, k, active, dealer, sep, upcard, kno
 @njit(cache=True, nogil=True, _nrt=False)
 def basic_decision_call(hp, row, is_dealer, h, trump, upcard, lono, sep, limit, known_out, i, k, nplay, pot,
                         table_ante, ante_amt, rules, st):
-    """``seat_decision`` of a seat deciding as ``basic`` with the parameters ``hp[row]`` (the sampling player's
-    replays of the other seats): no ev table is read."""
+    """``play_dealt``'s decision of a seat deciding as ``basic`` with the parameters ``hp[row]`` (the sampling
+    player's replays of the other seats): no ev table is read."""
     if is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
         return True, U0
     play, disc = decide_heuristic(H_BASIC, hp, row, h, trump, upcard, is_dealer, lono, limit, known_out, i, k, nplay,

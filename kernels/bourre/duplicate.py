@@ -27,8 +27,8 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
     ``rounds_layout(k, nround, ("chips",))``: the deals of each round n_c, then per round S_c[h] =
     sum_d X_h(d), Q_c[a, b] = sum_d X_a(d) X_b(d), P_c[a, b] = sum_d sum_r Y_a(d, r)
     Y_b(d, r), then M[r, h] = sum_d Y_h(d, r), where Y_h(d, r) = chips (score_delta) of
-    entrant h's seats in playout r and X_h = sum_r Y_h.  ``evt`` the ev tables, entrant h's row h (a (0, EV_LEN)
-    array when no entrant is ev): a seat reads its entrant's.  ``pimc`` True when an entrant is the sampling player;
+    entrant h's seats in playout r and X_h = sum_r Y_h.  ``evt`` the ev tables, entrant h's row h (None when no
+    entrant is ev: the kernel compiles without ev): a seat reads its entrant's.  ``pimc`` True when an entrant is the sampling player;
     None (omitted): none is, and the kernel is compiled without it (play_dealt's ``pimc``)."""
     refuse_ev_without_table(seat_codes, evt)
     if pimc is None:

@@ -74,7 +74,8 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
     """Random deals of the unseen cards around ``fixed`` (seat ``seat``, dealer players-1,
     everyone antes); every choice of cmode/cdisc is played on the same deal (common
     random numbers: the same stock and the same decision stream).  Returns
-    int64[nc * ODDS_STRIDE].  ``evt`` the ev tables (seat s's row s; a (0, EV_LEN) array when no seat is ev).
+    int64[nc * ODDS_STRIDE].  ``evt`` the ev tables (seat s's row s; None when no seat is ev: the kernel
+    compiles without ev).
     ``pimc`` True when a seat of ``hcodes`` is the sampling player; None (omitted): none is, and the kernel is
     compiled without it (play_dealt's ``pimc``)."""
     refuse_ev_without_table(hcodes, evt)
@@ -112,7 +113,9 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
     return part.sum(axis=0)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+# inlined into the batch kernels: not a code library of its own, which would optimise and emit play_dealt's whole
+# code once more on a cold compile (numba links a callee's code into every library that calls it)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def odds_playout(sd, sd0, st, key_dec, idx, players, dealer, seat, h0, p0, m, hands, pool, pot, upcard, ante, rules,
                  hcodes, hparams, evt, evrow, rec, mode, disc, uw, iw, pimc=None):
     """One choice (``mode``, ``disc``) played on deal ``idx`` of the odds as ``deal_around`` dealt it (the

@@ -7,8 +7,8 @@ from numba import njit
 from ..cards import SUIT_MASK, U0, U1, highest, lowest, popcount
 # the sampling player: ``play_dealt`` calls ``_pimc.pimc_card`` / ``_pimc.pimc_decide`` for an H_PIMC seat
 from . import pimc as _pimc
-from .draw import declare, draw_declared, must_play, seat_decision, seat_order
-from .players import H_EV, H_PIMC, P_DECIDE, choose_card, choose_lono
+from .draw import declare, draw_declared, must_play, seat_order
+from .players import H_EV, H_PIMC, P_DECIDE, choose_card, choose_lono, decide
 from .rules import (ALLPASS_DEALER_WINS, CINCH_AKQ, CINCH_HOYLE, CINCH_PAGAT, LONO_MAX_RANK, MAXP, OUT_CARRY,
                     OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ALL_PASS, R_CINCH_LAST_EXEMPT, R_CINCH_RULE,
                     R_DEALER_ANTES_ALL, R_DECLARE_THEN_DRAW, R_DOUBLE_ANTE, R_LO_NO, R_PENALTY, R_POT_LIMIT, R_TIE,
@@ -26,8 +26,9 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     five tricks, settlement.  ``pot`` = the pot after this deal's antes.  Forced
     decision for the odds study and ev's training: seat ``fseat`` passes (fmode 0) or
     plays and discards ``fdisc`` (fmode 1); fmode -1 = its heuristic decides.
-    ``evt`` the ev tables (float64[rows, EV_LEN], kernels/bourre/players.py), ``evrow`` int64[players] the row of
-    each seat's (read only for an ev seat).  Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation
+    ``evt`` the ev tables (float64[rows, EV_LEN], kernels/bourre/players.py; None when no seat is ev: then numba
+    prunes ev's decisions, as ``pimc``'s), ``evrow`` int64[players] the row of each seat's (read only for an ev
+    seat).  Scratch: ``uw`` uint64[UW_LEN], ``iw`` int64[IW_LEN] (no allocation
     per deal).
     Fills rec; returns False when a chip amount would pass OVF (overflow).  ``pimc`` None (omitted): no seat is the
     sampling player, and numba prunes its branches, so the kernels that never seat it (pot, tail, ev training)
@@ -83,9 +84,15 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
             play, disc = _pimc.pimc_decide(rec, s, i, k, order, dealer, h, active, nplay, pot, a2, known_out,
                                            up_in_dealer, trump, lono, sep, upcard, limit, table_ante, ante_amt, rules,
                                            hparams, st, uw, iw, xo)
+        elif is_dealer and nplay == 0 and rules[R_ALL_PASS] == ALLPASS_DEALER_WINS:
+            play, disc = True, U0    # after all passed he plays (rule 7), keeping his cards: he wins alone (rule 6)
         else:
-            play, disc = seat_decision(hcodes[s], hparams, s, evt, evrow[s], is_dealer, h, trump, upcard, lono, sep,
-                                       limit, known_out, i, k, nplay, pot, table_ante, ante_amt, rules, st)
+            # the seat's heuristic (ev: with its table, row evrow[s] of evt), called here and not through a wrapper:
+            # numba's inline="always" copies the whole expanded decision at each level it is inlined through
+            play, disc = decide(hcodes[s], hparams, s, evt, evrow[s], h, trump, upcard, is_dealer, lono, limit,
+                                known_out, i, k, nplay, pot, table_ante, ante_amt, rules, st)
+            if must_play(is_dealer, lono, sep, upcard):
+                play = True
         ok, m, pot, active, nplay, known_out, up_in_dealer = declare(sd, pool, m, hands, s, i, play, disc, is_dealer,
                                                                      nplay, active, pot, a2, known_out, up_in_dealer,
                                                                      declare_first, sep, upcard, lono, uw, rules, rec)
@@ -196,12 +203,14 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
 
 @njit(cache=True, nogil=True)
 def refuse_ev_without_table(codes, evt):
-    """Raise when a seat of ``codes`` (any shape) is ``ev`` and the ev tables ``evt`` hold no row (the (0, EV_LEN)
-    array of a table without ev): its decisions would read past them."""
-    if evt.shape[0] == 0:
-        for c in codes.ravel():
-            if c == H_EV:
-                raise ValueError("a seat is ev: pass its table in the ev tables (analysis/bourre/ev.py ev_tables)")
+    """Raise when a seat of ``codes`` (any shape) is ``ev`` and the ev tables ``evt`` hold no row (None, or a
+    (0, EV_LEN) array): None compiles the kernel without ev (``decide``), and an empty array has no row to read."""
+    if evt is not None:
+        if evt.shape[0] > 0:
+            return
+    for c in codes.ravel():
+        if c == H_EV:
+            raise ValueError("a seat is ev: pass its table in the ev tables (analysis/bourre/ev.py ev_tables)")
 
 
 @njit(cache=True, nogil=True)

@@ -87,8 +87,8 @@ P_INFER, P_SHARE_TT = COLUMN["infer"], COLUMN["share_tt"]
 # 5 - d strongest cards (``ev_discard``) and reads the class; it plays the d of the highest
 # expected chips when they are positive.  The table is data computed by tricksim
 # (analysis/bourre/ev.py, fictitious play with ``sim_ev_train``); it travels as its own kernel argument, the ev
-# tables ``evt`` (float64[rows, EV_LEN], one row per ev seat or entrant, a (0, EV_LEN) array when no seat plays
-# ev; ``play_dealt`` reads seat s's row ``evrow[s]``), never in the parameter matrix: EV_W per cell (p_win,
+# tables ``evt`` (float64[rows, EV_LEN], one row per ev seat or entrant, None when no seat plays ev
+# (``decide`` then compiles without ev; a (0, EV_LEN) array is accepted too); ``play_dealt`` reads seat s's row ``evrow[s]``), never in the parameter matrix: EV_W per cell (p_win,
 # p_tie, p_bourre, samples; p_win < 0 = no data: that draw is not weighed, and with no draw weighed the
 # threshold rule of ``basic`` decides).
 EV_NT, EV_NTT, EV_NA, EV_NK, EV_NO = 6, 5, 3, 2, 4
@@ -382,12 +382,17 @@ def decide_ev(hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, know
 def decide(code, hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k, nplay_before, pot,
            table_ante, ante_amt, rules, st):
     """Every heuristic's discard and play/pass decision, (play, discard): ev's from its table (row ``er`` of
-    ``evt``, ``decide_ev``), the others' by ``decide_heuristic``."""
-    if code == H_EV:
+    ``evt``, ``decide_ev``), the others' as ``decide_heuristic``.  ``evt`` None: no seat is ev, and numba prunes
+    ev's branch (the kernels of a table without ev do not compile ev's table search, nor test for it per decision)."""
+    if evt is not None and code == H_EV:
         return decide_ev(hp, me, evt, er, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k,
                          nplay_before, pot, table_ante, ante_amt, rules, st)
-    return decide_heuristic(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, known_out, pos, k,
-                            nplay_before, pot, table_ante, ante_amt, st)
+    # decide_heuristic's two calls, written out: numba's inline="always" deep-copies a callee's whole expanded IR at
+    # every level it is inlined through (cost: its blocks times its variables), and this one level less is a second
+    # less of every cold compile of play_dealt
+    disc = choose_discard(code, hp, me, hand, trump, upcard, is_dealer, lono, limit, st)
+    play = choose_play(code, hp, me, hand, trump, lono, known_out, pos, k, nplay_before, pot, table_ante, disc, st)
+    return play, disc
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)

@@ -173,7 +173,7 @@ def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, ev
 @njit(cache=True, nogil=True, parallel=True)
 def sim_sessions(key_deal, key_dec, first, ns, players, D, stride, rules, hcodes, hparams, evt, srows, fans):
     """Sessions first..first+ns-1; fills srows[ns, S_LEN] and fans[ns, nfan].  ``evt`` the ev tables (seat s's
-    row s; a (0, EV_LEN) array when no seat is ev)."""
+    row s; None when no seat is ev: the kernel compiles without ev)."""
     refuse_ev_without_table(hcodes, evt)
     CH = 8
     nch = (ns + CH - 1) // CH
