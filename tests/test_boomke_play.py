@@ -44,7 +44,17 @@ def mask(text):
     ("AS KS QS JS TS 9S AH KH QH JH TH 9H AD", True, False),        # six trumps can never be sure
 ])
 def test_sure_thirteen(hand, draws, sure):
-    assert K.sure_thirteen(mask(hand), draws) == sure
+    assert K.thirteen_certain(mask(hand), draws) == sure
+    assert K.sure_thirteen(mask(hand), params(draws), 0) == sure
+
+
+def params(draws, count=None):
+    """One row of heuristic parameters with draw_trumps and count on or off (count as draw_trumps when not
+    given)."""
+    hp = np.zeros((1, K.N_PARAMS))
+    hp[0, K.P_DRAW_TRUMPS] = float(draws)
+    hp[0, K.P_COUNT] = float(draws if count is None else count)
+    return hp
 
 
 def random_sure_hand(rng):
@@ -82,9 +92,9 @@ def test_sure_thirteen_quick_test_changes_no_answer():
         m = np.uint64(sum(1 << c for c in cards))
         aces = all(s * 16 + 12 in cards for s in {c // 16 for c in cards})
         assert K.aces_of_its_suits(m) == aces, cards
-        for draws in (False, True):
-            assert K.sure_thirteen(m, draws) == K.thirteen_certain(m, draws), (cards, draws)
-    assert all(K.sure_thirteen(np.uint64(sum(1 << c for c in cards)), True) for cards in sure)
+        for draws, count in ((False, False), (True, False), (False, True), (True, True)):
+            assert K.sure_thirteen(m, params(draws, count), 0) == K.thirteen_certain(m, draws and count), cards
+    assert all(K.sure_thirteen(np.uint64(sum(1 << c for c in cards)), params(True), 0) for cards in sure)
     assert sum(K.aces_of_its_suits(np.uint64(sum(1 << c for c in cards))) for cards in rand) < 30
 
 
@@ -95,7 +105,7 @@ def test_every_sure_hand_takes_thirteen_under_the_heuristics():
     for _ in range(25):
         cards = random_sure_hand(rng)
         m = np.uint64(sum(1 << c for c in cards))
-        assert K.sure_thirteen(m, True)
+        assert K.sure_thirteen(m, params(True), 0)
         t = K.best_suit(m)
         _, tk = K.odds_tricks(kd, kc, 0, 150, m, ra, codes, prm)
         assert (tk[:, t] == 13).all(), cards
