@@ -227,12 +227,10 @@ def fresh_deck(deck):
             m += 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def deal_scratch():
     """The scratch every kernel that deals and plays independent hands allocates alike, per thread: (decision
-    state, deal state, deck, pile of the collected tricks, hands as dealt, hands in play). Inline: the kernel
-    allocates the arrays itself, so the compiler sees six fresh arrays of known sizes (compiled as a call, the
-    heuristic play cost about 90 more instructions a deal)."""
+    state, deal state, deck, pile of the collected tricks, hands as dealt, hands in play)."""
     return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(52, np.int64), np.zeros(52, np.int64),
             np.zeros(4, np.uint64), np.zeros(4, np.uint64))
 
