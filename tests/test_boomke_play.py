@@ -44,7 +44,17 @@ def mask(text):
     ("AS KS QS JS TS 9S AH KH QH JH TH 9H AD", True, False),        # six trumps can never be sure
 ])
 def test_sure_thirteen(hand, draws, sure):
-    assert K.sure_thirteen(mask(hand), draws) == sure
+    assert K.thirteen_certain(mask(hand), draws) == sure
+    assert K.sure_thirteen(mask(hand), params(draws), 0) == sure
+
+
+def params(draws, count=None):
+    """One row of heuristic parameters with draw_trumps and count on or off (count as draw_trumps when not
+    given)."""
+    hp = np.zeros((1, K.N_PARAMS))
+    hp[0, K.P_DRAW_TRUMPS] = float(draws)
+    hp[0, K.P_COUNT] = float(draws if count is None else count)
+    return hp
 
 
 def random_sure_hand(rng):
@@ -66,6 +76,28 @@ def random_sure_hand(rng):
     return cards
 
 
+def test_sure_thirteen_quick_test_changes_no_answer():
+    """sure_thirteen's inline test (the ace of every suit held) only saves the full test's call: on sure hands
+    built from the rule, their near misses (one card swapped) and random hands it answers as thirteen_certain,
+    the full test, does; and it turns away nearly every random hand."""
+    rng = random.Random(5)
+    deck = [s * 16 + r for s in range(4) for r in range(13)]
+    sure = [random_sure_hand(rng) for _ in range(300)]
+    near = []
+    for cards in sure:
+        out = rng.choice(cards)
+        near.append([c for c in cards if c != out] + [rng.choice([c for c in deck if c not in cards])])
+    rand = [rng.sample(deck, 13) for _ in range(3000)]
+    for cards in sure + near + rand:
+        m = np.uint64(sum(1 << c for c in cards))
+        aces = all(s * 16 + 12 in cards for s in {c // 16 for c in cards})
+        assert K.aces_of_its_suits(m) == aces, cards
+        for draws, count in ((False, False), (True, False), (False, True), (True, True)):
+            assert K.sure_thirteen(m, params(draws, count), 0) == K.thirteen_certain(m, draws and count), cards
+    assert all(K.sure_thirteen(np.uint64(sum(1 << c for c in cards)), params(True), 0) for cards in sure)
+    assert sum(K.aces_of_its_suits(np.uint64(sum(1 << c for c in cards))) for cards in rand) < 30
+
+
 def test_every_sure_hand_takes_thirteen_under_the_heuristics():
     rng = random.Random(12)
     specs = B.parse_seats("partner")
@@ -73,7 +105,7 @@ def test_every_sure_hand_takes_thirteen_under_the_heuristics():
     for _ in range(25):
         cards = random_sure_hand(rng)
         m = np.uint64(sum(1 << c for c in cards))
-        assert K.sure_thirteen(m, True)
+        assert K.sure_thirteen(m, params(True), 0)
         t = K.best_suit(m)
         _, tk = K.odds_tricks(kd, kc, 0, 150, m, ra, codes, prm)
         assert (tk[:, t] == 13).all(), cards

@@ -34,9 +34,9 @@ from .players import (COLUMN, FL_COUNT, FL_DRAW, FL_RUFF, H_NAIVE, H_PARTNER, H_
                       P_BID_PROB, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_INFER, P_KING, P_MARGIN,
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_RUFF,
                       P_SEVEN_MARGIN, P_SHORT, P_TRUMP_LEN, P_WORLDS, PARAMS,
-                      best_suit, choose_card, discard, field_nonzero, fold_ranks, honour_count, lead_card,
-                      lowest_per_field, opening_lead, own_tricks, partner_call, partner_credit, play_flags,
-                      pop_fields4, random_call, random_card, smear_fields, sure_thirteen)
+                      aces_of_its_suits, best_suit, choose_card, discard, field_nonzero, fold_ranks, honour_count,
+                      lead_card, lowest_per_field, opening_lead, own_tricks, partner_call, partner_credit, play_flags,
+                      pop_fields4, random_call, random_card, smear_fields, sure_thirteen, thirteen_certain)
 from .rules import (ABOVE, ACES, ADD13, ALL_ONES, AUCTION, BIT13, BOOM, DEALPOS, DECK, DEFENCE_LITERAL9,
                     DEFENCE_UPTO9, F1, F2, F4, F8, HEURISTIC_TRUMP, JACKS, KINGS, MAX_BIDS, MEETJE,
                     MEETJE_DEALER_LEADS, MEETJE_NAMES_ELDEST_LEADS, N_RULES, NO_BID, NO_CONTRACT, NOBODY, PACKETS_445,

@@ -48,7 +48,7 @@ from numba import njit
 from ..cards import U0, U1, nth_card
 from ..explain import KIND_CALL, KIND_CARD, X_CAND, X_WORLDS, x_add, x_open
 from ..rng import below, seed_state, uniform
-from .players import (P_ACE, P_BID_WORLDS, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_INFER, P_KING, P_MARGIN,
+from .players import (P_ACE, P_BID_WORLDS, P_BOOM_MARGIN, P_INFER, P_KING, P_MARGIN,
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN,
                       P_SHORT, P_TRUMP_LEN, P_WORLDS, best_suit, choose_card, opening_lead, own_tricks, partner_call,
                       partner_credit, play_flags, sure_thirteen)
@@ -85,7 +85,7 @@ def workspace():
 def model_call(hand, s, high, holder, passed, bids, forced, hparams, me):
     """The ``partner`` heuristic's call (kernels/boomke_wies/play.py ``auction``) for seat ``s`` holding ``hand``,
     with the parameters of row ``me`` of ``hparams``."""
-    if high < 13 and sure_thirteen(hand, hparams[me, P_DRAW_TRUMPS] > 0.5 and hparams[me, P_COUNT] > 0.5):
+    if high < 13 and sure_thirteen(hand, hparams, me):
         return BOOM
     p = s ^ 2
     if holder == p and hparams[me, P_OVERCALL_PARTNER] < 0.5:
@@ -359,7 +359,7 @@ def pimc_call(pw, hands, me, dealer, high, holder, forced, nb, rec, rules, hpara
     dealer after three passes, ``nb`` the calls heard, in ``rec[REC_BIDS..]``). ``xo`` (--explain): the
     candidates' values into its row ``X_CALL_ROW + nb`` (kernels/explain.py)."""
     hand = hands[me]
-    if high < 13 and sure_thirteen(hand, hparams[me, P_DRAW_TRUMPS] > 0.5 and hparams[me, P_COUNT] > 0.5):
+    if high < 13 and sure_thirteen(hand, hparams, me):
         return BOOM
     nc = 0
     if forced:

@@ -7,7 +7,7 @@ from ..cards import U0, U1
 from ..rng import below, shuffle
 # the sampling player: ``auction`` calls ``_pimc.pimc_call``, ``play_tricks`` ``_pimc.pimc_card`` for an H_PIMC seat
 from . import pimc as _pimc
-from .players import (H_PIMC, H_RANDOM, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_COUNT, P_DRAW_TRUMPS, P_KING, P_MARGIN,
+from .players import (H_PIMC, H_RANDOM, P_ACE, P_BID_PROB, P_BOOM_MARGIN, P_KING, P_MARGIN,
                       P_OVERCALL_PARTNER, P_PARTNER, P_PARTNER_BID, P_PARTNER_PASSED, P_QUEEN, P_SEVEN_MARGIN,
                       P_SHORT, P_TRUMP_LEN, best_suit, choose_card, opening_lead, own_tricks, partner_call,
                       partner_credit, play_flags, random_call, random_card, sure_thirteen)
@@ -49,7 +49,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=No
                 b = random_call(high, forced, allow, hparams[s, P_BID_PROB], st)
             elif pimc is not None and hcodes[s] == H_PIMC:
                 b = _pimc.pimc_call(pimc, hands, s, dealer, high, holder, forced, nb, rec, rules, hparams, st, xo)
-            elif high < 13 and sure_thirteen(hands[s], hparams[s, P_DRAW_TRUMPS] > 0.5 and hparams[s, P_COUNT] > 0.5):
+            elif high < 13 and sure_thirteen(hands[s], hparams, s):
                 b = BOOM         # a certain thirteen: Boom (+5) in every position, over partner too
             elif holder == p and hparams[s, P_OVERCALL_PARTNER] < 0.5:
                 b = PASS
