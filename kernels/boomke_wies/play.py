@@ -31,7 +31,7 @@ def auction(hands, dealer, rules, hcodes, hparams, st, rec, forced_pass, pimc=No
     ``pimc``: the sampling player's workspace (kernels/boomke_wies/pimc.py) when an H_PIMC
     seat may sit; None (omitted): numba prunes its branch and does not compile the player. ``xo`` (trace
     --explain, with ``pimc``): the deal's rows of the sampling player's reasons (kernels/explain.py)."""
-    high = 0
+    high = np.int64(0)  # an int64 from the start: a literal 0 would compile random_call and partner_call twice
     holder = -1
     nb = 0
     npass = 0
