@@ -262,25 +262,3 @@ def choose_card(code, hp, ps, me, hand, legal, n_in_trick, led, win_pow, win_sea
     if high:
         return max_power_card(pm, t, lb)
     return min_power_card(pm, t, lb)
-    if code == H_CAUTIOUS:
-        # cheapest winner that no unseen card of the same standing can beat
-        m = real
-        best = -1
-        bp = 1 << 30
-        while m != U0:
-            c = lowest(m)
-            m &= m - U1
-            p = POWER[lb, t, c]
-            if p >= 64:
-                danger = max_power(unseen & TABS[lb, t, 4], t, lb)
-            else:
-                danger = max_power(unseen & TABS[lb, t, led], t, lb)
-                if t != NT and (unseen & TABS[lb, t, 4]) != U0 and popcount(unseen & TABS[lb, t, led]) < 2:
-                    danger = 1 << 20  # someone void may ruff
-            if p > danger and p < bp:
-                bp = p
-                best = c
-        if best >= 0:
-            return best
-        return min_power_card(legal, t, lb)
-    return min_power_card(real, t, lb)
