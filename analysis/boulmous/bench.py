@@ -130,7 +130,8 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
       auction, the play and the dealing; its nodes are not counted).
     Asserts that both settings make the same decisions (the same cards, the same records). The calls
     (pimc_calls) solve with the per-solve table whatever ``share_tt``. One row per kind and setting: the decisions,
-    the solver nodes per decision, the CPU milliseconds per decision (the process's CPU time: the median of the rounds) and their ratios to ``share_tt`` = 0."""
+    the solver nodes per decision, the CPU milliseconds per decision (the process's CPU time: the median of the
+    rounds) and their ratios to ``share_tt`` = 0."""
     worlds = PIMC_WORLDS if worlds is None else int(worlds)
     race = PIMC_RACE if race is None else float(race)
     rules = BoulmousRules()
