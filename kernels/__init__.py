@@ -53,3 +53,8 @@ def _key_cache_on_sources(src: _Path | None = None) -> None:
 
 
 _key_cache_on_sources()
+
+
+from .inlining import install as _install_inliner  # noqa: E402  (before any kernel compiles)
+
+_install_inliner()

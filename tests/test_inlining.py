@@ -1,0 +1,151 @@
+"""Numba's inliner with one deep-copy memo per call site (kernels/inlining.py): installed on import, the same
+compiled code as Numba's own copy, and nothing else touched."""
+import copy
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tricksim.kernels import inlining
+
+# a toy with the kernels' shape: card steps inlined two levels deep into a compiled function, loops and
+# branches in the callees, a callee inlined at several sites
+TOY = '''
+import numpy as np
+from numba import njit
+
+@njit(inline="always")
+def low_bit(m):
+    return m & -m
+
+@njit(inline="always")
+def count(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+@njit(inline="always")
+def best(m, trump):
+    if m & trump:
+        m &= trump
+    b = low_bit(m)
+    while m:
+        b = low_bit(m)
+        m ^= b
+    return b, count(m | b)
+
+@njit
+def play(hands, trump):
+    total = 0
+    for h in hands:
+        b, n = best(h, trump)
+        c, k = best(h ^ b, trump)
+        total += n * 3 + k + count(c)
+    return total
+'''
+
+
+def _compiled(tmp_path, stock, source):
+    """The optimized LLVM IR of ``play`` compiled in a fresh interpreter (empty Numba cache)."""
+    mod = tmp_path / f"toy_{stock}.py"
+    mod.write_text(source)
+    code = textwrap.dedent(f"""
+        import sys, numpy as np
+        import tricksim.kernels
+        from tricksim.kernels import inlining
+        sys.path.insert(0, {str(tmp_path)!r})
+        import toy_{stock} as toy
+        hands = np.array([0b1011, 0b111000, 0b1], dtype=np.int64)
+        print(toy.play(hands, np.int64(0b11000)))
+        print("installed", inlining.installed())
+        print(toy.play.inspect_llvm(toy.play.signatures[0]))
+    """)
+    env = dict(os.environ, TRICKSIM_STOCK_INLINER=str(stock), NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    result, installed, llvm = out.stdout.split("\n", 2)
+    # addresses and the hashed names of constant strings differ between processes
+    llvm = re.sub(r"0x[0-9a-f]{6,}|\.bytes\.-?\d+|toy_[01]", "X", llvm)
+    return result, installed, llvm
+
+
+@pytest.mark.fast
+def test_installed_on_import_of_the_kernels():
+    """The pinned Numba has the copy loop the patch replaces (if an upgrade drops it, this fails and says so)."""
+    assert inlining.installed(), "Numba's inline_ir no longer has the copy loop kernels/inlining.py replaces"
+
+
+@pytest.mark.fast
+def test_same_compiled_code_as_numbas_own_inliner(tmp_path):
+    stock = _compiled(tmp_path, 1, TOY)
+    shared = _compiled(tmp_path, 0, TOY)
+    assert stock[1] == "installed False" and shared[1] == "installed True"
+    assert stock[0] == shared[0]
+    assert "define" in stock[2] and stock[2] == shared[2]
+
+
+def test_same_compiled_code_for_a_game_command(tmp_path):
+    """Every kernel the first Boomke Wies odds compiles, as optimized LLVM IR, is the same both ways."""
+    dumps = []
+    for stock in (1, 0):
+        run = tmp_path / f"run{stock}"      # its own folder: a finished run in the same folder is resumed
+        run.mkdir()
+        env = dict(os.environ, TRICKSIM_STOCK_INLINER=str(stock), NUMBA_DUMP_OPTIMIZED="1",
+                   NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"), HOME=str(tmp_path / f"home{stock}"),
+                   TRICKSIM_CACHE=str(tmp_path / f"tc{stock}"))
+        out = subprocess.run([sys.executable, "-m", "tricksim.cli", "odds", "boomke-wies", "--hands", "2000",
+                              "--seed", "1"], capture_output=True, text=True, env=env, cwd=run)
+        assert out.returncode == 0, out.stderr[-2000:]
+        text = re.sub(r"0x[0-9a-f]{6,}|\.bytes\.-?\d+|@\.kernel\.\d+", "X", out.stdout)
+        dumps.append([line for line in text.splitlines() if not re.search(r"\d+(\.\d+)? s\b|%", line)
+                      or line.startswith(("  %", "%", "define", "declare"))])
+    assert sum(line.startswith("define") for line in dumps[0]) > 20
+    assert dumps[0] == dumps[1]
+
+
+@pytest.mark.fast
+def test_blocks_copied_in_one_call_share_one_scope():
+    """Inside ``inline_ir`` the blocks of one copy share one copied scope (as the originals share theirs);
+    outside it, and for anything but a block, ``deepcopy`` is Python's own."""
+    from numba.core import inline_closurecall, ir
+
+    loc = ir.Loc("f", 1)
+    scope = ir.Scope(None, loc)
+    blocks = [ir.Block(scope, loc) for _ in range(3)]
+    for i, b in enumerate(blocks):
+        b.append(ir.Assign(ir.Const(i, loc), scope.define(f"v{i}", loc), loc))
+    shim = inline_closurecall.copy
+    inlining._state.memo = {}
+    try:
+        copies = [shim.deepcopy(b) for b in blocks]
+        loose = shim.deepcopy(loc)
+    finally:
+        inlining._state.memo = None
+    assert len({id(c.scope) for c in copies}) == 1 and copies[0].scope is not scope
+    assert copies[2].body[0].target.scope is copies[0].scope
+    assert loose is not loc and loose == loc
+    outside = [shim.deepcopy(b) for b in blocks]
+    assert len({id(c.scope) for c in outside}) == 3
+    assert [c.body[0].value.value for c in copies] == [0, 1, 2]
+    assert copy.deepcopy is not shim.deepcopy
+
+
+def test_stock_inliner_kept_when_asked(tmp_path):
+    code = "import tricksim.kernels; from tricksim.kernels import inlining; print(inlining.installed())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, TRICKSIM_STOCK_INLINER="1"))
+    assert out.stdout.strip() == "False"
+
+
+def test_not_installed_on_an_inliner_it_does_not_know(monkeypatch):
+    """Another Numba whose ``inline_ir`` lacks the copy loop keeps its own inliner."""
+    from numba.core import inline_closurecall
+
+    monkeypatch.setattr(inline_closurecall, "copy", copy)
+    monkeypatch.setattr(inlining._inspect, "getsource", lambda f: "def inline_ir(self): pass")
+    assert not inlining.install()
+    assert inline_closurecall.copy is copy
