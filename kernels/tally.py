@@ -15,6 +15,7 @@ result X_h (the metric summed over its seats and the deal's playouts), ``Q[k, k]
 Their lengths depend on ``k`` and ``nround``, so a kernel takes the offsets from ``block_offsets`` and
 ``rounds_offsets`` (the layouts' own offsets: tests/test_kernel_declarations.py checks that they agree), and the
 analysis unpacks the vector by name (analysis/compare/tables.py); no kernel reads a ``Layout``."""
+import numpy as np
 from numba import njit
 
 from .layout import Layout
@@ -77,3 +78,18 @@ def add_sum_outer(acc, o_s, o_q, x, k):
     for a in range(k):
         acc[o_s + a] += x[a]
     add_outer(acc, o_q, x, k)
+
+
+@njit(cache=True, nogil=True, _nrt=True)
+def sum_rows(part):
+    """``part.sum(axis=0)`` of a block kernel's per-chunk counts (2-D int64): the counts of the whole block.
+
+    Compiled once and cached, where NumPy's ``sum(axis=0)`` is compiled again in every process for every kernel
+    with its bounds check and error message (about a second of each cold compile).  Integer sums: the order of
+    the additions does not matter."""
+    n, m = part.shape
+    out = np.zeros(m, np.int64)
+    for i in range(n):
+        for j in range(m):
+            out[j] += part[i, j]
+    return out

@@ -1,9 +1,10 @@
 """The shared kernel helpers of kernels/deal.py and kernels/tally.py against plain numpy."""
 import numpy as np
+import pytest
 
 from tricksim.kernels.deal import deal_with_fixed
 from tricksim.kernels.rng import seed_state
-from tricksim.kernels.tally import add_outer, add_sum_outer
+from tricksim.kernels.tally import add_outer, add_sum_outer, sum_rows
 
 
 def test_add_sum_outer_matches_numpy():
@@ -41,3 +42,14 @@ def test_deal_with_fixed_deals_every_card_once():
                 assert union & int(h) == 0
                 union |= int(h)
             assert union == sum(1 << c for c in deck)
+
+
+@pytest.mark.fast
+def test_sum_rows_is_the_sum_over_the_rows():
+    """The block kernels' per-chunk counts summed into the block's (kernels/tally.py ``sum_rows``)."""
+    rng = np.random.default_rng(5)
+    for shape in ((1, 7), (4, 1), (3, 250), (2, 0)):
+        part = rng.integers(-2**40, 2**40, size=shape, dtype=np.int64)
+        out = sum_rows(part)
+        assert out.dtype == np.int64 and out.shape == (shape[1],)
+        assert np.array_equal(out, part.sum(axis=0))

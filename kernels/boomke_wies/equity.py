@@ -6,6 +6,7 @@ from numba import njit, prange
 from .. import boomke_wies as KW
 from ..layout import Layout
 from ..rng import seed_state
+from ..tally import sum_rows
 
 # ---------------------------------------------------------------------------
 # Boomke Wies
@@ -39,7 +40,7 @@ def boomke_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams):
             a = rec[KW.REC_SCORE] + BW_OFF
             b = rec[KW.REC_SCORE + 1] + BW_OFF
             acc[OC_POINTS + (dealer * BW_SPAN + a) * BW_SPAN + b] += 1
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # boomke_matches_from counts: per team its matches won; the draws; the sum of (points 0 - points 1) and of its
@@ -80,4 +81,4 @@ def boomke_matches_from(key_deal, key_dec, first, n, rules, hcodes, hparams, pts
             acc[MF_MARGIN] += a - b
             acc[MF_MARGIN_SQ] += (a - b) * (a - b)
             acc[MF_DEALS] += nd
-    return part.sum(axis=0)
+    return sum_rows(part)

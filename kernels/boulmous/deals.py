@@ -8,6 +8,7 @@ from ..rng import seed_state
 from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, PS_STATS, deal_random, i64, no_game,
                    pimc_scratch, play_deal)
 from .rules import R_LEFT_BOWER_TRUMP, REC_CONTRACT, REC_LEN, REC_SCORE, REC_TAKER, REC_TRUMP, REC_WON
+from ..tally import sum_rows
 
 # ============================================================================
 # batch entry points
@@ -56,7 +57,7 @@ def sim_deals(key_deal, key_dec, first, n, rules, hcodes, hparams):
                 sc = rec[REC_SCORE + s]
                 acc[D_SCORE_SUM + pos] += sc
                 acc[D_SCORE_SQ + pos] += sc * sc
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 @njit(cache=True, nogil=True)

@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..rng import seed_state
-from ..tally import add_outer, add_sum_outer, block_offsets, rounds_offsets
+from ..tally import add_outer, add_sum_outer, block_offsets, rounds_offsets, sum_rows
 from .deals import CHUNK
 from .play import (AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, PS_DEAL, deal_random, i64, no_game, pimc_scratch,
                    play_deal)
@@ -94,4 +94,4 @@ def sim_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_params, s
                 add_outer(acc, o1 + b_p, ys, k)
             add_sum_outer(acc, o0 + b_s, o0 + b_q, xp, k)   # per deal (S and Q of the block)
             add_sum_outer(acc, o1 + b_s, o1 + b_q, xs, k)
-    return part.sum(axis=0)
+    return sum_rows(part)

@@ -20,7 +20,8 @@ from .. import boulmous as KB
 from ..cards import lowest
 from ..layout import Layout
 from ..rng import seed_state
-from ..tally import WG_ABANDONED, WG_DEALS, WG_LEN, add_outer, add_sum_outer, block_offsets, rounds_offsets
+from ..tally import (WG_ABANDONED, WG_DEALS, WG_LEN, add_outer, add_sum_outer, block_offsets, rounds_offsets,
+                     sum_rows)
 
 ODDS_WON = 2401                  # the four seats' tricks: w0 * 343 + w1 * 49 + w2 * 7 + w3
 # ``boulmous_outcomes``' vector, per dealer (dealer-major): the count of each outcome code, a code being its field's
@@ -97,7 +98,7 @@ def boulmous_outcomes(key_deal, key_dec, first, n, rules, hcodes, hparams, calib
                         code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
                         mul //= 7
                 acc[dealer * N_CODES + code] += 1
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # games_from aggregate: wins per seat (4), stakes per seat (4), stakes^2 per seat (4), deals, abandoned
@@ -137,7 +138,7 @@ def boulmous_games_from(key_deal, key_dec, first, n, rules, hcodes, hparams, sta
                     acc[F_WINS + s] += 1
                 acc[F_STAKES + s] += stakes[s]
                 acc[F_STAKES_SQ + s] += stakes[s] * stakes[s]
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -203,7 +204,7 @@ def sim_games_duplicate(key_deal, key_dec, first, n, rules, seat_codes, seat_par
                 add_outer(acc, o1 + b_p, ys, k)
             add_sum_outer(acc, o0 + b_s, o0 + b_q, xw, k)
             add_sum_outer(acc, o1 + b_s, o1 + b_q, xs, k)
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # ---------------------------------------------------------------------------
@@ -571,7 +572,7 @@ def boulmous_odds_joint(key_deal, key_dec, first, n, fixed, seat, dealer, rules,
                         code += rec[KB.REC_WON + (dealer + 1 + r) % 4] * mul
                         mul //= 7
                 acc[OJ_PASS + code] += 1
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 @njit(cache=True, nogil=True)

@@ -9,6 +9,7 @@ from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no
 from .players import P_SCORE_AWARE, SA_FLOOR, SA_NBINS
 from .rules import (R_FAILED_B_IS_BOX, R_LEFT_BOWER_TRUMP, R_TARGET, R_TIE_BREAK, R_WINNER_PAYS_OWN, REC_CONTRACT,
                     REC_LEN, REC_MADE, REC_SCORE, REC_STAKES, REC_TAKER, TIE_PLAY_ON, TIE_TAKER)
+from ..tally import sum_rows
 
 # sim_games counts: per seat the sum of its stakes, its games won, the sum of its squared stakes; the deals
 # played, the games abandoned (MAX_DEALS_PER_GAME deals without a winner); per seat the boxes it made
@@ -197,7 +198,7 @@ def sim_games(key_deal, key_dec, first, n, rules, hcodes, hparams, pstar, cal):
                 if (winners >> s) & 1:
                     acc[G_WINS + s] += 1
                 acc[G_BOXES + s] += boxes[s]
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 @njit(cache=True, nogil=True)

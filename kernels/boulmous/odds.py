@@ -13,6 +13,7 @@ from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no
 from .players import choose_card
 from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
                     REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
+from ..tally import sum_rows
 
 # sim_odds counts: per trump 0..4 the seat's tricks 0..6 as the taker; when it passes, its points -6..6 and its
 # stakes -1..3
@@ -45,7 +46,7 @@ def sim_odds(key_deal, key_dec, first, n, fixed, seat, dealer, rules, hcodes, hp
             deal_with_fixed(sd, rest, fixed, seat, hands, i64(6))
             odds_one(hands, work, seat, dealer, rules, hcodes, hparams, st, key_dec, idx,
                      lb, rec, acc, nogame)
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # inlined into sim_odds: no code library of its own, which would optimise and emit play_deal's whole code once more
@@ -225,7 +226,7 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                               hparams, st, lb, rec, nogame)
                     acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
                     acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # sim_classes aggregate: the taker's tricks 0..6 by hand class (trumps 0..7, bowers 0..2, side aces 0..4)
@@ -282,4 +283,4 @@ def sim_classes(key_deal, key_dec, first, n, rules, hcodes, hparams):
                 continue
             ntr, nbow, aces = hand_class(hands[0], t, lb)
             acc[C_TRICKS + ((ntr * 3 + nbow) * 5 + aces) * 7 + rec[REC_WON]] += 1
-    return part.sum(axis=0)
+    return sum_rows(part)

@@ -4,7 +4,7 @@ from numba import njit, prange
 
 from ..cards import U0
 from ..rng import seed_state
-from ..tally import add_outer, add_sum_outer, block_offsets, rounds_offsets
+from ..tally import add_outer, add_sum_outer, block_offsets, rounds_offsets, sum_rows
 from .draw import deal_fresh
 from .play import play_dealt, refuse_ev_without_table, refuse_pimc_seats
 from .players import H_PIMC
@@ -88,4 +88,4 @@ def sim_duplicate(key_deal, key_dec, first, nd, players, seat_codes, seat_params
                     acc[m0 + r * k + a] += Y[a]
                 add_outer(acc, o + b_p, Y, k)             # per playout (P of the block)
             add_sum_outer(acc, o + b_s, o + b_q, X, k)    # per deal (S and Q of the block)
-    return part.sum(axis=0)
+    return sum_rows(part)

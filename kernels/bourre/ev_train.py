@@ -13,6 +13,7 @@ from .players import (EV_CELLS, EV_DEC, EV_PLAYED, EV_SAMP, EV_STATS, EV_WIN, P_
 from .rules import (IW_LEN, MAXP, NO_SEAT, OUT_LONE, OUT_TIE, OUT_WIN, OVF, R_ANTE, R_DEALER_SETS_ANTE, R_DOUBLE_ANTE,
                     R_TRUMP_CARD, REC_BOURRE, REC_DEAL, REC_DEALER, REC_DEC, REC_LEN, REC_LONO, REC_NDEC, REC_OUTCOME,
                     REC_POT_AFTER, REC_TIED, REC_TRUMP, REC_WINNER, TRUMP_SEPARATE, UW_LEN, bitc, max_discard)
+from ..tally import sum_rows
 
 # ============================================================================
 # ev training (analysis/bourre/ev.py): one iteration of the fictitious play
@@ -192,4 +193,4 @@ def sim_ev_train(key_deal, key_dec, key_x, first, ns, players, D, rules, hcodes,
         _train_sessions(part[ch], ch * CH, min(ns, (ch + 1) * CH), key_deal, key_dec, key_x, first, players, D, rules,
                         hcodes, hparams, evt, pevt, sep, limit, allm, hands, h0, pool, p0, sd, st, sx, uw, iw, rec,
                         rec2, cells, nbs, discs, evrow)
-    return part.sum(axis=0)
+    return sum_rows(part)

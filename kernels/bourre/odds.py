@@ -12,6 +12,7 @@ from .play import play_dealt, refuse_ev_without_table, refuse_pimc_seats
 from .rules import (IW_LEN, MAXP, OUT_LONE, OUT_WIN, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_ANTE2, REC_BOURRE,
                     REC_BPAID, REC_LEN, REC_NACTIVE, REC_OUTCOME, REC_POT_WON, REC_TIED, REC_WINNER, TRUMP_SEPARATE,
                     UW_LEN, bitc, draw_card, fill_pool)
+from ..tally import sum_rows
 
 # ============================================================================
 # odds of one hand before the draw
@@ -110,7 +111,7 @@ def sim_odds(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard, pot0
                                                evrow, rec, cmode[ci], cdisc[ci], uw, iw, pimc)
                 acc[ci * ODDS_STRIDE + OC_CELLS + (cat * 9 + npl) * 9 + nt] += 1
                 acc[ci * ODDS_STRIDE + OC_CHIPS] += x
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # inlined into the batch kernels: not a code library of its own, which would optimise and emit play_dealt's whole

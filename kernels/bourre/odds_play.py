@@ -38,6 +38,7 @@ from .rules import (IW_LEN, MAXP, R_ANTE, R_TRUMP_CARD, REC_ACTIVE, REC_HANDS, R
                     REC_TRUMP, REC_UP_OUT, TRUMP_SEPARATE, UW_LEN, bitc)
 from .solver import (N_OUT, OUT_NOT_BOURRE, OUT_WIN, POS_AKQ, POS_KNOWN, POS_LEAD, POS_LEADER, POS_LEN, POS_LONO,
                      POS_ME, POS_N, POS_TRUMP, QKA, TT_BITS, W_BITS, W_TT, analyse)
+from ..tally import sum_rows
 
 OC_OUT, OC_WIN, OC_HELD, OC_BOURRE = 0, 1, 2, 3
 N_OC = 4
@@ -186,4 +187,4 @@ def sim_odds_play(key_deal, key_dec, first, nsamp, players, seat, fixed, upcard,
                     acc[b + PM_DBOU2] += db * db
                     acc[b + PM_DCHIPS] += px - x
                     acc[b + PM_DCHIPS2] += (px - x) * (px - x)
-    return part.sum(axis=0)
+    return sum_rows(part)

@@ -10,6 +10,7 @@ from .play import next_deal, refuse_ev_without_table
 from .rules import (MAXP, OUT_CARRY, OUT_TIE, OVF, R_ANTE, R_PENALTY, R_TIE, REC_BOURRE, REC_OUTCOME, REC_POT_AFTER,
                     REC_POT_STAKE, TIE_DIVIDE)
 from .sessions import NB, pot_bin, session_deal, session_scratch, session_start
+from ..tally import sum_rows
 
 # ============================================================================
 # the tail law (analysis/bourre/tail.py): P' = A.P + B between two wins
@@ -96,7 +97,7 @@ def sim_tail(key_deal, key_dec, first, ns, players, D, rules, hcodes, hparams, e
                     for a2 in range(TAIL_NA):
                         cb = c[bd, a2] if bd < TAIL_NBAND else c[:, a2].sum()
                         acc[o_cross + (bd * TAIL_NA + a) * TAIL_NA + a2] += ca * cb
-    return part.sum(axis=0)
+    return sum_rows(part)
 
 
 # ============================================================================
