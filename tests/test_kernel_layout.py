@@ -120,15 +120,14 @@ def test_every_kernel_package_is_installed():
 # and per-seat steps (legality, the players' card choice, the declaration) stay inlined: the play was 10% slower
 # with the declaration compiled once, and twice as slow with nothing inlined.  Boomke Wies: the auction's quick test
 # of a certain thirteen (sure_thirteen, aces_of_its_suits) is inlined and its full test (thirteen_certain) compiled
-# once, called for about 3 hands in 1,000 (docs/performance.md, "Speed").  A Bourre session's deal is inlined into
-# ``play_session`` (the pot study's loop) and compiled once as ``session_deal`` for the tail study.
+# once, called for about 3 hands in 1,000 (docs/performance.md, "Speed").
 COMPILED_ONCE = {"bourre/play.py": {"settle", "post_antes", "next_deal"},
-                 "bourre/sessions.py": {"session_start", "session_deal"},
+                 "bourre/sessions.py": {"session_start"},
                  "bourre/players.py": {"ev_kept_class", "ev_cell", "ev_discard", "ev_gain", "ev_gain_var",
                                        "ev_best"},
                  "boomke_wies/players.py": {"thirteen_certain"}}
 STAY_INLINED = {"bourre/draw.py": {"declare", "draw_declared"}, "bourre/players.py": {"choose_card", "choose_discard"},
-                "bourre/rules.py": {"legal_cards", "legal_follow"}, "bourre/sessions.py": {"deal_in_session"},
+                "bourre/rules.py": {"legal_cards", "legal_follow"},
                 "boomke_wies/players.py": {"sure_thirteen", "aces_of_its_suits"}}
 
 

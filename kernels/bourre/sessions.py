@@ -30,19 +30,17 @@ S_LEN = 63
 PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
-def deal_in_session(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow, rec,
-                    hands, pool, sd, st, nets, uw, iw, pimc=None, xo=None):
+@njit(cache=True, nogil=True, _nrt=False)
+def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow, rec,
+                 hands, pool, sd, st, nets, uw, iw, pimc=None, xo=None):
     """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
     deal, ``exempt`` the seats that do not ante, ``nets`` int64[MAXP] the seat nets so far),
     its cards and decisions drawn from ``seed_state(ks_deal, j)`` / ``seed_state(ks_dec, j)``:
     antes (rule 2), the deal, the settlement.  Fills ``rec`` (the pot after it is
     rec[REC_POT_AFTER]; the next deal's exemptions come from ``next_deal``) and adds each
     seat's score to ``nets``.  Returns False (rec[REC_OVERFLOW] = 1) when a pot, payment or
-    net would pass OVF.  Every session kernel plays its deals through this one function:
-    ``play_session`` inlines it (per deal, the call and its two dozen arguments cost more than
-    the antes), the tail study's kernels call it compiled once as ``session_deal``.
-    ``xo``: as ``play_dealt``'s."""
+    net would pass OVF.  Every session kernel (``play_session``, ``split_sessions``) plays
+    its deals through this one function.  ``xo``: as ``play_dealt``'s."""
     seed_state(sd, ks_deal, j)
     seed_state(st, ks_dec, j)
     dealer = j % players
@@ -83,14 +81,6 @@ def deal_in_session(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rule
     if not ok:
         rec[REC_OVERFLOW] = 1
     return ok
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow, rec,
-                 hands, pool, sd, st, nets, uw, iw, pimc=None, xo=None):
-    """``deal_in_session`` compiled once and called: the tail study's kernels (kernels/bourre/tail.py)."""
-    return deal_in_session(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow,
-                           rec, hands, pool, sd, st, nets, uw, iw, pimc, xo)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -136,8 +126,8 @@ def play_session(key_deal, key_dec, sess, players, D, rules, hcodes, hparams, ev
     maxpot = np.int64(0)
     for j in range(D):
         rec = recs[j] if record else recs[0]
-        if not deal_in_session(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt,
-                               evrow, rec, hands, pool, sd, st, nets, uw, iw, pimc, xo):
+        if not session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow,
+                            rec, hands, pool, sd, st, nets, uw, iw, pimc, xo):
             srow[S_OVF] = 1
             srow[S_OVF_DEAL] = j
             for p in range(3):
