@@ -34,11 +34,6 @@ def _copy_project(dst: Path) -> Path:
     return dst
 
 
-# pip without byte-compiling every installed module (pandas', matplotlib's, sqlalchemy's, ... tests and all): the
-# commands below compile what they import, as Python does, and nothing they never import
-PIP_INSTALL = ["-m", "pip", "install", "--quiet", "--no-compile", "--disable-pip-version-check"]
-
-
 def _run(cmd, cwd, env, timeout=600):
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
@@ -53,7 +48,7 @@ def fresh_venv(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "NUMBA_CACHE_DIR")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["NUMBA_CACHE_DIR"] = str(base / "numba-cache")  # cold, like a new machine
-    r = _run([str(py), *PIP_INSTALL, str(src)], cwd=base, env=env)
+    r = _run([str(py), "-m", "pip", "install", "--quiet", str(src)], cwd=base, env=env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     work = base / "work"  # an unrelated folder: nothing of the repository on sys.path
     work.mkdir()
@@ -185,7 +180,7 @@ def test_serve_without_the_web_extra_names_it(fresh_venv):
 def test_dd_extra_main_job_path(fresh_venv):
     """The main job installs the ``dd`` extra for the Boomke Wies double-dummy bound."""
     v = fresh_venv
-    r = _run([str(v["py"]), *PIP_INSTALL, f"{v['src']}[dd]"], cwd=v["cwd"], env=v["env"])
+    r = _run([str(v["py"]), "-m", "pip", "install", "--quiet", f"{v['src']}[dd]"], cwd=v["cwd"], env=v["env"])
     assert r.returncode == 0, r.stderr[-2000:]
     r = _ok(v, "odds", "boomke-wies", "--double-dummy", "--dd-deals", "4", "--hands", "2000", "-q",
             "--out", str(v["cwd"] / "run-dd"))
@@ -196,7 +191,7 @@ def test_web_extra_ships_the_templates(fresh_venv):
     """After the other tests (which need a venv without it): the ``web`` extra installs, and the page's templates
     are package data of the installed (not editable) package."""
     v = fresh_venv
-    r = _run([str(v["py"]), *PIP_INSTALL, f"{v['src']}[web]"], cwd=v["cwd"], env=v["env"])
+    r = _run([str(v["py"]), "-m", "pip", "install", "--quiet", f"{v['src']}[web]"], cwd=v["cwd"], env=v["env"])
     assert r.returncode == 0, r.stderr[-2000:]
     code = ("import jinja2, tricksim.analysis.web.app as a; "
             "env = jinja2.Environment(loader=jinja2.FileSystemLoader(a.TEMPLATES)); "
