@@ -48,7 +48,8 @@ def test_heuristic_column_is_the_plain_odds():
 @pytest.mark.parametrize("seat", [0, 3])
 def test_open_column_solves_the_deals_of_the_odds(seat):
     """Deal i of sim_odds_open is deal i of sim_odds (seed_state + deal_with_fixed), the hand's seat the
-    taker and on lead; its value is the solver's, and on two deals the plain minimax's (tests/ref_solver; spades, then no-trump)."""
+    taker and on lead; its value is the solver's, and on two deals the Python search's (tests/ref_solver's
+    ``taker_tricks_by_search``, the exhaustive minimax's value by tests/test_solver_boulmous.py; spades, then no-trump)."""
     params, (kd, kc, ra, codes, prm) = _args(9, seat)
     fixed = np.uint64(params["hand_mask"])
     n = 40
@@ -68,10 +69,10 @@ def test_open_column_solves_the_deals_of_the_odds(seat):
         assert hands[seat] == fixed
         for t in range(5):
             assert S.solve(hands.copy(), seat, trick, 0, t, seat, ra, ws) == out[i, t]
-        if i < 2:   # the plain minimax is slow in Python (about 12 s a deal): one suit and no-trump
+        if i < 2:   # the plain minimax is slow in Python (about 12 s a deal), its AND/OR search well under 1 s
             cards = [[card_str(c) for c in range(64) if (int(hands[s]) >> c) & 1] for s in range(4)]
             t, name = [(0, "S"), (4, "NT")][i]
-            assert ref_solver.taker_tricks(cards, seat, name, rules, seat) == out[i, t]
+            assert ref_solver.taker_tricks_by_search(cards, seat, name, rules, seat) == out[i, t]
 
 
 def test_threads_blocks_and_resume_do_not_change_counts(tmp_path):
@@ -171,7 +172,7 @@ def test_bench_solver(capsys):
     """``tricksim bench --solver``: whole-deal open-hand solves per second, 1 thread and all threads."""
     (label, fn), = B.solver_bench_cases(0)
     assert fn(0, 70) == 70
-    code, out, err = run_cli(["bench", "--solver", "--hands", "300", "--repeats", "1"], capsys)
+    code, out, err = run_cli(["bench", "--solver", "--hands", "20", "--repeats", "1"], capsys)   # the command, not a timing
     assert code == 0, err
     assert "open-hand solve, whole deal" in out and "deals/s 1 thread" in out
     code, out, err = run_cli(["bench", "--solver", "--threads", "99"], capsys)

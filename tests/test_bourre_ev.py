@@ -14,6 +14,10 @@ from tricksim.kernels import bourre as K
 
 SEED = 11
 EV = "ev:train_sessions=300,train_deals=30"          # a small training budget: tables in about a second
+# The rules' and the chips' tests replay ev's decisions, whatever its table holds: a table of three fictitious-play
+# iterations (fitted to basic's play, then to ev's own once) has the same kernels, cells and decisions to check as a
+# converged one (up to 13 iterations) at a quarter of the training.
+EVR = EV + ",max_iter=2"
 
 
 @pytest.fixture(autouse=True)
@@ -156,9 +160,9 @@ def test_empty_table_is_basic():
 # ---------------------------------------------------------------------------
 # the rules: the referee replays ev sessions
 # ---------------------------------------------------------------------------
-def _referee(players, sessions, deals, **flags):
+def _referee(players, sessions, deals, ev=EV, **flags):
     rules = B.BourreRules(**flags)
-    tr = B.trace(SEED, players, sessions, deals, rules, [EV], with_legal=True)
+    tr = B.trace(SEED, players, sessions, deals, rules, [ev], with_legal=True)
     by = {}
     for d in tr:
         by.setdefault(d["session"], []).append(d)
@@ -180,11 +184,12 @@ def test_referee_ev_default_rules(players):
                                    {"max_discard": 3, "cinch_rule": "hoyle_lead_highest_with_akq"}],
                          ids=lambda f: ",".join(f"{k}={v}" for k, v in f.items()))
 def test_referee_ev_every_rule_it_weighs(flags):
-    tr, errs = _referee(5, 4, 25, **flags)
+    tr, errs = _referee(5, 4, 25, EVR, **flags)
     assert errs == []
 
 
 EVD = EV + ",draw=1"
+EVDR = EVR + ",draw=1"
 
 
 @pytest.mark.parametrize("players,flags", [(7, {}), (8, {"max_discard_7plus": 3}), (5, {"max_discard": 4}),
@@ -196,7 +201,7 @@ def test_referee_ev_draw(players, flags):
     """ev choosing its draw count by expected chips: the referee replays every discard and draw
     (limits, the Lo-No up-card, the reshuffle), and ev does draw counts basic would not."""
     rules = B.BourreRules(**flags)
-    tr = B.trace(SEED, players, 5, 30, rules, [EVD], with_legal=True)
+    tr = B.trace(SEED, players, 5, 30, rules, [EVDR], with_legal=True)
     tb = B.trace(SEED, players, 5, 30, rules, ["basic"])
     by = {}
     for d in tr:
@@ -231,19 +236,21 @@ def test_ev_decides_differently_from_basic():
                                    {"bourre_penalty": "fixed:2", "tie": "tied_only_next_hand"}],
                          ids=lambda f: ",".join(f"{k}={v}" for k, v in f.items()) or "defaults")
 def test_chips_conserved_under_ev(flags):
-    res = B.pot_study(6, 40, 1000, SEED, B.BourreRules(**flags), [EV])
+    res = B.pot_study(6, 40, 1000, SEED, B.BourreRules(**flags), [EVR])
     assert res["sessions"] == 1000 and res["overflowed"] == 0 and res["violations"] == 0
     assert res["deals_played"] == 1000 * 40
 
 
 def test_chips_conserved_under_ev_draw():
-    res = B.pot_study(7, 40, 600, SEED, B.BourreRules(), [EVD])
+    res = B.pot_study(7, 40, 600, SEED, B.BourreRules(), [EVDR])
     assert res["sessions"] == 600 and res["overflowed"] == 0 and res["violations"] == 0
 
 
 def test_ev_draw_table_is_the_same_on_any_thread_count(tmp_path, monkeypatch):
+    """Every iteration is one training kernel run fed the table before it: five iterations (of up to 13) compare
+    the same kernel and its carried-over tables on 1 and all threads."""
     import numba
-    spec = _spec(5, EVD)
+    spec = _spec(5, EVD + ",max_iter=4")
     old = numba.get_num_threads()
     tabs = []
     try:
@@ -296,7 +303,7 @@ def test_iteration_converges_and_is_deterministic(tmp_path, monkeypatch):
 
 def test_second_call_uses_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TRICKSIM_CACHE", str(tmp_path))
-    spec = _spec(4, "ev:train_sessions=200,train_deals=20,train_seed=5")
+    spec = _spec(4, "ev:train_sessions=200,train_deals=20,train_seed=5,max_iter=2")
     rules = B.BourreRules()
     t1 = ev.ev_table(rules, 4, spec)
     assert t1.source == "computed"
@@ -314,7 +321,7 @@ def test_second_call_uses_the_cache(tmp_path, monkeypatch):
     # the key: rules, table size, ev's parameters, the code
     keys = {ev.table_key(rules, 4, spec), ev.table_key(rules, 5, spec),
             ev.table_key(B.BourreRules(tie="divide_equally"), 4, spec),
-            ev.table_key(rules, 4, _spec(4, "ev:train_sessions=200,train_deals=20,train_seed=6"))}
+            ev.table_key(rules, 4, _spec(4, "ev:train_sessions=200,train_deals=20,train_seed=6,max_iter=2"))}
     assert len(keys) == 4
     # a corrupt file is recomputed, not trusted
     ev._MEMORY.clear()

@@ -7,15 +7,13 @@
 - no kernel file over its line budget: 750 lines, the two open-hand solvers 950;
 - every kernel module imports on its own in a fresh interpreter.
 """
-import subprocess
-import sys
-
 import pytest
 
 from importgraph import MODULES as ALL_MODULES
 from importgraph import ROOT
 from importgraph import cycles as _cycles
 from importgraph import imports as all_imports
+from test_imports import import_each_alone
 
 KERNELS = ROOT / "kernels"
 PKG = "tricksim.kernels"
@@ -96,11 +94,18 @@ def test_the_old_single_file_modules_are_gone():
         assert not (KERNELS / f"{old}.py").exists(), f"kernels/{old}.py is back beside the game packages"
 
 
+@pytest.fixture(scope="module")
+def imported_alone():
+    """{kernel module: the error of importing it first ("" = fine)}: one interpreter loads the third-party libraries
+    only, then forks one process per module, each with no tricksim module loaded (tests/test_imports.py), instead of
+    one new interpreter (and numba's start-up) per module."""
+    return import_each_alone(sorted(MODULES))
+
+
 @pytest.mark.parametrize("mod", sorted(MODULES))
-def test_each_kernel_module_imports_alone(mod):
-    """Imported first, alone, in a fresh interpreter (so no earlier import can hide a loop or a missing one)."""
-    r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, f"import {mod} fails alone:\n{r.stderr[-3000:]}"
+def test_each_kernel_module_imports_alone(mod, imported_alone):
+    """Imported first, alone (so no earlier import can hide a loop or a missing one)."""
+    assert imported_alone[mod] == "", f"import {mod} fails alone:\n{imported_alone[mod][-3000:]}"
 
 
 def test_every_kernel_package_is_installed():
