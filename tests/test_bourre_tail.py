@@ -72,7 +72,7 @@ def _srows(params, ns):
     srows = np.zeros((ns, K.S_LEN), np.int64)
     fans = np.zeros((ns, 1), np.int64)
     K.sim_sessions(kd, kc, 0, ns, params["players"], params["deals"], params["deals"], ra, codes, prm,
-                   np.zeros((0, K.EV_LEN)), srows, fans)
+                   None, srows, fans)
     return srows
 
 
