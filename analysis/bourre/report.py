@@ -39,7 +39,7 @@ SWEEP_NOTES = {
 }
 TAIL_HEURISTICS = ("basic", "loose", "ev")
 PAGE_SWEEPS = (("heuristic", ["basic", "tight", "loose", "ev"]), ("players", [2, 3, 4, 5, 6, 7, 8]),
-          ("pot_limit", [None, 50, 20, 10]), ("looseness", [0.0, 0.5, 1.0, 1.5]))
+               ("pot_limit", [None, 50, 20, 10]), ("looseness", [0.0, 0.5, 1.0, 1.5]))
 MEAN_WORDS = {"infinite": "infinite (k <= 1)", "maybe": "maybe infinite (k's interval reaches 1)",
               "finite": "finite (k > 1)", "capped": "finite (pot limit)"}
 
