@@ -4,10 +4,13 @@
 (``main`` without pytest-xdist): the test's id, its file, the worker, wall seconds, the CPU seconds of the test
 process (every thread: Numba's parallel kernels included) and of the child processes it waited for (the CLI run
 as a command, pip), and the CPU seconds Numba spent compiling in the test process (the outermost ``numba:compile``
-events), with the kernels so compiled (a kernel loaded from the cache compiles nothing).  Setup and teardown count
+events), with the kernels so compiled and each one's signature (its argument types, from the event; a kernel
+loaded from the cache compiles nothing).  Setup and teardown count
 with the test, so a module's shared fixture counts with its first test.  ``python tests/cputime.py FOLDER`` sums
-them by file and by worker, and names the kernels compiled more than once in the run (both workers at once, or a
-second signature).
+them by file and by worker, and names the kernels compiled more than once in the run, and why: a second
+signature (the arguments whose types differ are named, e.g. ``arg 9 none | array(float64, 2d, C)``) or the same
+signature compiled again (in both workers at once: each has its own memory, and the second finds the cache only
+when the first saved it before it looked).
 """
 import json
 import os
@@ -21,13 +24,42 @@ from pathlib import Path
 import pytest
 
 
+def _name(event) -> str:
+    try:
+        f = event.data["dispatcher"].py_func
+        return f"{f.__module__.replace('tricksim.kernels.', '')}.{f.__name__}"
+    except Exception:
+        return "?"
+
+
+def _signature(event) -> list:
+    """The argument types of the compilation (one string each): the event carries them, nothing is computed."""
+    try:
+        return [str(a) for a in event.data["args"]]
+    except Exception:
+        return []
+
+
+def why_again(sigs) -> str:
+    """Why a kernel compiled more than once, from its compilations' signatures (lists of argument type
+    strings, one per compilation): ``same signature`` or the arguments that differ, ``arg i a | b``."""
+    forms = list(dict.fromkeys(tuple(s) for s in sigs))
+    if len(forms) <= 1:
+        return "same signature"
+    if len({len(f) for f in forms}) > 1:
+        return "signatures: " + " | ".join(str(len(f)) + " args" for f in forms)
+    diff = [i for i in range(len(forms[0])) if len({f[i] for f in forms}) > 1]
+    return f"{len(forms)} signatures: " + "; ".join(
+        f"arg {i} " + " | ".join(dict.fromkeys(f[i] for f in forms)) for i in diff)
+
+
 class _Compiling:
     """CPU seconds of the compiling thread inside outermost numba:compile events of this process."""
 
     def __init__(self):
         self.seconds = 0.0
         self.depth = threading.local()
-        self.kernels = []           # (module.function, CPU seconds) of each outermost compilation
+        self.kernels = []           # (module.function, CPU seconds, signature) of each outermost compilation
 
     def on_start(self, event):
         d = getattr(self.depth, "n", 0)
@@ -40,12 +72,7 @@ class _Compiling:
         if self.depth.n == 0:
             dt = time.thread_time() - self.depth.t0
             self.seconds += dt
-            try:
-                f = event.data["dispatcher"].py_func
-                name = f"{f.__module__.replace('tricksim.kernels.', '')}.{f.__name__}"
-            except Exception:
-                name = "?"
-            self.kernels.append((name, round(dt, 2)))
+            self.kernels.append((_name(event), round(dt, 2), _signature(event)))
 
 
 class Recorder:
@@ -105,13 +132,20 @@ def summary(folder, top=40):
     for p in Path(folder).glob("*.jsonl"):
         for line in p.read_text().splitlines():
             r = json.loads(line)
-            for name, sec in r.get("kernels", []):
-                twice[name].append((sec, r["worker"], r["id"]))
-    again = sorted(((sum(s for s, _, _ in v), k, v) for k, v in twice.items() if len(v) > 1), reverse=True)
+            for name, sec, *sig in r.get("kernels", []):
+                twice[name].append((sec, r["worker"], r["id"], sig[0] if sig else None))
+    again = sorted(((sum(s for s, *_ in v), k, v) for k, v in twice.items() if len(v) > 1), reverse=True)
     if again:
-        print("compiled more than once (CPU s in all, then each: seconds worker test):")
+        print("compiled more than once (CPU s in all, why, then each: seconds worker test [signature number]):")
     for total, k, v in again[:top]:
-        print(f"  {k}: {total:.1f} s; " + "; ".join(f"{s:.1f} {w} {i.split('::')[-1][:50]}" for s, w, i in v[:4]))
+        sigs = [g for *_, g in v if g is not None]
+        why = why_again(sigs) if len(sigs) == len(v) else "signatures not recorded"
+        if why == "same signature":
+            why += " in " + " and ".join(sorted({w for _, w, _, _ in v}))
+        num = {f: j for j, f in enumerate(dict.fromkeys(tuple(g) for g in sigs))} if sigs else {}
+        print(f"  {k}: {total:.1f} s, {why}; " + "; ".join(
+            f"{s:.1f} {w} {i.split('::')[-1][:50]}" + (f" [{num[tuple(g)]}]" if g is not None and len(num) > 1 else "")
+            for s, w, i, g in v[:6]))
     for w, d in sorted(workers.items()):
         print(f"worker {w}: cpu+children {d['cpu'] + d['children']:.0f} s, compile {d['compile']:.0f} s, "
               f"wall {d['wall']:.0f} s")

@@ -430,7 +430,7 @@ def test_exact_dealing_odds():
     spec = B.parse_seats("random:play_prob=0", n_players)
     codes, prm = B.heuristic_arrays(spec)
     kd, kc = B.GAME.keys(SEED)
-    recs, _ = K.trace_sessions(kd, kc, 0, sessions, n_players, deals, rules_arr(), codes, prm, np.zeros((0, K.EV_LEN)))
+    recs, _ = K.trace_sessions(kd, kc, 0, sessions, n_players, deals, rules_arr(), codes, prm, None)
     recs = recs.reshape(-1, K.REC_LEN)
     n = len(recs)
     up = recs[:, K.REC_UPCARD]
@@ -478,7 +478,7 @@ def _srows(params, first, ns):
     d = params["deals"]
     srows = np.zeros((ns, K.S_LEN), np.int64)
     fans = np.zeros((ns, d), np.int64)
-    K.sim_sessions(kd, kc, first, ns, params["players"], d, 1, ra, codes, prm, np.zeros((0, K.EV_LEN)), srows, fans)
+    K.sim_sessions(kd, kc, first, ns, params["players"], d, 1, ra, codes, prm, None, srows, fans)
     return srows, fans
 
 

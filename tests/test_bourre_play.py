@@ -109,7 +109,7 @@ def test_open_position_from_a_deal_equals_the_python_search(rules):
     specs = bourre.parse_seats("loose", players)
     kd, kc = bourre.GAME.keys(5)
     codes, prm = bourre.heuristic_arrays(specs)
-    recs, _ = K.trace_sessions(kd, kc, 0, 6, players, 12, rules_array(rules), codes, prm, np.zeros((0, K.EV_LEN)))
+    recs, _ = K.trace_sessions(kd, kc, 0, 6, players, 12, rules_array(rules), codes, prm, None)
     ra = rules_array(rules)
     h = np.zeros(8, np.uint64)
     pos = np.zeros(S.POS_LEN, np.int64)

@@ -72,7 +72,7 @@ def _srows(params, ns):
     srows = np.zeros((ns, K.S_LEN), np.int64)
     fans = np.zeros((ns, 1), np.int64)
     K.sim_sessions(kd, kc, 0, ns, params["players"], params["deals"], params["deals"], ra, codes, prm,
-                   np.zeros((0, K.EV_LEN)), srows, fans)
+                   None, srows, fans)
     return srows
 
 
@@ -206,3 +206,27 @@ def test_pot_tail_command_writes_tables_and_plot(capsys, tmp_path):
     assert "THE TAIL LAW" in out and "tail exponent k" in out and "splitting [95% CI]" in out
     for f in ("tail_ab.csv", "tail_k.csv", "tail_survival.csv", "tail_rare.csv", "tail_law.png"):
         assert (tmp_path / "r" / f).exists(), f
+
+
+def test_a_study_with_an_ev_seat_passes_ev_s_tables_to_every_run():
+    """A study with an ev seat in one run passes the kernels ev's tables (zeros) in its runs without one
+    (analysis/bourre/ev.py ``study_ev_form``): one compiled form per study; a study without ev keeps the form
+    without ev's decisions (the first ``tricksim pot`` compiles no ev player)."""
+    from tricksim.analysis.bourre.ev import EV_FORM, run_ev_tables, study_ev_form, with_ev_form
+    from tricksim.analysis.bourre.sweep import sweep_settings
+    basic, ev = GAME.parse_seats("basic", 7), GAME.parse_seats(["basic", "ev"] + ["basic"] * 5, 7)
+    assert study_ev_form(basic, ev) and not study_ev_form(basic, basic)
+    alone = B.pot_run(5, 2, 1, 3, heuristics=["basic"]).params
+    assert EV_FORM not in alone and run_ev_tables(alone) is None
+    marked = B.pot_run(5, 2, 1, 3, heuristics=["basic"], ev_form=True).params
+    t = run_ev_tables(marked)
+    assert marked[EV_FORM] and t.shape == (5, K.EV_LEN) and t.dtype == np.float64 and t.flags.c_contiguous
+    assert not t.any()                   # no seat reads a table: the same deals as without one
+    with_ev = make_params(3, B.BourreRules(), ev, players=7, deals=2)     # ev's shipped table: nothing to train
+    assert with_ev_form(with_ev, True) == with_ev              # a run with an ev seat keeps its parameters (run id)
+    assert run_ev_tables(with_ev).shape == (7, K.EV_LEN)
+    rules = B.BourreRules()
+    assert sweep_settings("heuristic", ["basic", "ev"], 5, rules)[1]
+    assert not sweep_settings("heuristic", ["basic", "tight"], 5, rules)[1]
+    assert not sweep_settings("players", [3, 4], 5, rules)[1]
+    assert sweep_settings("players", [3, 4], 5, rules, ev_form=True)[1]

@@ -104,7 +104,7 @@ def test_sampled_worlds_agree_with_the_play(players, rules):
     specs = B.parse_seats("basic", players)
     codes, prm = B.heuristic_arrays(specs)
     kd, kc = B.GAME.keys(SEED)
-    recs, _ = K.trace_sessions(kd, kc, 0, 3, players, 12, ra, codes, prm, np.zeros((0, K.EV_LEN)))
+    recs, _ = K.trace_sessions(kd, kc, 0, 3, players, 12, ra, codes, prm, None)
     checked = voids = 0
     rng = np.random.default_rng(1)
     for rec in recs.reshape(-1, K.REC_LEN):
@@ -157,7 +157,7 @@ def _duplicate(first, n, spec, players=5):
     codes, prm = B.heuristic_arrays(specs)
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
-                           np.zeros((1, players), np.int64), np.zeros((0, K.EV_LEN)), 1, 1, 0,
+                           np.zeros((1, players), np.int64), None, 1, 1, 0,
                            B.rules_array(B.BourreRules()), True)
 
 

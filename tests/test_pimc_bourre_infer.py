@@ -129,7 +129,7 @@ def _decisions(players, rules, sessions=3, deals=12, seats="basic", seed=SEED):
     R = B.rules_dict(br)
     codes, prm = B.heuristic_arrays(B.parse_seats(seats, players))
     kd, kc = B.GAME.keys(seed)
-    recs, _ = K.trace_sessions(kd, kc, 0, sessions, players, deals, ra, codes, prm, np.zeros((0, K.EV_LEN)))
+    recs, _ = K.trace_sessions(kd, kc, 0, sessions, players, deals, ra, codes, prm, None)
     rng = np.random.default_rng(1)
     out = []
     for rec in recs.reshape(-1, K.REC_LEN):
@@ -242,7 +242,7 @@ def test_fallback_counted_in_play():
     kd, kc = B.GAME.keys(SEED)
     codes, prm = B.heuristic_arrays(B.parse_seats(heur, 5))
     again, _ = K.trace_sessions(kd, kc, 0, 2, 5, 6, B.rules_array(B.BourreRules()), codes, prm,
-                                np.zeros((0, K.EV_LEN)), True)
+                                None, True)
     assert np.array_equal(again, recs)
     table = pimc_inference(seed=SEED, players=5, sessions=1, deals=4)
     assert table["inferred"].iloc[0] == 0 and table["inferred"].iloc[1] > 0
@@ -286,7 +286,7 @@ def _duplicate(first, n, spec, players=5):
     codes, prm = B.heuristic_arrays(B.parse_seats(spec, players))
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
-                           np.zeros((1, players), np.int64), np.zeros((0, K.EV_LEN)), 1, 1, 0,
+                           np.zeros((1, players), np.int64), None, 1, 1, 0,
                            B.rules_array(B.BourreRules()), True)
 
 

@@ -221,7 +221,7 @@ def _duplicate(first, n, spec, players=5):
     codes, prm = B.heuristic_arrays(B.parse_seats(spec, players))
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
-                           np.zeros((1, players), np.int64), np.zeros((0, K.EV_LEN)), 1, 1, 0,
+                           np.zeros((1, players), np.int64), None, 1, 1, 0,
                            B.rules_array(B.BourreRules()), True)
 
 

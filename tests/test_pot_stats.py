@@ -35,7 +35,7 @@ def test_per_deal_intervals_use_the_variance_between_sessions():
     kd, kc, ra, codes, prm = B.GAME.kernel_args(params)
     srows = np.zeros((sessions, B.K.S_LEN), np.int64)
     fans = np.zeros((sessions, -(-deals // B.fan_stride(deals))), np.int64)
-    B.K.sim_sessions(kd, kc, 0, sessions, 7, deals, B.fan_stride(deals), ra, codes, prm, np.zeros((0, B.K.EV_LEN)),
+    B.K.sim_sessions(kd, kc, 0, sessions, 7, deals, B.fan_stride(deals), ra, codes, prm, None,
                      srows, fans)
     d = srows[:, B.K.S_DEALS].astype(float)
     for k in range(4):

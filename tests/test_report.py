@@ -13,6 +13,20 @@ from cliparse import parse_cli
 from report_pages import check_pages
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
+BOURRE_FORMS: dict = {}
+"""The argument types each Bourre session kernel was called with during the quick run (``quick_pages``)."""
+
+
+def _recording(module):
+    """``module._dynamic`` (how Bourre's pot and tail studies call their kernels), recording each call's argument
+    types in ``BOURRE_FORMS`` (a kernel compiles once per distinct tuple of them)."""
+    import numba
+    run = module._dynamic
+
+    def dynamic(kernel, *args):
+        BOURRE_FORMS.setdefault(kernel.py_func.__name__, set()).add(tuple(str(numba.typeof(a)) for a in args))
+        return run(kernel, *args)
+    return dynamic
 
 
 @pytest.fixture(scope="module")
@@ -20,8 +34,12 @@ def quick_pages(tmp_path_factory):
     """``tricksim report --quick`` through the CLI, in one process: the headline pages and their index, written
     once for the tests of this module (the folder is theirs to read, not to change)."""
     from tricksim import cli
+    from tricksim.analysis.bourre import pot, tail
     out = tmp_path_factory.mktemp("quick-pages")
-    cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out)])
+    with pytest.MonkeyPatch.context() as mp:
+        for module in (pot, tail):
+            mp.setattr(module, "_dynamic", _recording(module))
+        cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out)])
     return out
 
 
@@ -30,6 +48,16 @@ def test_report_quick_writes_the_headline_pages_and_their_index(quick_pages):
     check_pages(quick_pages, studies.HEADLINE)
     for game_dir in ("boulmous", "compare"):
         assert any((quick_pages / game_dir).glob("*.csv"))
+
+
+def test_the_bourre_page_calls_each_session_kernel_in_one_form(quick_pages):
+    """ev plays in some runs of the Bourre page (tails, the heuristic sweep), so every run passes the kernels ev's
+    tables (analysis/bourre/ev.py ``study_ev_form``): each kernel compiles once for the page, not a second time
+    without ev (about 45 CPU s on a cold cache)."""
+    assert {"sim_sessions", "sim_tail", "split_sessions"} <= set(BOURRE_FORMS), BOURRE_FORMS.keys()
+    for name, forms in BOURRE_FORMS.items():
+        assert len(forms) == 1, (name, forms)
+        assert "array(float64, 2d, C)" in next(iter(forms)), (name, forms)     # ev's tables, not None
 
 
 def test_the_committed_index_links_every_page_in_at_most_150_lines():

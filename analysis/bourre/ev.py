@@ -243,13 +243,14 @@ def ev_table(rules, players: int, spec) -> EvTable:
             return e.value
 
 
-def ev_tables(specs, rules, players: int) -> np.ndarray | None:
+def ev_tables(specs, rules, players: int, form: bool = False) -> np.ndarray | None:
     """The kernels' ev tables argument (``evt``) for the seats, or a tournament's entrants, ``specs`` at a table of
     ``players``: float64[len(specs), K.EV_LEN], row i the table of specs[i] when it is ev (zeros for the others);
     None when none is ev: the kernels are then compiled without ev's decisions (kernels/bourre/players.py
-    ``decide``), seconds less on a cold first run and a test less per decision."""
+    ``decide``), seconds less on a cold first run and a test less per decision.  ``form``: the tables (all zeros)
+    even when none is ev, the form of a study whose other runs have an ev seat (``EV_FORM``): the same deals."""
     if not any(s.code == K.H_EV for s in specs):
-        return None
+        return np.zeros((len(specs), K.EV_LEN), np.float64) if form else None
     out = np.zeros((len(specs), K.EV_LEN), np.float64)
     for i, s in enumerate(specs):
         if s.code == K.H_EV:
@@ -257,10 +258,31 @@ def ev_tables(specs, rules, players: int) -> np.ndarray | None:
     return out
 
 
+EV_FORM = "ev_form"
+"""The run parameter of a run without an ev seat in a study with one (``study_ev_form``): its kernels take the ev
+tables (zeros) as its other runs' do, so the study calls one compiled form of each kernel, not two (the form
+without ev compiles tens of CPU seconds on a cold cache, and plays the same deals)."""
+
+
+def study_ev_form(*seat_lists) -> bool:
+    """Whether a study whose runs have these seats (lists of ``HeuristicSpec``) passes the kernels ev's tables in
+    every run: when any seat of any run is ev.  A study without ev keeps the form without ev's decisions."""
+    return any(s.code == K.H_EV for specs in seat_lists for s in specs)
+
+
+def with_ev_form(params: dict, form: bool) -> dict:
+    """A run's parameters in a study of the form ``form`` (``study_ev_form``): marked ``EV_FORM`` when the study
+    passes ev's tables and none of this run's seats is ev (a run with an ev seat takes them anyway, and keeps the
+    parameters, so the run id, it has alone)."""
+    if form and not study_ev_form(SPEC.specs_from_json(params["heuristics"])):
+        params = dict(params, **{EV_FORM: True})
+    return params
+
+
 def run_ev_tables(params) -> np.ndarray | None:
-    """``ev_tables`` of a run's parameters: its seats' heuristics, rules and table size."""
+    """``ev_tables`` of a run's parameters: its seats' heuristics, rules and table size, and its study's form."""
     specs = SPEC.specs_from_json(params["heuristics"])
-    return ev_tables(specs, SPEC.rules_of(params), params.get("players", len(specs)))
+    return ev_tables(specs, SPEC.rules_of(params), params.get("players", len(specs)), bool(params.get(EV_FORM)))
 
 
 def iteration_line(h: dict) -> str:

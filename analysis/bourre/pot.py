@@ -19,7 +19,7 @@ from ..engine import RunOptions
 from ..stats import batch_rate_ci, batch_ratio, hist_mean_ci, t_crit, wilson
 from .bins import BIN_MID, SEAT_QUANTILES, _seat_net_stats, fmt_chips_bin, pot_quantile
 from .config import MAX_FAN, BourreRules, _dynamic, no_pimc
-from .ev import run_ev_tables
+from .ev import run_ev_tables, with_ev_form
 from .spec import SPEC
 
 
@@ -214,21 +214,26 @@ def check_sessions(sessions: int, deals: int):
 
 
 def pot_run(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, rules=None,
-            heuristics=None, block_size: int | None = None) -> engine.Run:
-    """The run of ``pot_study``: what names its folder and what it executes."""
+            heuristics=None, block_size: int | None = None, ev_form: bool = False) -> engine.Run:
+    """The run of ``pot_study``: what names its folder and what it executes (``ev_form``: its study's,
+    analysis/bourre/ev.py ``study_ev_form``)."""
     players = SPEC.check_players(players)
     check_sessions(sessions, deals)
-    params = make_params(seed, rules or BourreRules(), no_pimc(SPEC.parse_seats(heuristics, players), "pot"),
-                         players=players, deals=deals)
+    params = with_ev_form(make_params(seed, rules or BourreRules(), no_pimc(SPEC.parse_seats(heuristics, players),
+                                                                            "pot"), players=players, deals=deals),
+                          ev_form)
     return engine.Run("bourre.pot", params, sessions, block_size or pot_block_size(deals), unit="sessions")
 
 
 def pot_study(players: int = 7, deals: int = 200, sessions: int = 100_000, seed: int = 0, rules=None,
-              heuristics=None, opts: RunOptions = RunOptions(), block_size: int | None = None, run=None):
+              heuristics=None, opts: RunOptions = RunOptions(), block_size: int | None = None, run=None,
+              ev_form: bool = False):
     """Sessions of ``deals`` consecutive deals at a table of ``players``; returns a dict of
     DataFrames (fan, max_quantiles, pass, bourre, outcomes, seats) and counts.  ``run``: the study's run when
-    the caller built it already (``pot_run``, which checks the arguments once); its parameters are the study's."""
-    run = run or pot_run(players, deals, sessions, seed, rules, heuristics, block_size)
+    the caller built it already (``pot_run``, which checks the arguments once); its parameters are the study's.
+    ``ev_form``: pass the kernels ev's tables though no seat is ev, as the other runs of a study with an ev seat do
+    (analysis/bourre/ev.py ``study_ev_form``: one compiled form per study; the same sessions)."""
+    run = run or pot_run(players, deals, sessions, seed, rules, heuristics, block_size, ev_form)
     p = run.params
     players, deals, seed = p["players"], p["deals"], p["seed"]
     rules, specs = SPEC.rules_of(p), SPEC.specs_from_json(p["heuristics"])

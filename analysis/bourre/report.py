@@ -11,7 +11,7 @@ from ..engine import RunOptions
 from ..output import markdown_table, pm, write_table
 from ..pages import Section
 from .config import MAX_FAN, BourreRules
-from .ev import prepare_lines
+from .ev import prepare_lines, study_ev_form
 from .plots import plot_sweep
 from .pot import agg_layout, fan_stride, pot_block_size
 from .pot import pot_study
@@ -38,6 +38,8 @@ SWEEP_NOTES = {
                  "from the cache).",
 }
 TAIL_HEURISTICS = ("basic", "loose", "ev")
+PAGE_SWEEPS = (("heuristic", ["basic", "tight", "loose", "ev"]), ("players", [2, 3, 4, 5, 6, 7, 8]),
+               ("pot_limit", [None, 50, 20, 10]), ("looseness", [0.0, 0.5, 1.0, 1.5]))
 MEAN_WORDS = {"infinite": "infinite (k <= 1)", "maybe": "maybe infinite (k's interval reaches 1)",
               "finite": "finite (k > 1)", "capped": "finite (pot limit)"}
 
@@ -48,9 +50,9 @@ def _cell(p, lo, hi) -> str:
     return f"{p:.1e} [{lo:.1e}, {hi:.1e}]"
 
 
-def tail_section(d, runs, seed, deals, quick, progress):
+def tail_section(d, runs, seed, deals, quick, progress, ev_form: bool = False):
     """Does the pot settle under basic, loose, ev, how heavy is its tail; k; P(pot > 1000x) by splitting
-    (markdown lines)."""
+    (markdown lines); ``ev_form``: the page's (``headline``)."""
     n_law = 300 if quick else 8_000
     roots = 40 if quick else 1000
     targets = (100, 1000) if quick else (100, 1000, 10_000)
@@ -61,8 +63,8 @@ def tail_section(d, runs, seed, deals, quick, progress):
         for _ in prepare_lines(specs, rules, 7):
             pass
         opts = RunOptions(runs / f"bourre-headline-tail-{h}", progress=progress, force=True)
-        pot = _pot(7, deals, n_law, seed, rules, specs, opts)
-        tr = tail_study(7, deals, n_law, seed, rules, specs, opts, targets, roots)
+        pot = _pot(7, deals, n_law, seed, rules, specs, opts, ev_form=ev_form)
+        tr = tail_study(7, deals, n_law, seed, rules, specs, opts, targets, roots, ev_form=ev_form)
         write_tail(tr, d / f"tail_{h}", pot)
         kr = tr["k"].iloc[0]
         pot["tail"] = tr
@@ -148,10 +150,13 @@ def headline(out, quick: bool = False, progress: bool = False) -> Section:
     n_main = 500 if quick else 50_000
     n_sweep = 200 if quick else 3_000
     md = ["## Bourré: does the pot settle, and how rare are big pots\n"]
-    tail_md, answers = tail_section(d, runs, seed, deals, quick, progress)
+    # one form of the kernels for the whole page: ev's tables in every run when ev plays in one (ev.py study_ev_form)
+    ev_form = study_ev_form(*(SPEC.parse_seats([h], 7) for h in (*TAIL_HEURISTICS, *dict(PAGE_SWEEPS)["heuristic"])))
+    tail_md, answers = tail_section(d, runs, seed, deals, quick, progress, ev_form)
     md += tail_md
     md.append("### The pot under `basic`: fan chart, largest pot, first passages\n")
-    res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True))
+    res = pot_study(7, deals, n_main, seed, opts=RunOptions(runs / "bourre-headline-pot", progress=progress, force=True),
+                    ev_form=ev_form)
     write_pot(res, d)
     t = pot_tables(res)
     md.append(f"Regenerate: `tricksim pot --players 7 --deals {deals} --sessions {n_main} --seed {seed}`\n")
@@ -178,11 +183,10 @@ def headline(out, quick: bool = False, progress: bool = False) -> Section:
               + markdown_table(t["bourre"]) + "\n\n" + markdown_table(t["outcomes"]) + "\n")
     md.append("**Each seat's net chips after the session:**\n\n" + markdown_table(t["seats"]) + "\n")
     # sweeps
-    for name, values in (("heuristic", ["basic", "tight", "loose", "ev"]), ("players", [2, 3, 4, 5, 6, 7, 8]),
-                         ("pot_limit", [None, 50, 20, 10]),
-                         ("looseness", [0.0, 0.5, 1.0, 1.5])):
+    for name, values in PAGE_SWEEPS:
         sw = pot_sweep(name, values, 7, deals, n_sweep, seed,
-                       opts=RunOptions(runs / f"bourre-headline-sweep-{name}", progress=progress, force=True))
+                       opts=RunOptions(runs / f"bourre-headline-sweep-{name}", progress=progress, force=True),
+                       ev_form=ev_form)
         tab = sw["table"].drop(columns=[c for c in sw["table"].columns if c.startswith("p") and c[1:].isdigit()])
         write_table(tab, d, f"sweep_{name}")
         plot_sweep(sw, d / f"sweep_{name}.png")

@@ -12,6 +12,7 @@ from ..common import HeuristicSpec, TricksimError
 from ..engine import RunOptions
 from .bins import _max_q_text, _pct, _pm, bin_hi, bin_lo
 from .config import REGISTRY, BourreRules, no_pimc
+from .ev import study_ev_form
 from .law import expected_a, mean_status
 from .pot import pot_study
 from .spec import SPEC
@@ -102,6 +103,13 @@ def _setting(name, v, players, rules, heuristic, user_defs):
     return players, rules, specs
 
 
+def sweep_settings(name, values, players, rules, heuristic=None, user_defs=None, ev_form: bool = False):
+    """Each value's (players, rules, seats), and the sweep's form: whether its runs pass the kernels ev's tables
+    (analysis/bourre/ev.py ``study_ev_form``: when a setting has an ev seat, or ``ev_form``, a larger study's)."""
+    settings = [_setting(name, v, players, rules, heuristic, user_defs) for v in values]
+    return settings, ev_form or study_ev_form(*(specs for _, _, specs in settings))
+
+
 MEAN_WORDS = {"infinite": "infinite (E[A] >= 1)", "maybe": "maybe infinite (E[A]'s interval reaches 1)",
               "finite": "finite (E[A] < 1)", "capped": "finite (pot limit)"}
 
@@ -124,14 +132,16 @@ def limit_reached(res) -> str:
 
 
 def pot_sweep(name, values, players=7, deals=200, sessions=20_000, seed=0, rules=None, heuristic=None, user_defs=None,
-              opts: RunOptions = RunOptions()):
+              opts: RunOptions = RunOptions(), ev_form: bool = False):
     """One pot study per value of the swept setting (same seed: common random numbers); each in its
-    own sub-folder of ``opts.out``."""
+    own sub-folder of ``opts.out``.  Every setting's kernels take ev's tables when one setting has an ev seat
+    (or ``ev_form``, a larger study's: analysis/bourre/ev.py ``study_ev_form``)."""
     rules = rules or BourreRules()
+    settings, form = sweep_settings(name, values, players, rules, heuristic, user_defs, ev_form)
     results = []
-    for v in values:
-        p, r, specs = _setting(name, v, players, rules, heuristic, user_defs)
-        res = pot_study(p, deals, sessions, seed, r, specs, opts.sub("sweep-" + sweep_label(name, v).replace(" ", "_")))
+    for v, (p, r, specs) in zip(values, settings):
+        res = pot_study(p, deals, sessions, seed, r, specs, opts.sub("sweep-" + sweep_label(name, v).replace(" ", "_")),
+                        ev_form=form)
         res["label"] = sweep_label(name, v)
         results.append(res)
     rows = []

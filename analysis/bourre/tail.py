@@ -27,7 +27,7 @@ from ..engine import RunOptions
 from ..stats import clopper_pearson, t_crit, wilson
 from .bins import bin_hi
 from .config import _dynamic
-from .ev import run_ev_tables
+from .ev import run_ev_tables, with_ev_form
 from .spec import SPEC
 
 DEFAULT_TARGETS = (100, 1000, 10_000, 100_000, 1_000_000)   # X / ante reported by --tail
@@ -342,10 +342,11 @@ def rare_tail(params, roots: int, targets=DEFAULT_TARGETS, k: float = math.nan, 
 # the study
 # ---------------------------------------------------------------------------
 def tail_study(players, deals, sessions, seed, rules, specs, opts: RunOptions = RunOptions(), targets=DEFAULT_TARGETS,
-               roots: int | None = None) -> dict:
+               roots: int | None = None, ev_form: bool = False) -> dict:
     """The (A, B) law over ``sessions`` sessions (engine blocks, resumable), k, and the rare tails
-    by splitting over ``roots`` root sessions (default: sessions / 10, at least 100)."""
-    params = make_params(seed, rules, specs, players=players, deals=deals)
+    by splitting over ``roots`` root sessions (default: sessions / 10, at least 100); ``ev_form``: its study's
+    (analysis/bourre/ev.py ``study_ev_form``)."""
+    params = with_ev_form(make_params(seed, rules, specs, players=players, deals=deals), ev_form)
     r = opts.sub("tail").execute(tail_run(params, sessions))
     res = decode_tail(r.counts, rules.ante)
     res["rare"] = rare_tail(params, roots or max(100, sessions // 10), targets, float(res["k"].iloc[0]["k"]))
