@@ -48,7 +48,7 @@ REASONS = {
 # listed counts DEFAULT_SECONDS.
 COLD_SECONDS: dict[str, float] = {
     "bourre.sim_odds": 15, "bourre.sim_duplicate": 40, "bourre.sim_odds_play": 180, "bourre.sim_ev_train": 75,
-    "bourre.trace_sessions": 85, "bourre.sim_sessions": 40, "bourre.sim_tail": 25,
+    "bourre.trace_sessions": 85, "bourre.sim_sessions": 25, "bourre.sim_tail": 25,
     "boulmous.sim_odds": 10, "boulmous.trace_deals": 35, "boulmous.sim_odds_pimc": 30, "boulmous.sim_duplicate": 15,
     "boulmous.sim_games": 15, "boulmous.exact_odds": 25,
     "boomke_wies.sim_odds": 11, "boomke_wies.sim_deals": 10, "boomke_wies.sim_duplicate": 10,
