@@ -118,21 +118,22 @@ def test_every_kernel_package_is_installed():
     assert packages <= listed, f"not in pyproject.toml's packages: {sorted(packages - listed)}"
 
 
-# Bourre's deal-level steps (the antes, the settlement, the next deal, a session's start) and the ev player's
-# table lookups are compiled once and called, not inlined (``inline="always"``) into every caller: inlining copies
-# their Numba IR at every call site before type inference, which made the cold compile of each Bourre entry point
-# 1.35-2.4 times longer (docs/performance.md, "Compiling"), while the play measured as fast without it.  The per-card
-# and per-seat steps (legality, the players' card choice, the declaration) stay inlined: the play was 10% slower
-# with the declaration compiled once, and twice as slow with nothing inlined.  Boomke Wies: the auction's quick test
-# of a certain thirteen (sure_thirteen, aces_of_its_suits) is inlined and its full test (thirteen_certain) compiled
-# once, called for about 3 hands in 1,000 (docs/performance.md, "Speed").
-COMPILED_ONCE = {"bourre/play.py": {"settle", "post_antes", "next_deal"},
-                 "bourre/sessions.py": {"session_start"},
-                 "bourre/players.py": {"ev_kept_class", "ev_cell", "ev_discard", "ev_gain", "ev_gain_var",
+# Bourre's deal-level steps (the antes, the settlement, the next deal, a session's start and deal) are inlined
+# (``inline="always"``) into the per-deal loops: compiled once and called, they left the instructions per deal almost
+# unchanged but cost the clock 25-35% (4 players 2.70 -> 3.63 M deals/s, 7 players 1.63 -> 2.03 M, one thread), and
+# since Numba's inliner copies with one memo (kernels/inlining.py) inlining them costs the cold compile little
+# (docs/performance.md, "Speed").  The ev player's table lookups stay compiled once and called: only ev seats reach
+# them.  The per-card and per-seat steps (legality, the players' card choice, the declaration) stay inlined: the play
+# was 10% slower with the declaration compiled once, and twice as slow with nothing inlined.  Boomke Wies: the
+# auction's quick test of a certain thirteen (sure_thirteen, aces_of_its_suits) is inlined and its full test
+# (thirteen_certain) compiled once, called for about 3 hands in 1,000 (docs/performance.md, "Speed").
+COMPILED_ONCE = {"bourre/players.py": {"ev_kept_class", "ev_cell", "ev_discard", "ev_gain", "ev_gain_var",
                                        "ev_best"},
                  "boomke_wies/players.py": {"thirteen_certain"}}
 STAY_INLINED = {"bourre/draw.py": {"declare", "draw_declared"}, "bourre/players.py": {"choose_card", "choose_discard"},
                 "bourre/rules.py": {"legal_cards", "legal_follow"},
+                "bourre/play.py": {"settle", "post_antes", "next_deal"},
+                "bourre/sessions.py": {"session_start", "session_deal"},
                 "boomke_wies/players.py": {"sure_thirteen", "aces_of_its_suits"}}
 
 

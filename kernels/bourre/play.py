@@ -201,7 +201,7 @@ def play_dealt(sd, st, players, dealer, inmask, pot, upcard, m, ante_amt, rules,
     return settle(pot, active, rec, rules)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def refuse_ev_without_table(codes, evt):
     """Raise when a seat of ``codes`` (any shape) is ``ev`` and the ev tables ``evt`` hold no row (None, or a
     (0, EV_LEN) array): None compiles the kernel without ev (``decide``), and an empty array has no row to read."""
@@ -223,7 +223,7 @@ def refuse_pimc_seats(codes):
             raise ValueError("a seat is the sampling player (pimc): pass the kernel's pimc argument (True)")
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def settle(pot, active, rec, rules):
     """Rules 12-15 after five tricks: ``pot`` = the pot at stake (carry-over + antes +
     second antes), ``active`` = mask of the players who played, tricks in rec[REC_WON..].
@@ -276,7 +276,7 @@ def settle(pot, active, rec, rules):
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def post_antes(players, inmask, exempt, dealer, amt, rules, rec):
     """Rule 2: everyone antes ``amt`` except the exempt seats (bourre or tied in the
     previous deal); the dealer pays them all with dealer_antes_for_all; nobody antes a
@@ -296,7 +296,7 @@ def post_antes(players, inmask, exempt, dealer, amt, rules, rec):
     return amt * owed
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def next_deal(players, rec, rules):
     """Rules 2(a)(b), 13: (exempt mask, in-deal mask) of the next deal after this record.
     The tied players' exemption holds while the pot stays in the middle; a divided pot

@@ -30,7 +30,7 @@ S_LEN = 63
 PASS_MULT = np.array([10, 100, 1000], np.int64)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, hcodes, hparams, evt, evrow, rec,
                  hands, pool, sd, st, nets, uw, iw, pimc=None, xo=None):
     """Deal ``j`` of a session in the state (``pot`` carried in, ``inmask`` the seats in the
@@ -83,7 +83,7 @@ def session_deal(ks_deal, ks_dec, sess, j, players, pot, inmask, exempt, rules, 
     return ok
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def session_start(key_deal, key_dec, sess, players, sd, st, nets):
     """The start of session ``sess`` in every session kernel: the seat nets at 0; returns its deal and
     decision keys (``session_deal``'s ``ks_deal``, ``ks_dec``), the pot (0), who is in the deal (everyone)
