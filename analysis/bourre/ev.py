@@ -249,7 +249,7 @@ def ev_tables(specs, rules, players: int, form: bool = False) -> np.ndarray | No
     None when none is ev: the kernels are then compiled without ev's decisions (kernels/bourre/players.py
     ``decide``), seconds less on a cold first run and a test less per decision.  ``form``: the tables (all zeros)
     even when none is ev, the form of a study whose other runs have an ev seat (``EV_FORM``): the same deals."""
-    if not any(s.code == K.H_EV for s in specs):
+    if not study_ev_form(specs):
         return np.zeros((len(specs), K.EV_LEN), np.float64) if form else None
     out = np.zeros((len(specs), K.EV_LEN), np.float64)
     for i, s in enumerate(specs):
