@@ -217,3 +217,23 @@ def test_resume_and_block_size_do_not_change_the_counts(tmp_path):
     assert b.reused == 3 and np.array_equal(a.counts, b.counts)
     run2, _ = odds_play_run(cards, up, players=4, seat=0, seed=4, hands=300, block_size=300)
     assert np.array_equal(RunOptions(progress=False).execute(run2).counts, a.counts)
+
+
+def test_the_python_api_keeps_the_sampling_players_settings_and_checks_them_before_running(monkeypatch):
+    """``odds_play(..., play="heuristic,pimc:worlds=N")`` runs the sampling player with N worlds (its settings once
+    fell away between the kinds and the run, so the default was played under the label asked for), and a bad
+    setting is refused before any kernel compiles or runs."""
+    from tricksim.analysis.engine import RunOptions
+    ran = []
+
+    def execute(self, run):
+        ran.append(run)
+        raise RuntimeError("stop before the kernel")
+
+    monkeypatch.setattr(RunOptions, "execute", execute)
+    with pytest.raises(RuntimeError, match="stop before the kernel"):
+        odds_play(HAND, UP, players=5, hands=10, play="heuristic,pimc:worlds=7")
+    assert ran[0].params["pimc"][0] == "pimc" and ran[0].params["pimc"][1]["worlds"] == 7
+    with pytest.raises(TricksimError, match="out of range"):
+        odds_play(HAND, UP, players=5, hands=10, play="pimc:worlds=0")
+    assert len(ran) == 1

@@ -208,7 +208,9 @@ def odds_play(hand, upcard, players: int = 7, seat: int = 0, pot: int = 0, seed:
     up = parse_card(upcard) if isinstance(upcard, str) else int(upcard)
     kinds = parse_play(play)
     specs = SPEC.parse_seats(heuristics, players)
-    run, choices = prepared or odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, kinds, block_size)
+    # ``play`` itself, not its kinds: the run keeps the sampling player's settings (pimc:worlds=N ...) and refuses
+    # a bad one before anything compiles
+    run, choices = prepared or odds_play_run(cards, up, players, seat, pot, seed, hands, rules, specs, play, block_size)
     r = opts.execute(run)
     df, gaps = play_tables(r.counts, choices, kinds, rules, players, pot)
     return {"choices": df, "gaps": gaps, "best": best_choices(df), "n": r.n, "seconds": r.seconds, "play": kinds,
