@@ -4,7 +4,8 @@ Every legal card of every seat is tried at every turn (no pruning, no equivalent
 shortcuts); the taker maximises his tricks, the three defenders minimise them. Legality and trick
 winners come from the referee (tests/ref_boulmous.py: ``legal_cards``, ``trick_winner``), which
 is written from RULES.md independently of the kernels. Results are memoised on (cards still held,
-leader, trick so far), which changes nothing but the running time.
+leader) at the start of each trick (a position in the middle of a trick is reached by one order of play only,
+so remembering it would save nothing), which changes nothing but the running time.
 
 Cards are docs/trace.md strings ("JH"), trumps "S" "H" "D" "C" or "NT", rules a dict with the
 referee's keys ``left_bower_is_trump``, ``must_head``, ``trump_obligation``.
@@ -21,8 +22,8 @@ def taker_tricks(hands, leader: int, trump: str, rules: dict, taker: int, trick=
     four seats see all cards and play perfectly. ``hands``: four lists of the cards still held;
     ``trick``: the cards already played to the current trick, led by ``leader``."""
     lbt = rules["left_bower_is_trump"]
+    memo = {}       # (cards held, leader) at the start of a trick -> its value
 
-    @lru_cache(maxsize=None)
     def value(hands: tuple, leader: int, trick: tuple) -> int:
         if len(trick) == 4:
             winner = (leader + ref.trick_winner(list(trick), trump, lbt)) % 4
@@ -30,12 +31,15 @@ def taker_tricks(hands, leader: int, trump: str, rules: dict, taker: int, trick=
         seat = (leader + len(trick)) % 4
         if not hands[seat]:
             return 0
+        if not trick and (hands, leader) in memo:
+            return memo[hands, leader]
         results = []
         for c in ref.legal_cards(sorted(hands[seat]), list(trick), trump, rules):
-            after = list(hands)
-            after[seat] = hands[seat] - {c}
-            results.append(value(tuple(after), leader, trick + (c,)))
-        return max(results) if seat == taker else min(results)
+            results.append(value(hands[:seat] + (hands[seat] - {c},) + hands[seat + 1:], leader, trick + (c,)))
+        best = max(results) if seat == taker else min(results)
+        if not trick:
+            memo[hands, leader] = best
+        return best
 
     return value(tuple(frozenset(h) for h in hands), leader, tuple(trick))
 
@@ -95,7 +99,11 @@ def _searcher(trump: str, rules: dict, taker: int):
     def legal(hand: frozenset, trick: tuple) -> list:
         return sorted(ref.legal_cards(sorted(hand), list(trick), trump, rules))
 
-    @lru_cache(maxsize=None)
+    # What is known of each position at the start of a trick (cards held, leader), for every target at once:
+    # [lo, hi] = target lo is reachable, target hi is not (so is every target <= lo, and none >= hi). Mid-trick
+    # positions are not remembered: they hardly ever recur, and remembering them costs more than it saves.
+    known = {}
+
     def can(hands: tuple, leader: int, trick: tuple, target: int) -> bool:
         if len(trick) == 4:
             winner = (leader + winner_index(trick)) % 4
@@ -105,8 +113,18 @@ def _searcher(trump: str, rules: dict, taker: int):
             return True
         if target > len(hands[seat]):          # the seat to play holds one card per trick left
             return False
-        children = (can(tuple(h - {c} if i == seat else h for i, h in enumerate(hands)), leader, trick + (c,), target)
+        bounds = None
+        if not trick:
+            bounds = known.setdefault((hands, leader), [0, len(hands[seat]) + 1])
+            if target <= bounds[0]:
+                return True
+            if target >= bounds[1]:
+                return False
+        children = (can(hands[:seat] + (hands[seat] - {c},) + hands[seat + 1:], leader, trick + (c,), target)
                     for c in legal(hands[seat], trick))
-        return any(children) if seat == taker else all(children)
+        ok = any(children) if seat == taker else all(children)
+        if bounds is not None:
+            bounds[0 if ok else 1] = target
+        return ok
 
     return can

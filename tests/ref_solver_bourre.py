@@ -5,8 +5,8 @@ Every legal card of every seat is tried at every turn (no pruning, no equivalent
 shortcuts). Legality and trick winners come from the referee (tests/ref_bourre.py:
 ``legal_plays``, ``trick_winner``), written from RULES.md independently of the kernels; the
 referee's context (tricks won, cards played, known-out cards, the A-K-Q holders, the Lo-No
-up-card at the first trick) is rebuilt at every turn. Results are memoised on the state (cards
-held, leader, trick so far, tricks won), which changes nothing but the running time.
+up-card at the first trick) is rebuilt at every turn. Results are memoised on the state at the start of each
+trick (cards held, leader, tricks won), which changes nothing but the running time.
 
 A position is a ``Position``: seats 0..n-1 are the active players clockwise; cards are ints
 ``suit*16+rank`` (ref_bourre.cid); ``trump`` a suit 0..3 or None under Lo-No.
@@ -22,8 +22,6 @@ A position is a ``Position``: seats 0..n-1 are the active players clockwise; car
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-
 import ref_bourre as ref
 
 
@@ -74,9 +72,29 @@ def _after_trick(p: Position, hands, leader, trick, won):
     return w, won
 
 
+def _remembered_at_trick_start(search):
+    """``search`` memoised on its arguments at the start of a trick only (an empty ``trick``, the third argument):
+    a position in the middle of a trick is reached by one order of play only, so remembering it would save nothing."""
+    memo = {}
+
+    def remembered(hands, leader, trick, *rest):
+        if trick:
+            return search(hands, leader, trick, *rest)
+        key = (hands, leader) + rest
+        if key not in memo:
+            memo[key] = search(hands, leader, trick, *rest)
+        return memo[key]
+
+    return remembered
+
+
+def _without(hands, seat, c):
+    return hands[:seat] + (hands[seat] - {c},) + hands[seat + 1:]
+
+
 def guaranteed_tricks(p: Position) -> int:
     """Exhaustive minimax: me maximises its tricks from here on, the others minimise them."""
-    @lru_cache(maxsize=None)
+    @_remembered_at_trick_start
     def value(hands, leader, trick, won, first_trick):
         if len(trick) == p.n:
             w, won2 = _after_trick(p, hands, leader, trick, won)
@@ -87,8 +105,7 @@ def guaranteed_tricks(p: Position) -> int:
         _, cards = legal(p, hands, leader, trick, won, first_trick)
         results = []
         for c in cards:
-            after = tuple(h - {c} if i == seat else h for i, h in enumerate(hands))
-            results.append(value(after, leader, trick + (c,), won, first_trick))
+            results.append(value(_without(hands, seat, c), leader, trick + (c,), won, first_trick))
         return max(results) if seat == p.me else min(results)
 
     hands, won = _start(p)
@@ -97,7 +114,7 @@ def guaranteed_tricks(p: Position) -> int:
 
 def can_take(p: Position, target: int) -> bool:
     """Does me surely take >= target of the remaining tricks? (AND/OR form of the same tree.)"""
-    @lru_cache(maxsize=None)
+    @_remembered_at_trick_start
     def can(hands, leader, trick, won, first_trick, target):
         if len(trick) == p.n:
             w, won2 = _after_trick(p, hands, leader, trick, won)
@@ -108,8 +125,7 @@ def can_take(p: Position, target: int) -> bool:
         if not hands[seat]:
             return False
         _, cards = legal(p, hands, leader, trick, won, first_trick)
-        children = (can(tuple(h - {c} if i == seat else h for i, h in enumerate(hands)), leader, trick + (c,),
-                        won, first_trick, target) for c in sorted(cards))
+        children = (can(_without(hands, seat, c), leader, trick + (c,), won, first_trick, target) for c in sorted(cards))
         return any(children) if seat == p.me else all(children)
 
     hands, won = _start(p)
@@ -118,7 +134,7 @@ def can_take(p: Position, target: int) -> bool:
 
 def surely_wins(p: Position) -> bool:
     """Does me surely end the deal with strictly more tricks than every other seat?"""
-    @lru_cache(maxsize=None)
+    @_remembered_at_trick_start
     def win(hands, leader, trick, won, first_trick):
         if len(trick) == p.n:
             w, won2 = _after_trick(p, hands, leader, trick, won)
@@ -127,8 +143,7 @@ def surely_wins(p: Position) -> bool:
         if not hands[seat]:
             return all(won[p.me] > won[q] for q in range(p.n) if q != p.me)
         _, cards = legal(p, hands, leader, trick, won, first_trick)
-        children = (win(tuple(h - {c} if i == seat else h for i, h in enumerate(hands)), leader, trick + (c,),
-                        won, first_trick) for c in sorted(cards))
+        children = (win(_without(hands, seat, c), leader, trick + (c,), won, first_trick) for c in sorted(cards))
         return any(children) if seat == p.me else all(children)
 
     hands, won = _start(p)
