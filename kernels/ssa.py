@@ -5,7 +5,7 @@ Numba rebuilds SSA form (``numba.core.ssa._run_ssa``) one SSA-violating variable
 one runs two rewrite passes (fresh names for its assignments, then its uses tied to the reaching
 definition with phi nodes where needed) over every statement of every block.  The kernels' inlined
 functions have hundreds of blocks and over a hundred violators, so a cold compile of ``tricksim odds
-bourre`` spent ~15% of its compile there (docs/performance.md, issue 26), nearly all of it on statements
+bourre`` spent ~15% of its compile there (docs/performance.md), nearly all of it on statements
 that do not mention the variable.
 
 :func:`install` replaces ``_run_ssa`` by :func:`_run_ssa`, which indexes once, per variable name, the
@@ -29,7 +29,9 @@ on those blocks only.  Why that is the same result:
   ``visit_vars`` extension; otherwise, or when the module's debug log is on (Numba logs every statement),
   Numba's own ``_run_ssa`` runs;
 - the result is, as Numba's, a new dict of new ``ir.Block`` objects (the same labels, order, scope and
-  loc) with new body lists; the input blocks are not touched; with no violator the input dict itself.
+  loc) with new body lists, and the input blocks keep their body lists (their rewritten expressions are
+  changed in place through the shared argument dicts, as by Numba's pass); with no violator the input
+  dict itself.
 
 It is installed only when ``numba.core.ssa`` and the ``visit_vars`` functions are the sources it was
 checked against (their SHA-256), so another Numba version keeps its own pass.  ``TRICKSIM_STOCK_SSA=1``
