@@ -58,3 +58,7 @@ _key_cache_on_sources()
 from .inlining import install as _install_inliner  # noqa: E402  (before any kernel compiles)
 
 _install_inliner()
+
+from .ssa import install as _install_ssa  # noqa: E402  (before any kernel compiles)
+
+_install_ssa()
