@@ -48,7 +48,7 @@ def main():
     takers, trumps = idx % 4, idx % 5
     cards = np.zeros((nd, 24), np.int64)
     PM.pimc_play_batch(hands, takers, trumps, np.full(nd, 3, np.int64), ra, 32, PM.GOAL_CONTRACT, key, 0, cards,
-                       np.zeros(nd, np.int64))
+                       np.zeros(nd, np.int64), PM.SHARE_TT)
     per_trick = {}
     for i in range(nd):
         h = hands[i].copy()

@@ -215,11 +215,12 @@ def test_race_zero_replays_the_play_and_a_margin_changes_few_decisions():
     idx = np.arange(n, dtype=np.int64)
     args = (hands, idx % 4, idx % 5, np.full(n, 3, np.int64))
     cards, won = np.zeros((n, 24), np.int64), np.zeros(n, np.int64)
-    PM.pimc_play_batch(*args, ra, 12, PM.GOAL_CONTRACT, np.uint64(5), 0, cards, won)
+    PM.pimc_play_batch(*args, ra, 12, PM.GOAL_CONTRACT, np.uint64(5), 0, cards, won, PM.SHARE_TT)
     outs, nodes = {}, {}
     for race in (0.0, 1.0, 10.0):
         outs[race], nodes[race] = np.zeros((n, 24), np.int64), np.zeros(n, np.int64)
-        PM.pimc_replay(*args, cards, ra, 12, PM.GOAL_CONTRACT, np.uint64(5), 0, race, outs[race], nodes[race])
+        PM.pimc_replay(*args, cards, ra, 12, PM.GOAL_CONTRACT, np.uint64(5), 0, race, outs[race], nodes[race],
+                       PM.SHARE_TT)
     m = outs[0.0] >= 0
     assert m.sum() > 50 and np.array_equal(outs[0.0][m], cards[m])      # race 0: the old play, card for card
     assert np.array_equal(outs[10.0], outs[0.0])                        # a margin never reached: no change

@@ -229,6 +229,25 @@ def test_share_tt_is_on_by_default():
     assert prm[0, K.COLUMN["share_tt"]] == 1
 
 
+def test_the_commands_pass_share_to_the_batch_kernels():
+    """Every call of ``pimc_play_batch`` and ``pimc_replay`` in analysis/ and scripts/ passes ``share``, their last
+    argument: an omitted argument is a compiled form of its own (Numba types it ``omitted(default=1)``, not
+    int64), so a command that passed it in one call and omitted it in another compiled the kernel twice."""
+    import ast
+    import inspect
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    want = {name: len(inspect.signature(getattr(PM, name).py_func).parameters)
+            for name in ("pimc_play_batch", "pimc_replay")}
+    calls = []
+    for f in sorted([*(root / "analysis").rglob("*.py"), *(root / "scripts").glob("*.py")]):
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in want:
+                calls.append((f.name, node.lineno, node.func.attr, len(node.args) + len(node.keywords)))
+    assert len(calls) >= 8, calls
+    assert [c for c in calls if c[3] != want[c[2]]] == [], want
+
+
 @pytest.mark.parametrize("spec, msg", [("pimc:share_tt=2", "out of range"), ("pimc:share_tt=-1", "out of range"),
                                        ("pimc:share_tt=0.5", "share_tt must be an integer"),
                                        ("pimc:share_tt=yes", "must be a number")])

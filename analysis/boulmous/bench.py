@@ -48,10 +48,10 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
     try:
         cards = np.zeros((deals, 24), np.int64)
         P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
-                          np.zeros(deals, np.int64))
+                          np.zeros(deals, np.int64), P.SHARE_TT)
         ref = np.zeros((deals, 24), np.int64)
         P.pimc_replay(hands, takers, trumps, bids, cards, ra, ref_worlds, P.GOAL_CONTRACT, pimc_key(seed + 1), 0, 0.0,
-                      ref, np.zeros(deals, np.int64))
+                      ref, np.zeros(deals, np.int64), P.SHARE_TT)
         rows, base = [], None
         for r in (0.0, *races):
             best = None
@@ -60,7 +60,7 @@ def pimc_race(deals: int = 200, worlds: int | None = None, races=(1.0, 1.5, 2.0)
                 nodes = np.zeros(deals, np.int64)
                 t0 = time.perf_counter()
                 P.pimc_replay(hands, takers, trumps, bids, cards, ra, worlds, P.GOAL_CONTRACT, key, 0, float(r), out,
-                              nodes)
+                              nodes, P.SHARE_TT)
                 dt = time.perf_counter() - t0
                 best = dt if best is None else min(best, dt)
             mask = out >= 0
@@ -143,7 +143,7 @@ def pimc_share(deals: int = 100, seed: int = 0, worlds: int | None = None, race:
     try:
         cards = np.zeros((deals, 24), np.int64)
         P.pimc_play_batch(hands, takers, trumps, bids, ra, worlds, P.GOAL_CONTRACT, key, 0, cards,
-                          np.zeros(deals, np.int64))
+                          np.zeros(deals, np.int64), P.SHARE_TT)
         traced = {sh: make_params(seed, rules, SPEC.parse_seats([f"pimc:share_tt={sh}"])) for sh in (0, 1)}
         for sh in (0, 1):       # compiled (or loaded) before the clock starts
             trace(seed=seed, hands=1, rules=rules, heuristics=[f"pimc:share_tt={sh}"])

@@ -378,7 +378,7 @@ def pimc_bench_cases(seed=0):
         hands = S.random_deals(kd, first, n)
         idx = np.arange(first, first + n, dtype=np.int64)
         P.pimc_play_batch(hands, idx % 4, idx % 5, np.full(n, 3, np.int64), ra, PIMC_WORLDS, P.GOAL_CONTRACT,
-                          pimc_key(seed), first, np.zeros((n, 24), np.int64), np.zeros(n, np.int64))
+                          pimc_key(seed), first, np.zeros((n, 24), np.int64), np.zeros(n, np.int64), P.SHARE_TT)
         return n
     return [(f"PIMC whole deal, four pimc seats ({PIMC_WORLDS} worlds; at most {PIMC_BENCH_DEALS} deals a round)", fn)]
 
