@@ -12,6 +12,9 @@ module; each forked process starts with no tricksim module in ``sys.modules``, i
 and reports the error if the import fails.  An import loop depends only on the order in which
 tricksim's own modules are first imported, so each fork sees exactly what ``python -c "import M"``
 sees, at a few milliseconds per module instead of a second or more of interpreter and numba start-up.
+A package goes before its modules, and a module its package's import already imported gets no fork of its own:
+``import P.M`` first imports the package P whole, then finds P.M in ``sys.modules`` and runs nothing more (and
+fails with P's error when P fails), so its result is P's, exactly (importlib ``_find_and_load``).
 A second test imports the modules of the Bourre loop and the command line in truly new interpreters
 (``python -c``), as a user would.
 """
@@ -45,37 +48,51 @@ assert not [m for m in sys.modules if m == "tricksim" or m.startswith("tricksim.
 out = tempfile.mkdtemp()
 running = {}
 results = {}
+loaded = {}
+forked = []
 
 
 def reap():
     pid, status = os.wait()
     mod, path = running.pop(pid)
     with open(path) as f:
-        err = f.read()
+        got = json.loads(f.read() or "{}")
+    err = got.get("err", "")
     if status != 0 and not err:
         err = f"the import process died (status {status})"
     results[mod] = err
+    loaded[mod] = set(got.get("loaded", ()))
 
 
-for i, mod in enumerate(MODULES):
-    while len(running) >= WORKERS:
+for depth in sorted({m.count(".") for m in MODULES}):     # a package before its modules
+    for i, mod in enumerate(MODULES):
+        if mod.count(".") != depth:
+            continue
+        parent = mod.rpartition(".")[0]
+        if parent in results and (results[parent] or mod in loaded[parent]):
+            results[mod] = results[parent]      # ``import mod`` first runs its package, which imported it (or failed)
+            loaded[mod] = loaded[parent]
+            continue
+        while len(running) >= WORKERS:
+            reap()
+        path = os.path.join(out, f"{i}.json")
+        open(path, "w").close()
+        pid = os.fork()
+        if pid == 0:                        # the child: no tricksim module loaded yet
+            msg = ""
+            try:
+                importlib.import_module(mod)
+            except BaseException:
+                msg = traceback.format_exc(limit=-3) or "failed"
+            now = [m for m in sys.modules if m == "tricksim" or m.startswith("tricksim.") or m in MODULES]
+            with open(path, "w") as f:
+                f.write(json.dumps({"err": msg, "loaded": now}))
+            os._exit(0)
+        running[pid] = (mod, path)
+        forked.append(mod)
+    while running:
         reap()
-    path = os.path.join(out, f"{i}.txt")
-    open(path, "w").close()
-    pid = os.fork()
-    if pid == 0:                        # the child: no tricksim module loaded yet
-        msg = ""
-        try:
-            importlib.import_module(mod)
-        except BaseException:
-            msg = traceback.format_exc(limit=-3) or "failed"
-        with open(path, "w") as f:
-            f.write(msg)
-        os._exit(0)
-    running[pid] = (mod, path)
-while running:
-    reap()
-print(json.dumps(results))
+print(json.dumps({"results": results, "forked": forked}))
 '''
 
 
@@ -100,13 +117,18 @@ def _env():
     return env
 
 
-def import_each_alone(modules: list[str], cwd: Path = ROOT, env=None) -> dict[str, str]:
-    """{module: the error of importing it first in an interpreter without tricksim ("" = fine)}."""
+def fork_imports(modules: list[str], cwd: Path = ROOT, env=None) -> dict:
+    """Run the fork check: ``{"results": {module: error ("" = fine)}, "forked": [the modules given a fork]}``."""
     code = f"PRELOAD = {PRELOAD!r}\nMODULES = {modules!r}\nWORKERS = {WORKERS}\n" + FORK_IMPORTS
     r = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env or _env(), capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def import_each_alone(modules: list[str], cwd: Path = ROOT, env=None) -> dict[str, str]:
+    """{module: the error of importing it first in an interpreter without tricksim ("" = fine)}."""
+    return fork_imports(modules, cwd, env)["results"]
 
 
 def test_module_list_covers_the_package():
@@ -117,17 +139,24 @@ def test_module_list_covers_the_package():
         assert m in mods
 
 
-def test_every_module_imports_first_on_its_own():
+@pytest.fixture(scope="module")
+def alone():
+    return fork_imports(tricksim_modules())
+
+
+def test_every_module_imports_first_on_its_own(alone):
     mods = tricksim_modules()
-    res = import_each_alone(mods)
+    res = alone["results"]
     assert sorted(res) == sorted(mods)
     bad = {m: e for m, e in res.items() if e}
     assert not bad, "modules that fail when imported first:\n" + "\n".join(f"{m}: {e}" for m, e in bad.items())
 
 
-# the Bourre kernels' import loop (point 9) and the console entry point, each in a new interpreter
-FRESH = ["tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc", "tricksim.kernels.bourre.odds_play",
-         "tricksim.kernels.bourre", "tricksim.cli"]
+# the Bourre kernels' import loop (point 9) and the console entry point, each in a new interpreter; the package
+# tricksim.kernels.bourre imports the solver and the sampling player, so ``import tricksim.kernels.bourre.solver``
+# (or ``.pimc``) first is ``import tricksim.kernels.bourre`` (the test checks it on the fork check's record)
+FRESH = ["tricksim.kernels.bourre", "tricksim.kernels.bourre.odds_play", "tricksim.cli"]
+SAME_AS_THEIR_PACKAGE = ["tricksim.kernels.bourre.solver", "tricksim.kernels.bourre.pimc"]
 
 
 def _fresh_import(mod: str) -> tuple[int, str]:
@@ -136,7 +165,8 @@ def _fresh_import(mod: str) -> tuple[int, str]:
     return r.returncode, r.stderr[-1500:]
 
 
-def test_bourre_loop_and_cli_import_in_a_new_interpreter():
+def test_bourre_loop_and_cli_import_in_a_new_interpreter(alone):
+    assert not set(SAME_AS_THEIR_PACKAGE) & set(alone["forked"]) and "tricksim.kernels.bourre" in alone["forked"]
     with ThreadPoolExecutor(max_workers=min(len(FRESH), os.cpu_count() or 1)) as ex:
         res = dict(zip(FRESH, ex.map(_fresh_import, FRESH)))
     bad = {m: err for m, (rc, err) in res.items() if rc != 0}
@@ -145,20 +175,27 @@ def test_bourre_loop_and_cli_import_in_a_new_interpreter():
 
 def test_the_check_catches_an_import_loop(tmp_path):
     """The fork check fails where ``python -c "import M"`` fails: a package whose modules a and b import each
-    other's names at the top fails when b is imported first (and not when a is)."""
+    other's names at the top fails when b is imported first (and not when a is).  A module its package imports
+    gets its package's result without a fork of its own (c), also when the package fails (broken.d), as
+    ``python -c`` does."""
     pkg = tmp_path / "loopy"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("from . import c\n")
     (pkg / "a.py").write_text("X = 1\nfrom loopy.b import Y\n")
     (pkg / "b.py").write_text("from loopy.a import X\nY = 2\n")
-    code = "PRELOAD = []\nMODULES = ['loopy.b', 'loopy.a']\nWORKERS = 2\n" + FORK_IMPORTS
-    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(), capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr
-    res = json.loads(r.stdout.strip().splitlines()[-1])
+    (pkg / "c.py").write_text("Z = 3\n")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "__init__.py").write_text("raise RuntimeError('the package fails')\n")
+    (tmp_path / "broken" / "d.py").write_text("W = 4\n")
+    mods = ['loopy.b', 'loopy.a', 'loopy.c', 'loopy', 'broken.d', 'broken']
+    out = fork_imports(mods, tmp_path, _env())
+    res = out["results"]
     assert "ImportError" in res["loopy.b"] and "circular import" in res["loopy.b"]
-    assert res["loopy.a"] == ""
-    assert _plain(tmp_path, "loopy.b") != 0 and _plain(tmp_path, "loopy.a") == 0
+    assert res["loopy.a"] == "" == res["loopy.c"] == res["loopy"]
+    assert "the package fails" in res["broken.d"] and res["broken.d"] == res["broken"]
+    assert sorted(out["forked"]) == ["broken", "loopy", "loopy.a", "loopy.b"]
+    assert _plain(tmp_path, "loopy.b") != 0 and _plain(tmp_path, "loopy.a") == 0 == _plain(tmp_path, "loopy.c")
+    assert _plain(tmp_path, "broken.d") != 0
 
 
 def _plain(cwd, mod):

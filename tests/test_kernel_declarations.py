@@ -712,7 +712,10 @@ def test_the_plain_boomke_wies_trace_compiles_no_reasons(tmp_path):
     """``trace_deals`` without ``xo`` (a plain trace, with or without a sampling seat) is compiled without the
     sampling player's reasons: numba prunes the branch that passes ``xo[i]``, so no function it compiles takes an
     array ``xo``; the explained trace is the same kernel given ``xo``.  A fresh interpreter compiling into an empty
-    cache (``NUMBA_CACHE_DIR``), so that every callee compiled is seen (a kernel loaded from the cache compiles none)."""
+    cache (``NUMBA_CACHE_DIR``), so that every callee compiled is seen (a kernel loaded from the cache compiles none).
+    Which functions compile, and for which argument types, is settled by numba's typing, inlining and branch pruning,
+    before LLVM optimises the code: the child compiles unoptimised (``NUMBA_OPT=0``, about a third less CPU; numba
+    then caches nothing, which this check does not need)."""
     import os
     import subprocess
     import sys
@@ -733,7 +736,7 @@ print(compiled())
 BW.trace(3, 2, r, pimc, explain=True)
 print(compiled())
 """
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_OPT="0")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     (xo_plain, plain), (xo_explained, explained) = [ast.literal_eval(x) for x in out.stdout.splitlines()]
