@@ -95,12 +95,17 @@ def test_a_failing_test_fails_the_command_under_workers(tmp_path):
     """Through scripts/test.sh with two workers, a failing test makes the command fail and -rs still reports skips."""
     import os
     import subprocess
-    (tmp_path / "test_one.py").write_text("import pytest\n\ndef test_fails():\n    assert 1 == 2\n\n"
-                                          "def test_skips():\n    pytest.skip('said why')\n\ndef test_passes():\n    pass\n")
-    env = {**os.environ, "TRICKSIM_TEST_WORKERS": "2"}
+    (tmp_path / "test_one.py").write_text(
+        "import os\nimport pytest\n\ndef test_fails():\n    assert 1 == 2\n\n"
+        "def test_skips():\n    pytest.skip('said why')\n\ndef test_passes():\n    pass\n\n"
+        "def test_idle_openmp_threads_sleep_under_workers():\n"      # they would spin on the other worker's core
+        "    if os.environ.get('PYTEST_XDIST_WORKER'):\n"
+        "        assert os.environ.get('OMP_WAIT_POLICY') == 'passive'\n")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    env["TRICKSIM_TEST_WORKERS"] = "2"
     r = subprocess.run(["bash", str(TESTS.parent / "scripts" / "test.sh"), "-rs", "-p", "no:cacheprovider",
                         str(tmp_path / "test_one.py")], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
-    assert "1 failed, 1 passed, 1 skipped" in r.stdout and "said why" in r.stdout, r.stdout[-2000:]
+    assert "1 failed, 2 passed, 1 skipped" in r.stdout and "said why" in r.stdout, r.stdout[-2000:]
     if _cores() > 1:
         assert "2 workers" in r.stdout, r.stdout[-2000:]
