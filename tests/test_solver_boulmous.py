@@ -357,7 +357,8 @@ def test_pimc_plays_legal_deterministic_deals():
                 numba.set_num_threads(th)
                 cards = np.zeros((n, 24), np.int64)
                 won = np.zeros(n, np.int64)
-                PM.pimc_play_batch(hands, takers, trumps, bids, rules_array(r), 6, k % 2, np.uint64(k), 0, cards, won)
+                PM.pimc_play_batch(hands, takers, trumps, bids, rules_array(r), 6, k % 2, np.uint64(k), 0, cards, won,
+                                   PM.SHARE_TT)
                 runs.append((cards, won))
         finally:
             numba.set_num_threads(before)
@@ -390,10 +391,10 @@ def test_pimc_card_is_a_pure_function_of_view_and_key():
         seat = (leader + len(trick)) % 4
         args = (seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), 4, ra, 16, 1,
                 np.uint64(3), 11)
-        a = PM.pimc_card(*args, S.new_workspace())
-        b = PM.pimc_card(*args, S.new_workspace())
+        a = PM.pimc_card(*args, S.new_workspace(), PM.SHARE_TT)
+        b = PM.pimc_card(*args, S.new_workspace(), PM.SHARE_TT)
         ws = S.new_workspace()
         S.solve(h.copy(), taker, np.zeros(4, np.int64), 0, 1, taker, ra, ws)      # a used workspace
-        c = PM.pimc_card(*args, ws)
+        c = PM.pimc_card(*args, ws, PM.SHARE_TT)
         assert a == b == c
         assert cstr(a) in ref.legal_cards(sorted(now[seat]), trick, trump, r)
