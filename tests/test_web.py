@@ -524,6 +524,10 @@ def test_browser_picks_the_known_hand_and_a_bad_one(server, browser, tmp_path):
     field.send_keys("JH JH AH KH QH TH")
     browser.find_element(By.ID, "play-open").click()
     browser.find_element(By.ID, "go").click()
+    for _ in range(600):            # the click returns before the answer's page has always loaded
+        if browser.find_elements(By.ID, "error") or browser.find_elements(By.ID, "result"):
+            break
+        time.sleep(0.2)
     assert "duplicate card 'JH'" in browser.find_element(By.ID, "error").text
     assert not browser.find_elements(By.ID, "result")
     _shot(browser, tmp_path, "boulmous-bad-hand")
