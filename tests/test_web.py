@@ -479,6 +479,16 @@ def _shot(driver, tmp_path, name):
     shutil.copy(path, SHOTS / path.name)
 
 
+def _wait_for(browser, *ids):
+    """Poll (up to 2 minutes) until the page holds an element with one of ``ids``."""
+    from selenium.webdriver.common.by import By
+
+    for _ in range(600):
+        if any(browser.find_elements(By.ID, i) for i in ids):
+            return
+        time.sleep(0.2)
+
+
 def _hearts(browser):
     from selenium.webdriver.common.by import By
 
@@ -507,10 +517,7 @@ def test_browser_picks_the_known_hand_and_a_bad_one(server, browser, tmp_path):
     hands.send_keys("3000")
     browser.find_element(By.ID, "play-open").click()
     browser.find_element(By.ID, "go").click()
-    for _ in range(600):            # a run longer than the page's wait: the page reloads itself when it ends
-        if browser.find_elements(By.ID, "result") or browser.find_elements(By.ID, "error"):
-            break
-        time.sleep(0.2)
+    _wait_for(browser, "result", "error")      # a run longer than the page's wait: the page reloads itself at the end
     rows = _hearts(browser)
     assert [r[1] for r in rows] == ["3", "4", "5", "6"], rows       # heuristics and open hand: 100.0% both
     assert all(r[2].startswith("100.0%") and r[3].startswith("100.0%") for r in rows), rows
@@ -524,19 +531,13 @@ def test_browser_picks_the_known_hand_and_a_bad_one(server, browser, tmp_path):
     field.send_keys("JH JH AH KH QH TH")
     browser.find_element(By.ID, "play-open").click()
     browser.find_element(By.ID, "go").click()
-    for _ in range(600):            # the click returns before the answer's page has always loaded
-        if browser.find_elements(By.ID, "error") or browser.find_elements(By.ID, "result"):
-            break
-        time.sleep(0.2)
+    _wait_for(browser, "error", "result")      # the click can return before the answer's page has loaded
     assert "duplicate card 'JH'" in browser.find_element(By.ID, "error").text
     assert not browser.find_elements(By.ID, "result")
     _shot(browser, tmp_path, "boulmous-bad-hand")
 
     browser.get(server + "/odds?game=bourre&hand=AH+KH+7C+4D+2S&up_card=9H&players=5&hands=2000&seed=3&explain=1")
-    for _ in range(600):
-        if browser.find_elements(By.ID, "result"):
-            break
-        time.sleep(0.2)
+    _wait_for(browser, "result")
     assert "best: " in browser.find_element(By.ID, "result").text
     _shot(browser, tmp_path, "bourre-explain")
     # the heuristics and rule variants, opened: each rule at its default, each heuristic with its help
@@ -578,10 +579,7 @@ def test_browser_pot_progress_cancel_and_result(server, browser, tmp_path):
     _shot(browser, tmp_path, "bourre-pot-cancelled")
 
     browser.get(server + "/pot?run=1&players=7&sessions=2000&deals=200&seed=4")
-    for _ in range(600):
-        if browser.find_elements(By.ID, "result"):
-            break
-        time.sleep(0.2)
+    _wait_for(browser, "result")
     img = browser.find_element(By.CSS_SELECTOR, "#result img")
     assert browser.execute_script("return arguments[0].naturalWidth", img) > 0
     assert browser.find_elements(By.CSS_SELECTOR, "#result table.result td.num")
