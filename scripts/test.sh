@@ -4,23 +4,22 @@
 #                                   (pytest-xdist; TRICKSIM_TEST_WORKERS=N caps the count, 1 runs in one process;
 #                                   with two or more workers OpenMP's idle threads sleep: OMP_WAIT_POLICY=passive)
 #   bash scripts/test.sh --fast     the fast tier (tests marked `fast`: every game's referee agreement, bad input,
-#                                   the layout and the statistics; for the edit-test loop), in one process
+#                                   the layout and the statistics; for the edit-test loop), on the same workers
 # Other arguments go to pytest (e.g. -x, -k NAME, -rs); an explicit -n N (or -p no:xdist) is left as given.
 # TRICKSIM_TEST_ECHO=1 prints pytest's arguments, one a line, instead of installing and running (tests/test_tiers.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${TRICKSIM_TEST_ECHO:-}" = 1 ] || bash scripts/setup.sh test
 args=()
-fast=0
 workers_given=0
 for a in "$@"; do
   case "$a" in
-    "--fast") fast=1; args+=(-m "fast and not slow") ;;
+    "--fast") args+=(-m "fast and not slow") ;;
     -n|-n*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) workers_given=1; args+=("$a") ;;
     *) args+=("$a") ;;
   esac
 done
-if [ "$fast" = 0 ] && [ "$workers_given" = 0 ]; then
+if [ "$workers_given" = 0 ]; then
   # the cores this process may use; nproc alone would also obey OMP_NUM_THREADS, which e.g. a Dask LocalCluster sets
   cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
   workers=${TRICKSIM_TEST_WORKERS:-$cores}

@@ -78,8 +78,11 @@ def test_the_longest_files_are_collected_first():
     assert all((TESTS / name).is_file() for name in conftest.LONGEST_FIRST)
 
 
-def test_fast_tier_runs_in_one_process_and_explicit_worker_counts_are_kept():
-    assert _pytest_args("--fast", "-x") == ["-m", "fast and not slow", "-x"]
+def test_fast_tier_runs_on_the_same_workers_and_explicit_worker_counts_are_kept():
+    n = _cores()
+    workers = ["-n", str(n), "--dist", "loadfile", "--no-loadscope-reorder"] if n > 1 else []
+    assert _pytest_args("--fast", "-x") == workers + ["-m", "fast and not slow", "-x"]
+    assert _pytest_args("--fast", TRICKSIM_TEST_WORKERS="1") == ["-m", "fast and not slow"]
     assert _pytest_args("-n", "1", "-k", "stats") == ["-n", "1", "-k", "stats"]
     assert _pytest_args("-p", "no:xdist") == ["-p", "no:xdist"]
 
