@@ -6,8 +6,8 @@ happened to pull it in) fails here: every module of the installed package is imp
 and every library a function imports on its own (the function-local imports: the heavy optional libraries) is
 imported too, or is declared by an extra.  One command compiles its kernels cold (in this
 environment's own Numba cache) and runs them from the installed package; the same environment then gets the ``dd``
-extra and runs the double-dummy path of the main job (which compiles Boomke Wies' deal kernels cold too), then the
-``web`` extra.  The rules (docs/RULES.md) are installed with the package:
+extra, whose double-dummy solver (the installed package's code calling the installed endplay) must solve deals as the
+checkout's does, then the ``web`` extra.  The rules (docs/RULES.md) are installed with the package:
 ``tricksim rules GAME --full`` prints them without the repository.  Nothing generic is installed at the top level: ``import cli``,
 ``import analysis`` and ``import kernels`` fail there.
 
@@ -18,6 +18,7 @@ byte-compile the libraries (``--no-compile``: the interpreter compiles what it i
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import shutil
@@ -26,9 +27,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from importgraph import FILES
+from tricksim.analysis import boomke_wies
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["pyproject.toml", "README.md", "cli.py", "kernels", "analysis", "docs"]
@@ -216,9 +219,9 @@ def test_every_module_imports_with_the_declared_dependencies(fresh_venv):
 
 
 def test_a_kernel_compiles_cold_and_runs_from_the_installed_package(fresh_venv):
-    """A game's kernels compile (cold, in this environment's own Numba cache) and run from the installed package:
-    Boulmous' odds, the cheapest command to compile (its batch odds kernel, analysis/compiling.py COLD_SECONDS);
-    the ``dd`` test below compiles Boomke Wies' deal kernels cold too.  One game's compile stands for the others':
+    """A game's kernels compile (cold, in this environment's own Numba cache, saying so once) and run from the
+    installed package: Boulmous' odds, the cheapest command to compile (its batch odds kernel,
+    analysis/compiling.py COLD_SECONDS).  One game's compile stands for the others':
     what an installed package can lack that the checkout has is a module or a package (every module is imported
     above; tests/test_house.py checks that each package is in pyproject.toml), a library (the module-level and the
     function-local imports, above; tricksim's own modules are never imported inside a function, tests/test_house.py)
@@ -229,6 +232,7 @@ def test_a_kernel_compiles_cold_and_runs_from_the_installed_package(fresh_venv):
     r = _ok(v, "odds", "boulmous", "--hand", "JH JD AH KH 9S TC", "--trump", "H", "--hands", "2000", "-q",
             "--out", str(v["cwd"] / "run-odds"))
     assert "best" in r.stdout.lower()
+    assert "compiling the Boulmous kernels for this machine" in r.stderr, r.stderr[-2000:]   # the cold-cache notice
     assert any(Path(v["env"]["NUMBA_CACHE_DIR"]).rglob("*.nbi")), "nothing cached in the environment's Numba cache"
 
 
@@ -248,9 +252,29 @@ def test_serve_without_the_web_extra_names_it(fresh_venv):
     assert r.returncode == 2 and len(lines) == 1 and "pip install '.[web]'" in lines[0], r.stderr
 
 
-def test_dd_extra_main_job_path(fresh_venv):
-    """The main job installs the ``dd`` extra for the Boomke Wies double-dummy bound: the extra's libraries that a
-    function imports (endplay, under a ``try`` that names the extra when it is missing) import now, and the main job's path runs (its deal kernels compile cold)."""
+DD_SOLVE = ("import json, sys; from tricksim.analysis.boomke_wies import dd; "
+            "print(json.dumps([dd.__file__, dd.dd_solve(json.loads(sys.argv[1]), threads=1)]))")
+
+
+def _dd_problems(deals=3, seed=7):
+    """Random deals as ``dd_solve`` takes them (four hands' masks, bit 16 * suit + rank), each with a leader and a
+    trump suit, with and without the declarer's forced opening in trumps (the main job's two kinds of problem)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(deals):
+        cards = rng.permutation([16 * s + r for s in range(4) for r in range(13)])
+        hands = [sum(1 << int(c) for c in cards[13 * h:13 * h + 13]) for h in range(4)]
+        leader, trump = int(rng.integers(4)), int(rng.integers(4))
+        out += [(hands, leader, trump, trump), (hands, leader, trump, -1)]
+    return out
+
+
+def test_dd_extra_solves_as_the_checkout(fresh_venv):
+    """The main job installs the ``dd`` extra for the Boomke Wies double-dummy study: the extra declares endplay,
+    which imports now, and the installed package's solver (``dd_solve``, where every call into endplay is: its
+    solver, its deal and player types, the thread count) solves random deals, with and without a forced opening,
+    as the checkout's does (the test extras hold endplay).  The kernels the study plays its deals with are the
+    checkout's tests' (test_boomke_wies); an installed package's kernels compile and run above."""
     v = fresh_venv
     _install_extra(v, "dd")
     dd = sorted(lib for lib, extra in _declared_by_extras().items() if extra == "dd")
@@ -258,9 +282,12 @@ def test_dd_extra_main_job_path(fresh_venv):
     r = _run([str(v["py"]), "-c", "import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]", *dd],
              cwd=v["cwd"], env=v["env"])
     assert r.returncode == 0, r.stderr[-2000:]
-    r = _ok(v, "odds", "boomke-wies", "--double-dummy", "--dd-deals", "4", "--hands", "2000", "-q",
-            "--out", str(v["cwd"] / "run-dd"))
-    assert "double" in r.stdout.lower()
+    problems = _dd_problems()
+    r = _run([str(v["py"]), "-c", DD_SOLVE, json.dumps(problems)], cwd=v["cwd"], env=v["env"])
+    assert r.returncode == 0, r.stderr[-2000:]
+    where, tricks = json.loads(r.stdout)
+    assert "site-packages" in Path(where).parts, where
+    assert tricks == boomke_wies.dd_solve(problems) and all(0 <= t <= 13 for t in tricks), tricks
 
 
 def test_web_extra_ships_the_templates(fresh_venv):
