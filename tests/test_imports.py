@@ -32,8 +32,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # the third-party libraries the parent interpreter loads before forking (never a tricksim module)
-PRELOAD = ["numpy", "numba", "numba.core.registry", "pandas", "matplotlib", "matplotlib.pyplot", "typer", "rich",
-           "pyarrow", "optuna"]
+# (the numba modules tricksim.kernels' patches of Numba import: numba's own inline_closurecall imports its array code)
+PRELOAD = ["numpy", "numba", "numba.core.registry", "numba.core.inline_closurecall", "numba.core.ssa",
+           "numba.cpython.randomimpl", "numba.cpython.listobj", "numba.cpython.hashing", "numba.cpython.charseq",
+           "numba.core.unsafe.bytes", "pandas", "matplotlib", "matplotlib.pyplot", "typer", "rich", "pyarrow", "optuna"]
 WORKERS = max(1, min(4, os.cpu_count() or 1))      # forked imports at a time
 
 FORK_IMPORTS = r'''
@@ -45,6 +47,16 @@ for name in PRELOAD:
     except Exception:
         pass
 assert not [m for m in sys.modules if m == "tricksim" or m.startswith("tricksim.")], "tricksim preloaded"
+# the bytecode of the sources, compiled once here (not imported) into a folder of its own: each fork reads it instead
+# of compiling every module it imports again (PYTHONDONTWRITEBYTECODE: no fork writes any); a file that does not
+# compile is left to the fork that imports it, which reports the error as ``import`` does
+import importlib.util, py_compile
+sys.pycache_prefix = tempfile.mkdtemp()
+for src in SOURCES:
+    try:
+        py_compile.compile(src, cfile=importlib.util.cache_from_source(src), doraise=True)
+    except py_compile.PyCompileError:
+        pass
 out = tempfile.mkdtemp()
 running = {}
 results = {}
@@ -117,18 +129,27 @@ def _env():
     return env
 
 
-def fork_imports(modules: list[str], cwd: Path = ROOT, env=None) -> dict:
-    """Run the fork check: ``{"results": {module: error ("" = fine)}, "forked": [the modules given a fork]}``."""
-    code = f"PRELOAD = {PRELOAD!r}\nMODULES = {modules!r}\nWORKERS = {WORKERS}\n" + FORK_IMPORTS
+def tricksim_sources(root: Path = ROOT) -> list[str]:
+    """The source files of the package's modules (tricksim_modules' files)."""
+    return [str(root / "cli.py")] + [str(f) for folder in ("kernels", "analysis")
+                                     for f in sorted((root / folder).rglob("*.py")) if "__pycache__" not in f.parts]
+
+
+def fork_imports(modules: list[str], cwd: Path = ROOT, env=None, sources=None) -> dict:
+    """Run the fork check: ``{"results": {module: error ("" = fine)}, "forked": [the modules given a fork]}``.
+    ``sources``: the modules' files (the package's by default), compiled once before the forks."""
+    sources = tricksim_sources() if sources is None else [str(x) for x in sources]
+    code = (f"PRELOAD = {PRELOAD!r}\nMODULES = {modules!r}\nWORKERS = {WORKERS}\nSOURCES = {sources!r}\n"
+            + FORK_IMPORTS)
     r = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env or _env(), capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def import_each_alone(modules: list[str], cwd: Path = ROOT, env=None) -> dict[str, str]:
+def import_each_alone(modules: list[str], cwd: Path = ROOT, env=None, sources=None) -> dict[str, str]:
     """{module: the error of importing it first in an interpreter without tricksim ("" = fine)}."""
-    return fork_imports(modules, cwd, env)["results"]
+    return fork_imports(modules, cwd, env, sources)["results"]
 
 
 def test_module_list_covers_the_package():
@@ -188,7 +209,7 @@ def test_the_check_catches_an_import_loop(tmp_path):
     (tmp_path / "broken" / "__init__.py").write_text("raise RuntimeError('the package fails')\n")
     (tmp_path / "broken" / "d.py").write_text("W = 4\n")
     mods = ['loopy.b', 'loopy.a', 'loopy.c', 'loopy', 'broken.d', 'broken']
-    out = fork_imports(mods, tmp_path, _env())
+    out = fork_imports(mods, tmp_path, _env(), sorted(tmp_path.rglob("*.py")))
     res = out["results"]
     assert "ImportError" in res["loopy.b"] and "circular import" in res["loopy.b"]
     assert res["loopy.a"] == "" == res["loopy.c"] == res["loopy"]
@@ -208,5 +229,6 @@ if __name__ == "__main__":     # pragma: no cover
     # cli.py, kernels/ and analysis/ (DIR goes first on PYTHONPATH, ahead of the editable install)
     top = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
     env = dict(_env(), PYTHONPATH=str(top)) if top else None
-    out = import_each_alone(tricksim_modules(top / "tricksim" if top else ROOT), top or ROOT, env)
+    pkg = top / "tricksim" if top else ROOT
+    out = import_each_alone(tricksim_modules(pkg), top or ROOT, env, tricksim_sources(pkg))
     print("\n".join(f"{m}: {e.strip().splitlines()[-1] if e else 'ok'}" for m, e in out.items()))
