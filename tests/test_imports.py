@@ -31,11 +31,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# the third-party libraries the parent interpreter loads before forking (never a tricksim module)
-# (the numba modules tricksim.kernels' patches of Numba import: numba's own inline_closurecall imports its array code)
+# the third-party libraries the parent interpreter loads before forking (never a tricksim module),
+# and every other module that importing the whole package loads (numba's modules that the kernels import or that the
+# patches of Numba pull in, two of the standard library's): the forks read the package's bytecode from a folder of
+# their own, where no other module's is, so a module first imported in a fork would be compiled there from source
 PRELOAD = ["numpy", "numba", "numba.core.registry", "numba.core.inline_closurecall", "numba.core.ssa",
            "numba.cpython.randomimpl", "numba.cpython.listobj", "numba.cpython.hashing", "numba.cpython.charseq",
-           "numba.core.unsafe.bytes", "pandas", "matplotlib", "matplotlib.pyplot", "typer", "rich", "pyarrow", "optuna"]
+           "numba.core.unsafe.bytes", "numba.cpython.unsafe.numbers", "pandas", "matplotlib", "matplotlib.pyplot",
+           "typer", "rich", "pyarrow", "optuna", "tomllib", "resource"]
 WORKERS = max(1, min(4, os.cpu_count() or 1))      # forked imports at a time
 
 FORK_IMPORTS = r'''
