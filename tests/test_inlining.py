@@ -99,7 +99,7 @@ def test_same_compiled_code_for_a_game_command(tmp_path):
     docs/performance.md; the lines no compile runs are the fallbacks to Numba's own pass, tests/test_ssa.py).  The
     IR is compared as lowered, before LLVM optimises it (``NUMBA_OPT=0``): the patches act before LLVM, and an
     unoptimised function still shows every difference in the Numba IR that optimisation could merge away (about
-    300 functions, against about 130 optimised), for a sixth less CPU."""
+    300 functions, against about 130 optimised), for about 15% less CPU."""
     dumps = []
     for stock in (1, 0):
         run = tmp_path / f"run{stock}"      # its own folder: a finished run in the same folder is resumed
