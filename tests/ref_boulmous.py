@@ -27,6 +27,8 @@ Cards are docs/trace.md strings such as ``"JH"``; seats are 0..3 clockwise.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 # ---------------------------------------------------------------------------
 # the 24-card deck, sorted suit-major (S, H, D, C) and, within a suit, 9..A
 # ---------------------------------------------------------------------------
@@ -58,6 +60,7 @@ def suit(card: str) -> str:
     return card[1]
 
 
+@lru_cache(maxsize=None)   # a pure function of a few hundred inputs: answered once each
 def is_trump(card: str, trump: str) -> bool:
     """Rule 9: the trump suit plus the jack of the same colour (7 cards)."""
     if trump == NT:
@@ -65,6 +68,7 @@ def is_trump(card: str, trump: str) -> bool:
     return suit(card) == trump or card == "J" + SAME_COLOUR[trump]
 
 
+@lru_cache(maxsize=None)   # a pure function of a few hundred inputs: answered once each
 def follow_suit(card: str, trump: str, left_bower_is_trump: bool) -> str:
     """The suit a card belongs to for following and leading."""
     if trump != NT and left_bower_is_trump and card == "J" + SAME_COLOUR[trump]:
@@ -77,6 +81,7 @@ def trump_order(trump: str) -> list[str]:
     return ["J" + trump, "J" + SAME_COLOUR[trump]] + [r + trump for r in "AKQT9"]
 
 
+@lru_cache(maxsize=None)   # a pure function of a few hundred inputs: answered once each
 def strength(card: str, led: str, trump: str, left_bower_is_trump: bool) -> tuple:
     """A key that orders cards within one trick: trumps above cards of the suit led,
     which are above everything else (which can never win)."""

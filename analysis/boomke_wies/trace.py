@@ -14,9 +14,9 @@ def _cards(mask):
     return [card_str(c) for c in sorted(cards_of(int(mask) & ((1 << 64) - 1)))]
 
 
-def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
+def record_to_dict(rec, seed, index, rules, specs, with_legal=False, rules_d=None):
     """One docs/trace.md line from a kernel hand record."""
-    rec = [int(x) for x in rec]
+    rec = rec.tolist() if hasattr(rec, "tolist") else [int(x) for x in rec]
     hands = [_cards(rec[K.REC_HANDS + s]) for s in range(4)]
     nb = rec[K.REC_NBIDS]
     bids = []
@@ -33,7 +33,8 @@ def record_to_dict(rec, seed, index, rules, specs, with_legal=False):
     decl = rec[K.REC_DECL]
     contract = rec[K.REC_CONTRACT]
     d = {
-        "game": KEY, "seed": seed, "hand_index": index, "rules": rules_dict(rules),
+        "game": KEY, "seed": seed, "hand_index": index,
+        "rules": dict(rules_d) if rules_d is not None else rules_dict(rules),
         "heuristics": [s.label for s in specs], "dealer": rec[K.REC_DEALER],
         "deal": hands, "teams": [[0, 2], [1, 3]], "bids": bids,
         "bidder": None if no_auction else decl,
@@ -68,6 +69,7 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
     if first < 0:
         raise TricksimError(f"the first deal's index must be at least 0, got {first}")
     kd, kc, ra, codes, prm = SPEC.kernel_args(make_params(seed, rules, specs))
+    rd = rules_dict(rules)          # once, copied into each line
     if explain:
         need_sampling_seat(has_pimc(specs))
         out = []
@@ -76,8 +78,8 @@ def trace(seed: int = 0, hands: int = 10, rules: BoomkeRules | None = None, heur
             xo = TX.reason_rows(n)
             recs = K.trace_deals(kd, kc, f, n, ra, codes, prm, *pimc_arg(specs), xo)
             for i in range(n):
-                d = record_to_dict(recs[i], seed, f + i, rules, specs, with_legal)
+                d = record_to_dict(recs[i], seed, f + i, rules, specs, with_legal, rd)
                 out.append(d | {"explain": TX.explain_deal(d, xo[i])})
         return out
     recs = K.trace_deals(kd, kc, first, hands, ra, codes, prm, *pimc_arg(specs))
-    return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal) for i in range(hands)]
+    return [record_to_dict(recs[i], seed, first + i, rules, specs, with_legal, rd) for i in range(hands)]

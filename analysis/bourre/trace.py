@@ -22,16 +22,17 @@ def _seats(mask, n):
     return [s for s in range(n) if (int(mask) >> s) & 1]
 
 
-def record_to_dict(rec, seed, deals, rules, specs, with_legal=False):
+def record_to_dict(rec, seed, deals, rules, specs, with_legal=False, rules_d=None):
     """One docs/trace.md line from a kernel deal record."""
-    rec = [int(x) for x in rec]
+    rec = rec.tolist() if hasattr(rec, "tolist") else [int(x) for x in rec]
     n = rec[K.REC_N]
     sess, j = rec[K.REC_SESSION], rec[K.REC_DEAL_IDX]
     inm = rec[K.REC_INMASK]
     trump = rec[K.REC_TRUMP]
     up = rec[K.REC_UPCARD]
     d = {"game": KEY, "seed": seed, "hand_index": sess * deals + j, "session": sess, "deal_in_session": j,
-         "players": n, "rules": rules_dict(rules), "heuristics": [s.label for s in specs],
+         "players": n, "rules": dict(rules_d) if rules_d is not None else rules_dict(rules),
+         "heuristics": [s.label for s in specs],
          "dealer": rec[K.REC_DEALER], "in_deal": _seats(inm, n), "exempt": _seats(rec[K.REC_EXEMPT], n),
          "pot_before": rec[K.REC_POT_BEFORE], "ante": rec[K.REC_ANTE_AMT],
          "antes": [rec[K.REC_ANTES + s] for s in range(n)], "overflow": bool(rec[K.REC_OVERFLOW])}
@@ -87,6 +88,7 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
     kd, kc = SPEC.keys(seed)
     codes, prm = SPEC.heuristic_arrays(specs)
     args = (players, deals, rules_array(rules), codes, prm, ev_tables(specs, rules, players), *pimc_arg(specs))
+    rd = rules_dict(rules)          # once, copied into each line
     out = []
     # explained: one session at a time (its rows of reasons are held in memory; a session does not depend on another)
     for f, n in ([(first + i, 1) for i in range(sessions)] if explain else [(first, sessions)]):
@@ -95,6 +97,6 @@ def trace(seed: int = 0, players: int = 7, sessions: int = 1, deals: int = 10, r
         for i in range(n):
             played = int(srows[i, K.S_DEALS]) + int(srows[i, K.S_OVF])
             for j in range(played):
-                d = record_to_dict(recs[i, j], seed, deals, rules, specs, with_legal)
+                d = record_to_dict(recs[i, j], seed, deals, rules, specs, with_legal, rd)
                 out.append(d | {"explain": TX.explain_deal(d, xo[0][i, j], prm)} if explain else d)
     return out
