@@ -6,6 +6,22 @@ import pytest
 from report_pages import check_pages
 
 
+DUPLICATE_FORMS: set = set()
+"""The argument types Bourre's tournament kernel (sim_duplicate) was called with during the quick run (a kernel
+compiles once per distinct tuple of them)."""
+
+
+def _recording(run):
+    """Bourre's ``studies._dynamic`` (how its tournament block calls sim_duplicate), recording each call's argument
+    types in ``DUPLICATE_FORMS``."""
+    import numba
+
+    def dynamic(kernel, *args):
+        DUPLICATE_FORMS.add(tuple(str(numba.typeof(a)) for a in args))
+        return run(kernel, *args)
+    return dynamic
+
+
 def _others():
     from tricksim.analysis import studies
     return [s for s in studies.STUDIES if s not in studies.HEADLINE]
@@ -15,9 +31,12 @@ def _others():
 def quick_pages(tmp_path_factory):
     """``tricksim report --quick --only S ...`` for every other study, through the CLI, in one process."""
     from tricksim import cli
+    from tricksim.analysis.bourre import studies as bourre_studies
     out = tmp_path_factory.mktemp("quick-more")
     args = [a for s in _others() for a in ("--only", s)]
-    cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out), *args])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bourre_studies, "_dynamic", _recording(bourre_studies._dynamic))
+        cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out), *args])
     return out
 
 
@@ -48,3 +67,13 @@ def test_quick_ladder_page(quick_pages):
         assert f"Regenerate: `tricksim compare {g.name} " in page
     assert page.count("**The bound row**") == 3
     assert "which player is strongest?" in (tmp_path / "README.md").read_text()
+
+
+def test_trust_and_the_ladder_call_bourre_s_tournament_kernel_in_one_form(quick_pages):
+    """The trust page's Bourre tournament (basic, pimc:decide=0, pimc: no ev entrant) passes the kernel ev's tables
+    (zeros), as the ladder's (ev an entrant) must (analysis/bourre/ev.py ``EV_FORM``): with the sampling player
+    among the entrants, sim_duplicate compiles once for the two pages, not a second time without ev (about 12 CPU
+    s on a cold cache).  Argument 8 is the ev tables, a 14th the sampling player's flag."""
+    pimc = {f for f in DUPLICATE_FORMS if len(f) == 14}
+    assert len(pimc) == 1, pimc
+    assert next(iter(pimc))[8] == "array(float64, 2d, C)", pimc
