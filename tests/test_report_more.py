@@ -1,9 +1,9 @@
-"""The quick run of the pages beyond the main job (`tricksim report --quick --only ...` for every study that is not
-a headline one: the charts, trust, the ladder, equity, the tuner), made once for the module; in a file of its own so
-that it and the headline pages' run (tests/test_report.py) go to different test workers."""
+"""The quick run of the trust, ladder and tuner pages (`tricksim report --quick --only trust --only ladder --only
+tune`), made once for the module; in a file of its own so that it, the charts and equity pages' run
+(tests/test_report_charts.py) and the headline pages' run (tests/test_report.py) go to different test workers."""
 import pytest
 
-from report_pages import check_pages
+from report_pages import CHART_PAGES, MORE_PAGES, check_pages, quick_run
 
 
 DUPLICATE_FORMS: set = set()
@@ -22,32 +22,23 @@ def _recording(run):
     return dynamic
 
 
-def _others():
-    from tricksim.analysis import studies
-    return [s for s in studies.STUDIES if s not in studies.HEADLINE]
-
-
 @pytest.fixture(scope="module")
 def quick_pages(tmp_path_factory):
-    """``tricksim report --quick --only S ...`` for every other study, through the CLI, in one process."""
-    from tricksim import cli
+    """``tricksim report --quick --only S ...`` for ``MORE_PAGES``, through the CLI, in one process."""
     from tricksim.analysis.bourre import studies as bourre_studies
-    out = tmp_path_factory.mktemp("quick-more")
-    args = [a for s in _others() for a in ("--only", s)]
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(bourre_studies, "_dynamic", _recording(bourre_studies._dynamic))
-        cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out), *args])
-    return out
+        return quick_run(tmp_path_factory.mktemp("quick-more"), MORE_PAGES)
 
 
-def test_the_two_quick_runs_cover_every_study():
+def test_the_three_quick_runs_cover_every_study():
     from tricksim.analysis import studies
-    others = _others()
-    assert others and sorted(others + studies.HEADLINE) == sorted(studies.STUDIES)
+    runs = studies.HEADLINE + MORE_PAGES + CHART_PAGES
+    assert len(runs) == len(set(runs)) and sorted(runs) == sorted(studies.STUDIES)
 
 
 def test_report_quick_writes_the_other_pages_and_their_index(quick_pages):
-    check_pages(quick_pages, _others())
+    check_pages(quick_pages, MORE_PAGES)
 
 
 def test_quick_ladder_page(quick_pages):
