@@ -1,7 +1,23 @@
-"""Checks shared by the two quick-report test files (tests/test_report.py: the headline pages; test_report_more.py:
-the others): each page opens with its questions and short answers, the index links it and repeats its answers."""
+"""Checks shared by the quick-report test files (tests/test_report.py: the headline pages; test_report_more.py and
+test_report_charts.py: the others): each page opens with its questions and short answers, the index links it and
+repeats its answers."""
 import re
 from pathlib import Path
+
+# the pages beyond the main job, in two quick runs of one process each, one per test file (pytest-xdist gives each
+# file to one worker): the studies of a run share compiled kernel forms (trust's and the ladder's tournaments with
+# the sampling player, the tuner's tournaments), those of the other run none of them (the charts' odds kernels and
+# the equity pages' value sweeps), so the split compiles nothing twice
+MORE_PAGES = ["trust", "ladder", "tune"]        # tests/test_report_more.py
+CHART_PAGES = ["charts", "equity"]              # tests/test_report_charts.py
+
+
+def quick_run(out: Path, studies: list[str]) -> Path:
+    """``tricksim report --quick --only S ...`` for ``studies``, through the CLI, in one process, into ``out``."""
+    from tricksim import cli
+    args = [a for s in studies for a in ("--only", s)]
+    cli.main(["report", "--quick", "--quiet", "--jobs", "1", "--out", str(out), *args])
+    return out
 
 
 def answers(md: str) -> list[str]:

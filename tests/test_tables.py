@@ -20,6 +20,7 @@ from tricksim.analysis.boulmous.equity import studies as S
 from tricksim.analysis.boulmous.spec import SPEC as BM
 from tricksim.analysis.bourre import ev
 from tricksim.analysis.bourre.config import BourreRules
+from tricksim.analysis.bourre.shipped import LADDER_PLAYERS
 from tricksim.analysis.bourre.spec import SPEC as BO
 
 SHIPPED = T.shipped_tables()
@@ -76,15 +77,21 @@ def test_each_canary_regenerates_to_its_shipped_checksum(t, empty_cache):
     assert not list(empty_cache.rglob("*.npz")) or t.folder == "bourre-ev"    # equity canaries cache nothing
 
 
-def test_the_main_job_finds_the_ev_table_shipped(empty_cache):
-    spec = BO.parse_seats(["ev"], 7)[0]
-    lines = list(ev.prepare_lines([spec], BourreRules(), 7))
+@pytest.mark.parametrize("players", [7, LADDER_PLAYERS])
+def test_the_main_job_finds_the_ev_table_shipped(empty_cache, players):
+    """The main job's table of 7, and the strength ladder's (its Bourre tournament, ev an entrant, at a table of
+    ``LADDER_PLAYERS``): shipped, so the pages neither compile the training kernel nor train."""
+    from tricksim.analysis.registry import get
+    lad = get("bourre").ladder
+    assert lad.extra["players"] == LADDER_PLAYERS and "ev" in lad.entrants
+    spec = BO.parse_seats(["ev"], players)[0]
+    lines = list(ev.prepare_lines([spec], BourreRules(), players))
     assert len(lines) == 1 and "shipped with tricksim" in lines[0] and "converged" in lines[0], lines
     ev._MEMORY.clear()
-    t = ev.cached(BourreRules(), 7, spec)
+    t = ev.cached(BourreRules(), players, spec)
     assert t is not None and t.source == "shipped" and t.table.shape == (ev.K.EV_LEN,)
     assert t.converged and (t.table.reshape(-1, ev.K.EV_W)[:, 0] >= 0).sum() > 100
-    assert ev.ev_table(BourreRules(), 7, spec).source == "memory"
+    assert ev.ev_table(BourreRules(), players, spec).source == "memory"
     assert not list(empty_cache.rglob("*.npz"))                  # nothing trained, nothing written
 
 

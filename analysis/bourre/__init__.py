@@ -29,7 +29,7 @@ from .play import block_odds_play, odds_play, odds_play_run, render_play
 from .plots import plot_pot, plot_sweep
 from .pot import agg_layout, batch_sums, block_pot, decode_pot, fan_stride, pot_block_size, pot_run, pot_study
 from .report import headline
-from .shipped import tables
+from .shipped import LADDER_PLAYERS, tables
 from .spec import SPEC
 from .studies import bench_cases, block_duplicate, solver_bench
 from .sweep import SWEEPS, parse_sweep, pot_sweep, sweep_label
@@ -67,7 +67,7 @@ GAME = Game.of(
             ("trace", "bourre", "-H", "ev", "--deals", "2")),
     solver_bench=solver_bench, trust=trust, tables=tables, chart=CHART,
     ladder=Ladder(entrants=("random", "basic", "tight", "loose", "cinch", "ev", "pimc", "pimc:worlds=32"),
-                  hands=3_000, quick=35, bound=ladder_bound, extra={"players": 5}),
+                  hands=3_000, quick=35, bound=ladder_bound, extra={"players": LADDER_PLAYERS}),
     hand_odds=HandOdds(deck=tuple(r + s for s in SUITS for r in reversed(RANKS)), size=5, hands=100_000, options=("up_card", "players", "explain")))
 
 # the generic helpers under the names the game's callers know

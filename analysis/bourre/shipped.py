@@ -1,7 +1,9 @@
 """The ``ev`` tables Bourre ships in analysis/data/ (``Game.tables``, ``tricksim tables``): the one the main job
 reads (default rules, a table of 7, ``ev``'s defaults: 5 iterations of fictitious play, about 30 s on two
 cores, after about 6 minutes compiling the training kernel on a fresh machine, which the main job no longer
-needs) and a canary (a table of 4 trained on a few hundred short sessions: seconds once compiled)."""
+needs), the same at a table of 5 (the strength ladder's tournament, ``tricksim report --only ladder``, which
+would otherwise compile the training kernel and train it) and a canary (a table of 4 trained on a few hundred
+short sessions: seconds once compiled)."""
 from __future__ import annotations
 
 from ..cache import Shipped
@@ -10,6 +12,7 @@ from .config import DEFAULT_PLAYERS, BourreRules
 from .spec import SPEC
 
 CANARY = "ev:train_sessions=300,train_deals=30,train_seed=7"   # not the tests' own small tables (those train)
+LADDER_PLAYERS = 5      # the strength ladder's Bourre tournament (analysis/bourre/__init__.py ``Ladder``): ev an entrant
 
 
 def _make(rules, players: int, spec):
@@ -34,4 +37,5 @@ def _table(name: str, players: int, text: str, canary: bool = False) -> Shipped:
 
 def tables() -> list[Shipped]:
     return [_table(f"bourre ev, {DEFAULT_PLAYERS} players", DEFAULT_PLAYERS, "ev"),
+            _table(f"bourre ev, {LADDER_PLAYERS} players (the ladder's)", LADDER_PLAYERS, "ev"),
             _table("bourre ev canary, 4 players", 4, CANARY, canary=True)]

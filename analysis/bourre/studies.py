@@ -13,7 +13,7 @@ from ...kernels.cards import popcount
 from ..common import make_params
 from ..seating import seating
 from .config import DEFAULT_PLAYERS, PIMC_WORLDS, BourreRules, _dynamic, pimc_arg, rules_array
-from .ev import ev_tables
+from .ev import EV_FORM, ev_tables
 from .pot import agg_layout, block_pot, fan_stride
 from .spec import SPEC
 
@@ -25,7 +25,8 @@ def block_duplicate(params, first, n):
     k = len(codes)
     ids, nround = seating(SPEC, k, params)
     kd, kc = SPEC.keys(params["seed"])
-    evt = ev_tables(specs, SPEC.rules_of(params), players)       # row h: entrant h's table (seat_ids name it)
+    # row h: entrant h's table (seat_ids name it); ``EV_FORM``: the tables (zeros) though no entrant is ev
+    evt = ev_tables(specs, SPEC.rules_of(params), players, bool(params.get(EV_FORM)))
     return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
                     np.ascontiguousarray(prm[ids]), ids, evt, k, nround, int(params.get("pot", 0)),
                     rules_array(SPEC.rules_of(params)), *pimc_arg(specs))

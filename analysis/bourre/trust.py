@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..output import write_table
 from ..pages import Section, pair_answer
+from .ev import EV_FORM
 from .play import odds_play as bourre_play
 from .play import render_play as bourre_render
 
@@ -37,7 +38,10 @@ def trust(d, opts, quick: bool, compare, render_compare) -> Section:
 
     # 5. Bourre: a duplicate tournament with pimc
     bnames = ["basic", "pimc:decide=0", "pimc"]
-    bc = compare("bourre", bnames, hands=n_bcmp, seed=SEED, extra={"players": 5}, opts=opts("bourre-compare"))
+    # the kernel takes ev's tables (zeros: no entrant is ev) as the ladder's Bourre tournament (ev an entrant) does:
+    # the pages compile one form of it, not two (analysis/bourre/ev.py EV_FORM; the same deals and results)
+    bc = compare("bourre", bnames, hands=n_bcmp, seed=SEED, extra={"players": 5, EV_FORM: True},
+                 opts=opts("bourre-compare"))
     write_table(bc["leaderboard"], d, "bourre_pimc_leaderboard")
     write_table(bc["pairs"], d, "bourre_pimc_pairs")
     md.append("### Bourré: the sampling player in a duplicate tournament\n")
