@@ -81,11 +81,15 @@ def _combos(nbits, k):
 
 # The memo of ``tricks_from``: between tricks the play to come is a function of the four hands left and the leader
 # alone (the cards played are the deck's others; no decision draws at random), so layouts that reach the same hands
-# after the same number of tricks take the same tricks from there on.  A direct-mapped table per trump (MEMO_BITS
-# bits of slots, two words a slot): word 0 the 24-card masks of seats 0 and 1 and the leader, word 1 those of seats
-# 2 and 3 and, in its top bits, the taker's tricks from that point.  An empty slot (word 0 = 0) matches no state:
-# every seat holds cards after two to four tricks.
-MEMO_BITS = 14
+# after the same number of tricks take the same tricks from there on.  A direct-mapped table per trump
+# (2 ** MEMO_BITS slots, two words a slot): word 0 the 24-card masks of seats 0 and 1 and the leader, word 1 those of
+# seats 2 and 3 and, in its top bits, the taker's tricks from that point.  An empty slot (word 0 = 0) matches no
+# state: every seat holds cards after one to four tricks.  The sizes were chosen by measurement (the whole exact
+# odds of docs/performance.md, 2026-11-28): 2 ** 12 slots (64 KB a trump) ran faster than 2 ** 10, 2 ** 11 or
+# 2 ** 14 (the larger tables miss the core's cache), and looking up from the first trick on faster than from the
+# second.
+MEMO_BITS = 12
+MEMO_FIRST = 1      # the first trick after which the hands left are looked up
 EXACT_BLOCKS = 64   # exact_odds' blocks of consecutive hands of the next seat, each with its own memo
 _M48 = np.uint64((1 << 48) - 1)
 _H1 = np.uint64(0x9E3779B97F4A7C15)
@@ -113,17 +117,18 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
     ``play_tricks`` plays: ``choose_card`` of the same arguments, except that a seat with a single legal card
     plays it without asking (every return of ``choose_card`` is one of its legal cards; the random heuristic
     does not draw for a single card either).  tests/test_boulmous_exact.py pins it against ``play_deal``.
-    ``memo`` (``(table, pending)``: uint64[2 ** MEMO_BITS, 2], zeros at first, and uint64[4, 3] scratch whose
-    [3, 0] = 1 turns it off, as when a seat plays at random; one table per trump, taker, rules and heuristics): after the second, third and fourth tricks the hands
-    left are looked up, and a state seen before gives the taker's remaining tricks at once; then only
-    ``won[taker]`` is filled.  Each state missed is stored with the tricks the taker took from it."""
+    ``memo`` (``(table, pending)``: uint64[2 ** MEMO_BITS, 2], zeros at first, and uint64[5, 3] scratch whose
+    [4, 0] = 1 turns it off, as when a seat plays at random; one table per trump, taker, rules and heuristics):
+    after each trick from the MEMO_FIRST-th to the fourth the hands left are looked up, and a state seen before
+    gives the taker's remaining tricks at once; then only ``won[taker]`` is filled.  Each state missed is stored
+    with the tricks the taker took from it."""
     for i in range(4):
         won[i] = 0
     taker_played = k0 > 0 and ((taker - leader) & 3) < k0
     npend = 0
     for tr in range(5):
         if tr > 0:
-            if memo is not None and tr >= 2 and memo[1][3, 0] == U0:
+            if memo is not None and tr >= MEMO_FIRST and memo[1][4, 0] == U0:
                 tab, pend = memo
                 k1 = _c24(h[0]) | (_c24(h[1]) << _S24) | (np.uint64(leader) << _S48)
                 k2 = _c24(h[2]) | (_c24(h[3]) << _S24)
@@ -209,7 +214,7 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
     increasing order; all of them for the whole enumeration, a few in the tests), then every split of the 12
     cards left between the two seats after it.  The forced contracts share, per hand of the next seat, the
     first trick's lead and answer (``_lead_two``), and play on by ``tricks_from`` with a memo per trump (the
-    states after two to four tricks; kept across the hands of a block, ``EXACT_BLOCKS`` runs of consecutive
+    states after one to four tricks; kept across the hands of a block, ``EXACT_BLOCKS`` runs of consecutive
     hands of the next seat, which reach many of the same states); the deal in which ``seat`` passes is
     ``play_deal``'s."""
     lb = rules[R_LEFT_BOWER_TRUMP]
@@ -247,9 +252,9 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
         mbs = np.zeros(nb, np.uint64)
         mcs = np.zeros(nb, np.uint64)
         tabs = np.zeros((nt, 1 << MEMO_BITS, 2), np.uint64)
-        # pending states of one playout; row 3, column 0: 1 turns the memo off (a seat that plays at random)
-        pend = np.zeros((4, 3), np.uint64)
-        pend[3, 0] = U1 if random_seat else U0
+        # pending states of one playout (rows 0-3); [4, 0] = 1 turns the memo off (a seat that plays at random)
+        pend = np.zeros((5, 3), np.uint64)
+        pend[4, 0] = U1 if random_seat else U0
         acc = part[blk]
         for j in range(blk * nout // nblk, (blk + 1) * nout // nblk):
             a = outer[j]
@@ -293,8 +298,8 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                 for b in range(nb):
                     hands[p2] = mbs[b]
                     hands[p3] = mcs[b]
-                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes,
-                              hparams, st, lb, rec, nogame)
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules,
+                              hcodes, hparams, st, lb, rec, nogame)
                     acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
                     acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
     return sum_rows(part)
