@@ -84,11 +84,12 @@ def _combos(nbits, k):
 # after the same number of tricks take the same tricks from there on.  A direct-mapped table per trump
 # (2 ** MEMO_BITS slots, two words a slot): word 0 the 24-card masks of seats 0 and 1 and the leader, word 1 those of
 # seats 2 and 3 and, in its top bits, the taker's tricks from that point.  An empty slot (word 0 = 0) matches no
-# state: every seat holds cards after one to four tricks.  The sizes were chosen by measurement (the whole exact
-# odds of docs/performance.md, 2026-11-28): 2 ** 12 slots (64 KB a trump) ran faster than 2 ** 10, 2 ** 11 or
-# 2 ** 14 (the larger tables miss the core's cache), and looking up from the first trick on faster than from the
-# second.
-MEMO_BITS = 12
+# state: every seat holds cards after one to four tricks.  The sizes were chosen by measurement (the five forced
+# trumps of the whole exact odds, two threads, 2026-11-28): on a quiet machine 2 ** 13 slots (128 KB a trump) took
+# 7.7-7.8 CPU s, 2 ** 12 8.2, 2 ** 14 7.7, 2 ** 15 7.8-8.3 (at load 7, with other jobs in the caches, 2 ** 12 had
+# looked best and 2 ** 14 worst); looking up from the first trick on beat starting after the second; 32 blocks
+# ran as 64.
+MEMO_BITS = 13
 MEMO_FIRST = 1      # the first trick after which the hands left are looked up
 EXACT_BLOCKS = 64   # exact_odds' blocks of consecutive hands of the next seat, each with its own memo
 _M48 = np.uint64((1 << 48) - 1)
