@@ -174,3 +174,18 @@ def test_exact_odds_counts_what_the_plain_enumeration_counts(seat, case):
     sub = np.array([4, 1], np.int64)
     fast = K.exact_odds(fixed, seat, DEALER, sub, True, ra, codes, prm, outer[:2])
     assert np.array_equal(fast, _plain_exact(fixed, seat, DEALER, sub, True, ra, codes, prm, outer[:2]))
+
+
+@pytest.mark.parametrize("case", [0, 4])
+def test_exact_odds_memo_across_hands_of_a_block(case):
+    """``exact_odds`` keeps each trump's memo of the hands left (``tricks_from``'s ``memo``) across the consecutive
+    hands of the next seat in one of its EXACT_BLOCKS blocks: 3 * EXACT_BLOCKS consecutive hands (three to a block,
+    so states stored for one hand are found again for the next) count what the plain enumeration counts."""
+    rules, heur = CASES[case]
+    ra, codes, prm = _args(rules, heur)
+    fixed = np.uint64(mask_of(parse_hand(HANDS[case % len(HANDS)])))
+    outer = np.arange(9000, 9000 + 3 * KO.EXACT_BLOCKS, dtype=np.int64)
+    trumps = np.arange(5, dtype=np.int64)
+    fast = K.exact_odds(fixed, 0, DEALER, trumps, False, ra, codes, prm, outer)
+    assert fast.sum() == len(outer) * 924 * 5
+    assert np.array_equal(fast, _plain_exact(fixed, 0, DEALER, trumps, False, ra, codes, prm, outer))

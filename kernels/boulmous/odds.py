@@ -10,7 +10,7 @@ from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
 from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
-from .players import choose_card
+from .players import H_RANDOM, choose_card
 from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
                     REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
 from ..tally import sum_rows
@@ -79,20 +79,69 @@ def _combos(nbits, k):
     return out
 
 
+# The memo of ``tricks_from``: between tricks the play to come is a function of the four hands left and the leader
+# alone (the cards played are the deck's others; no decision draws at random), so layouts that reach the same hands
+# after the same number of tricks take the same tricks from there on.  A direct-mapped table per trump
+# (2 ** MEMO_BITS slots, two words a slot): word 0 the 24-card masks of seats 0 and 1 and the leader, word 1 those of
+# seats 2 and 3 and, in its top bits, the taker's tricks from that point.  An empty slot (word 0 = 0) matches no
+# state: every seat holds cards after one to four tricks.  The sizes were chosen by measurement (the five forced
+# trumps of the whole exact odds, two threads, 2026-11-28): on a quiet machine 2 ** 13 slots (128 KB a trump) took
+# 7.7-7.8 CPU s, 2 ** 12 8.2, 2 ** 14 7.7, 2 ** 15 7.8-8.3 (at load 7, with other jobs in the caches, 2 ** 12 had
+# looked best and 2 ** 14 worst); looking up from the first trick on beat starting after the second; 32 blocks
+# ran as 64.
+MEMO_BITS = 13
+MEMO_FIRST = 1      # the first trick after which the hands left are looked up
+EXACT_BLOCKS = 64   # exact_odds' blocks of consecutive hands of the next seat, each with its own memo
+_M48 = np.uint64((1 << 48) - 1)
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_SHIFT = np.uint64(64 - MEMO_BITS)
+_S24 = np.uint64(24)
+_S48 = np.uint64(48)
+_S56 = np.uint64(56)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _c24(m):
+    """A hand of the 24-card deck (ranks 9..A, bits 7..12 of each suit's 16) as 24 bits."""
+    return (((m >> np.uint64(7)) & np.uint64(0x3F)) | ((m >> np.uint64(17)) & np.uint64(0xFC0))
+            | ((m >> np.uint64(27)) & np.uint64(0x3F000)) | ((m >> np.uint64(37)) & np.uint64(0xFC0000)))
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played):
+def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played,
+                memo=None):
     """``play_tricks`` outside a game (no end check) and without the sampling player or the record, from the
     ``k0``-th card of the first trick (``leader`` led it; the cards before it already applied: ``h`` the hands
     left, ``led``, ``win_pow``, ``win_seat`` the trick so far, ``played`` the cards played; k0 = 0: the deal's
     start, with 0, -1, leader, U0).  Fills ``won`` (int64[4]): each seat's tricks.  Every card is the one
     ``play_tricks`` plays: ``choose_card`` of the same arguments, except that a seat with a single legal card
     plays it without asking (every return of ``choose_card`` is one of its legal cards; the random heuristic
-    does not draw for a single card either).  tests/test_boulmous_exact.py pins it against ``play_deal``."""
+    does not draw for a single card either).  tests/test_boulmous_exact.py pins it against ``play_deal``.
+    ``memo`` (``(table, pending)``: uint64[2 ** MEMO_BITS, 2], zeros at first, and uint64[5, 3] scratch whose
+    [4, 0] = 1 turns it off, as when a seat plays at random; one table per trump, taker, rules and heuristics):
+    after each trick from the MEMO_FIRST-th to the fourth the hands left are looked up, and a state seen before
+    gives the taker's remaining tricks at once; then only ``won[taker]`` is filled.  Each state missed is stored
+    with the tricks the taker took from it."""
     for i in range(4):
         won[i] = 0
     taker_played = k0 > 0 and ((taker - leader) & 3) < k0
+    npend = 0
     for tr in range(5):
         if tr > 0:
+            if memo is not None and tr >= MEMO_FIRST and memo[1][4, 0] == U0:
+                tab, pend = memo
+                k1 = _c24(h[0]) | (_c24(h[1]) << _S24) | (np.uint64(leader) << _S48)
+                k2 = _c24(h[2]) | (_c24(h[3]) << _S24)
+                slot = ((k1 * _H1) ^ (k2 * _H2)) >> _SHIFT
+                if tab[slot, 0] == k1 and (tab[slot, 1] & _M48) == k2:
+                    won[taker] += np.int64(tab[slot, 1] >> _S56)
+                    _memo_store(tab, pend, npend, won[taker])
+                    return
+                pend[npend, 0] = slot
+                pend[npend, 1] = k1
+                pend[npend, 2] = k2 | (np.uint64(won[taker]) << _S56)
+                npend += 1
             led = 0
             win_pow = -1
             win_seat = leader
@@ -121,6 +170,20 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
             win_pow = POWER[lb, t, c]
             win_seat = s
     won[win_seat] += 1
+    if memo is not None and npend > 0:
+        tab, pend = memo
+        _memo_store(tab, pend, npend, won[taker])
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _memo_store(tab, pend, npend, total):
+    """Stores the ``npend`` states missed on the way (slot, key, the taker's tricks then) with the taker's tricks
+    from each of them to the end (``total`` in all)."""
+    for i in range(npend):
+        slot = pend[i, 0]
+        tab[slot, 0] = pend[i, 1]
+        before = pend[i, 2] >> _S56
+        tab[slot, 1] = (pend[i, 2] & _M48) | (np.uint64(total - np.int64(before)) << _S56)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -151,8 +214,10 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
     next seat ``(seat + 1) % 4`` (``outer``: indices into the 18,564 six-card subsets of the other cards, in
     increasing order; all of them for the whole enumeration, a few in the tests), then every split of the 12
     cards left between the two seats after it.  The forced contracts share, per hand of the next seat, the
-    first trick's lead and answer (``_lead_two``), and play on by ``tricks_from``; the deal in which ``seat``
-    passes is ``play_deal``'s."""
+    first trick's lead and answer (``_lead_two``), and play on by ``tricks_from`` with a memo per trump (the
+    states after one to four tricks; kept across the hands of a block, ``EXACT_BLOCKS`` runs of consecutive
+    hands of the next seat, which reach many of the same states); the deal in which ``seat`` passes is
+    ``play_deal``'s."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     rest = np.zeros(18, np.int64)
     k = 0
@@ -163,13 +228,18 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
         k += 1
     ca = _combos(18, 6)
     cb = _combos(12, 6)
+    nb = cb.shape[0]
     nout = outer.shape[0]
-    nblk = 256
+    nblk = EXACT_BLOCKS
     part = np.zeros((nblk, AGG_ODDS), np.int64)
     p1 = (seat + 1) & 3
     p2 = (seat + 2) & 3
     p3 = (seat + 3) & 3
     nt = trumps.shape[0]
+    random_seat = False
+    for s in range(4):
+        if hcodes[s] == H_RANDOM:
+            random_seat = True
     for blk in prange(nblk):
         st = np.zeros(1, np.uint64)
         hands = np.zeros(4, np.uint64)
@@ -178,10 +248,16 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
         won = np.zeros(4, np.int64)
         rec = np.zeros(REC_LEN, np.int64)
         nogame = no_game()
-        pre = np.zeros((5, 5), np.int64)
+        pre = np.zeros(5, np.int64)
         rest12 = np.zeros(12, np.int64)
+        mbs = np.zeros(nb, np.uint64)
+        mcs = np.zeros(nb, np.uint64)
+        tabs = np.zeros((nt, 1 << MEMO_BITS, 2), np.uint64)
+        # pending states of one playout (rows 0-3); [4, 0] = 1 turns the memo off (a seat that plays at random)
+        pend = np.zeros((5, 3), np.uint64)
+        pend[4, 0] = U1 if random_seat else U0
         acc = part[blk]
-        for j in range(blk, nout, nblk):
+        for j in range(blk * nout // nblk, (blk + 1) * nout // nblk):
             a = outer[j]
             ma = U0
             q = 0
@@ -191,15 +267,7 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                 else:
                     rest12[q] = rest[i]
                     q += 1
-            hands[seat] = fixed
-            hands[p1] = ma
-            hands[p2] = U0
-            for i in range(6):
-                hands[p2] |= U1 << np.uint64(rest12[i])
-            hands[p3] = ~hands[p2] & (DECK24 & ~fixed & ~ma)
-            for ti in range(nt):
-                _lead_two(hands, work, dealer, seat, trumps[ti], rules, hcodes, hparams, st, lb, rec, nogame, pre[ti])
-            for b in range(cb.shape[0]):
+            for b in range(nb):
                 mb = U0
                 mc = U0
                 for i in range(12):
@@ -207,23 +275,32 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                         mb |= U1 << np.uint64(rest12[i])
                     else:
                         mc |= U1 << np.uint64(rest12[i])
-                hands[p2] = mb
-                hands[p3] = mc
-                for ti in range(nt):
-                    t = trumps[ti]
-                    pr = pre[ti]
-                    b0 = U1 << np.uint64(pr[0])
-                    b1 = U1 << np.uint64(pr[1])
+                mbs[b] = mb
+                mcs[b] = mc
+            hands[seat] = fixed
+            hands[p1] = ma
+            hands[p2] = mbs[0]
+            hands[p3] = mcs[0]
+            for ti in range(nt):
+                t = trumps[ti]
+                _lead_two(hands, work, dealer, seat, t, rules, hcodes, hparams, st, lb, rec, nogame, pre)
+                b0 = U1 << np.uint64(pre[0])
+                b1 = U1 << np.uint64(pre[1])
+                memo = (tabs[ti], pend)
+                for b in range(nb):
                     h[seat] = fixed & ~b0
                     h[p1] = ma & ~b1
-                    h[p2] = mb
-                    h[p3] = mc
-                    tricks_from(h, seat, t, rules, hcodes, hparams, st, lb, won, seat, i64(2), pr[2], pr[3], pr[4],
-                                b0 | b1)
+                    h[p2] = mbs[b]
+                    h[p3] = mcs[b]
+                    tricks_from(h, seat, t, rules, hcodes, hparams, st, lb, won, seat, i64(2), pre[2], pre[3], pre[4],
+                                b0 | b1, memo)
                     acc[O_BY_TRUMP + t * 7 + won[seat]] += 1
-                if with_pass:
-                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes,
-                              hparams, st, lb, rec, nogame)
+            if with_pass:
+                for b in range(nb):
+                    hands[p2] = mbs[b]
+                    hands[p3] = mcs[b]
+                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules,
+                              hcodes, hparams, st, lb, rec, nogame)
                     acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
                     acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
     return sum_rows(part)
