@@ -345,13 +345,18 @@ def test_the_score_chart_shows_the_thresholds_p_star():
     assert "Score thresholds p*" in page and "| I need 3 |" in page
 
 
+def _pstar_rows(rules, table=None):
+    """The chart's p* rows (``PS.thresholds``, one state at a time) of its score states under ``rules``."""
+    from tricksim.analysis.boulmous import chart as MC
+    from tricksim.analysis.boulmous.equity import pstar as PS
+    return PS.thresholds({k: (lambda seat, k=k: MC.state_scores(k, seat, rules.target)) for k in MC.STATES}, rules,
+                         table=table)
+
+
 @pytest.fixture(scope="module")
 def pstars():
-    from tricksim.analysis.boulmous import chart as MC
     from tricksim.analysis.boulmous.config import BoulmousRules
-    from tricksim.analysis.boulmous.equity import pstar as PS
-    r = BoulmousRules()
-    return PS.thresholds({k: (lambda seat, k=k: MC.state_scores(k, seat, r.target)) for k in MC.STATES}, r)
+    return _pstar_rows(BoulmousRules())
 
 
 @pytest.mark.slow   # left out of the fast tier: needs the Boulmous equity table, built once a session (14 CPU s)
@@ -377,16 +382,13 @@ def test_p_star_is_score_aware_biddings_p_star():
     every state of the table) in every row: 3 states x 4 seats x 4 bids.  On the table to 11 (shipped, as the one
     to 21): the same two computations, a grid of 23^4 states to the 21 table's 33^4, so a quarter of the kernel's
     work (about 4 CPU s against 19)."""
-    from tricksim.analysis.boulmous import chart as MC
     from tricksim.analysis.boulmous.config import BoulmousRules
-    from tricksim.analysis.boulmous.equity import pstar as PS
     from tricksim.analysis.boulmous.equity import saware as SW
     from tricksim.analysis.boulmous.equity import studies as ES
     from tricksim.analysis.boulmous.equity import table as ET
     rules = BoulmousRules(target=11)
     table = ES.boulmous_table(0, ET.DEALS, rules)
-    rows = PS.thresholds({k: (lambda seat, k=k: MC.state_scores(k, seat, rules.target)) for k in MC.STATES}, rules,
-                         table=table)
+    rows = _pstar_rows(rules, table)
     assert len(rows) == 3 * 4 * 4 and rows.p_star.notna().all()
     every = SW.pstar(table, 1)
     for r in rows.itertuples():
