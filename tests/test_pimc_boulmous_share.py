@@ -232,7 +232,9 @@ def test_share_tt_is_on_by_default():
 def test_the_commands_pass_share_to_the_batch_kernels():
     """Every call of ``pimc_play_batch`` and ``pimc_replay`` in analysis/ and scripts/ passes ``share``, their last
     argument: an omitted argument is a compiled form of its own (Numba types it ``omitted(default=1)``, not
-    int64), so a command that passed it in one call and omitted it in another compiled the kernel twice."""
+    int64), so a command that passed it in one call and omitted it in another compiled the kernel twice.  The
+    kernels (and ``pimc_card``) declare no default for it, so an omission fails at once wherever it is called from;
+    this reads the calls of the code no test runs (scripts/) too."""
     import ast
     import inspect
     from pathlib import Path
@@ -246,6 +248,9 @@ def test_the_commands_pass_share_to_the_batch_kernels():
                 calls.append((f.name, node.lineno, node.func.attr, len(node.args) + len(node.keywords)))
     assert len(calls) >= 8, calls
     assert [c for c in calls if c[3] != want[c[2]]] == [], want
+    for name in (*want, "pimc_card"):
+        last = list(inspect.signature(getattr(PM, name).py_func).parameters.values())[-1]
+        assert last.name == "share" and last.default is inspect.Parameter.empty, name
 
 
 @pytest.mark.parametrize("spec, msg", [("pimc:share_tt=2", "out of range"), ("pimc:share_tt=-1", "out of range"),

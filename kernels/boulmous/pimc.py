@@ -17,7 +17,8 @@ from .solver import TT_BITS, W_NODES, _reps, _trick_state, _workspace, scope_of,
 # the sampling player (PIMC): played by kernels/boulmous/play.py (``pimc``) and pimc_batch.py
 # ============================================================================
 GOAL_TRICKS, GOAL_CONTRACT = 0, 1
-SHARE_TT = int(PARAMS[COLUMN["share_tt"]][1])   # ``share`` unless given: the declared default of ``share_tt``
+SHARE_TT = int(PARAMS[COLUMN["share_tt"]][1])   # the declared default of ``share_tt``: ``share`` of the callers
+# from Python, which must pass it (an omitted argument is a compiled form of its own); inside kernels, unless given
 RACE_MIN_WORLDS = 8     # pimc_choose's race looks at the lead from this many worlds on
 MAX_TRIES = 512         # inference (``infer`` = 1): layouts drawn per world before it falls back
 # the counters (int64[N_STATS], the ``stats`` of a ``heard`` argument; kernels/boulmous/play.py keeps them in its
@@ -318,7 +319,7 @@ def sample_worlds(seat, hand, played, n_played, taker, t, rules, key, deal_index
 
 
 @njit(cache=True, nogil=True)
-def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, share=SHARE_TT):
+def pimc_card(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, share):
     """``pimc_choose`` without the race (every one of the ``worlds`` worlds is solved)."""
     return pimc_choose(seat, hand, played, n_played, taker, t, bid, rules, worlds, goal, key, deal_index, ws, 0.0,
                        None, share)
@@ -495,7 +496,7 @@ def pimc_deal(h, taker, t, bid, rules, worlds, goal, key, deal_index, ws, played
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first, out_cards, out_won, share=SHARE_TT):
+def pimc_play_batch(hands, takers, trumps, bids, rules, worlds, goal, key, first, out_cards, out_won, share):
     """Whole deals with every seat a PIMC player (no race): deal i (row of ``hands`` uint64[n, 4], taker
     ``takers[i]`` on lead, trump ``trumps[i]``, ``bids[i]``) fills ``out_cards[i]`` (int64[24], play
     order) and ``out_won[i]`` (the taker's tricks). Decisions of deal i use deal_index first + i; ``share`` as
@@ -585,7 +586,7 @@ def pimc_calls(seat, hand, rules, worlds, key, deal_index, ws, sums, bids, trump
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes, share=SHARE_TT):
+def pimc_replay(hands, takers, trumps, bids, cards, rules, worlds, goal, key, first, race, out, nodes, share):
     """The race measurement (docs/methods/sampling.md): along the play ``cards[i]`` (int64[n, 24], e.g. from ``pimc_play_batch``)
     of deal i (as in ``pimc_play_batch``), each decision with a choice made again by ``pimc_choose`` with margin
     ``race`` from the same view and stream: ``out[i, k]`` = its card, -1 where the seat had one candidate;
