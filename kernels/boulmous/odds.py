@@ -13,6 +13,7 @@ from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no
 from .players import H_RANDOM, choose_card
 from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
                     REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
+from .solver import _pack24
 from ..tally import sum_rows
 
 # sim_odds counts: per trump 0..4 the seat's tricks 0..6 as the taker; when it passes, its points -6..6 and its
@@ -101,13 +102,6 @@ _S48 = np.uint64(48)
 _S56 = np.uint64(56)
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _c24(m):
-    """A hand of the 24-card deck (ranks 9..A, bits 7..12 of each suit's 16) as 24 bits."""
-    return (((m >> np.uint64(7)) & np.uint64(0x3F)) | ((m >> np.uint64(17)) & np.uint64(0xFC0))
-            | ((m >> np.uint64(27)) & np.uint64(0x3F000)) | ((m >> np.uint64(37)) & np.uint64(0xFC0000)))
-
-
 @njit(cache=True, nogil=True, _nrt=False)
 def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played,
                 memo=None):
@@ -131,8 +125,8 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
         if tr > 0:
             if memo is not None and tr >= MEMO_FIRST and memo[1][4, 0] == U0:
                 tab, pend = memo
-                k1 = _c24(h[0]) | (_c24(h[1]) << _S24) | (np.uint64(leader) << _S48)
-                k2 = _c24(h[2]) | (_c24(h[3]) << _S24)
+                k1 = _pack24(h[0]) | (_pack24(h[1]) << _S24) | (np.uint64(leader) << _S48)
+                k2 = _pack24(h[2]) | (_pack24(h[3]) << _S24)
                 slot = ((k1 * _H1) ^ (k2 * _H2)) >> _SHIFT
                 if tab[slot, 0] == k1 and (tab[slot, 1] & _M48) == k2:
                     won[taker] += np.int64(tab[slot, 1] >> _S56)
