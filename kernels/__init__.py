@@ -62,3 +62,7 @@ _install_inliner()
 from .ssa import install as _install_ssa  # noqa: E402  (before any kernel compiles)
 
 _install_ssa()
+
+from .calltypes import install as _install_calltypes  # noqa: E402  (before any kernel compiles)
+
+_install_calltypes()

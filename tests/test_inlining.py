@@ -1,8 +1,8 @@
 """Numba's inliner with one deep-copy memo per call site and each inlined function's untyped IR built once
-(kernels/inlining.py): installed on import, the same compiled code as Numba's own inliner up to names, and
-nothing else touched.  The compiled-code comparisons run each side
-with both patches (this one and kernels/ssa.py's SSA pass, tests/test_ssa.py) or neither: one child process
-per side."""
+(kernels/inlining.py), and the typing of template calls kept per argument types (kernels/calltypes.py):
+installed on import, the same compiled code as Numba's own passes up to names, and nothing else touched.  The
+compiled-code comparisons run each side with the three patches (these two and kernels/ssa.py's SSA pass,
+tests/test_ssa.py) or none: one child process per side."""
 import copy
 import os
 import re
@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from tricksim.kernels import inlining
+from tricksim.kernels import calltypes, inlining
 
 # a toy with the kernels' shape: card steps inlined two levels deep into a compiled function, loops and
 # branches in the callees, a callee inlined at several sites
@@ -104,16 +104,16 @@ def _compiled(tmp_path, stock, source):
     code = textwrap.dedent(f"""
         import sys, numpy as np
         import tricksim.kernels
-        from tricksim.kernels import inlining, ssa
+        from tricksim.kernels import calltypes, inlining, ssa
         sys.path.insert(0, {str(tmp_path)!r})
         import toy_{stock} as toy
         hands = np.array([0b1011, 0b111000, 0b1], dtype=np.int64)
         print(toy.play(hands, np.int64(0b11000)))
-        print("installed", inlining.installed(), ssa.installed())
+        print("installed", inlining.installed(), ssa.installed(), calltypes.installed())
         print(toy.play.inspect_llvm(toy.play.signatures[0]))
     """)
     env = dict(os.environ, TRICKSIM_STOCK_INLINER=str(stock), TRICKSIM_STOCK_SSA=str(stock),
-               NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"))
+               TRICKSIM_STOCK_CALLS=str(stock), NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     result, installed, llvm = out.stdout.split("\n", 2)
     # addresses and the hashed names of constant strings differ between processes
@@ -127,13 +127,14 @@ def test_installed_on_import_of_the_kernels():
     assert inlining.installed(), "Numba's inline_ir no longer has the copy loop kernels/inlining.py replaces"
     assert inlining.untyped_memo_installed(), \
         "Numba's inline_function no longer builds the callee's IR as kernels/inlining.py expects"
+    assert calltypes.installed(), "Numba's typing of calls no longer reads as kernels/calltypes.py expects"
 
 
 @pytest.mark.fast
 def test_same_compiled_code_as_numbas_own_inliner(tmp_path):
     stock = _compiled(tmp_path, 1, TOY)
     shared = _compiled(tmp_path, 0, TOY)
-    assert stock[1] == "installed False False" and shared[1] == "installed True True"
+    assert stock[1] == "installed False False False" and shared[1] == "installed True True True"
     assert stock[0] == shared[0]
     assert "define" in stock[2] and stock[2] == shared[2]
 
@@ -152,7 +153,7 @@ def test_same_compiled_code_for_a_game_command(tmp_path):
         run = tmp_path / f"run{stock}"      # its own folder: a finished run in the same folder is resumed
         run.mkdir()
         env = dict(os.environ, TRICKSIM_STOCK_INLINER=str(stock), TRICKSIM_STOCK_SSA=str(stock),
-                   NUMBA_DUMP_OPTIMIZED="1", NUMBA_OPT="0",
+                   TRICKSIM_STOCK_CALLS=str(stock), NUMBA_DUMP_OPTIMIZED="1", NUMBA_OPT="0",
                    NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"), HOME=str(tmp_path / f"home{stock}"),
                    TRICKSIM_CACHE=str(tmp_path / f"tc{stock}"))
         out = subprocess.run([sys.executable, "-m", "tricksim.cli", "odds", "boulmous", "--hand", "JH JD AH KH 9S TC",
@@ -202,3 +203,44 @@ def test_not_installed_on_an_inliner_it_does_not_know(monkeypatch):
     monkeypatch.setattr(inlining._inspect, "getsource", lambda f: "def inline_ir(self): pass")
     assert not inlining.install()
     assert inline_closurecall.copy is copy
+
+
+def test_calltypes_not_installed_on_a_typing_it_does_not_know(monkeypatch):
+    """Another Numba whose call typing reads differently keeps its own."""
+    from numba.core.typing import context
+
+    stock = context.BaseContext._resolve_user_function_type.__wrapped__
+    monkeypatch.setattr(context.BaseContext, "_resolve_user_function_type", stock)
+    monkeypatch.setattr(calltypes._inspect, "getsource", lambda f: "def _resolve_user_function_type(self): pass")
+    assert not calltypes.install()
+    assert context.BaseContext._resolve_user_function_type is stock
+
+
+def test_calltypes_keeps_one_signature_per_function_argument_types_and_flags(monkeypatch):
+    """A template call typed twice with the same argument types asks the templates once; other argument types, or
+    the same under other flags, ask them again, and each gets its own answer."""
+    import operator
+    from numba.core import compiler, targetconfig, types
+    from numba.core.registry import cpu_target
+
+    ctx = cpu_target.typing_context
+    ctx.refresh()
+    fnty = ctx.resolve_value_type(operator.add)
+    asked = []
+    stock = types.Function.get_call_type
+
+    def counted(self, context, args, kws):
+        asked.append(tuple(args))
+        return stock(self, context, args, kws)
+    monkeypatch.setattr(types.Function, "get_call_type", counted)
+    monkeypatch.setitem(ctx.__dict__, "_tricksim_call_types", {})
+    first = ctx.resolve_function_type(fnty, (types.int64, types.int64), {})
+    again = ctx.resolve_function_type(fnty, (types.int64, types.int64), {})
+    mixed = ctx.resolve_function_type(fnty, (types.int64, types.float64), {})
+    flags = compiler.Flags()
+    flags.nrt = True
+    with targetconfig.ConfigStack().enter(flags):
+        other = ctx.resolve_function_type(fnty, (types.int64, types.int64), {})
+    assert first is again and str(first) == "(int64, int64) -> int64"
+    assert str(mixed) == "(float64, float64) -> float64" and str(other) == str(first)
+    assert asked == [(types.int64, types.int64), (types.int64, types.float64), (types.int64, types.int64)]

@@ -163,13 +163,15 @@ def test_numbas_own_pass_when_its_debug_log_is_on(ssa_inputs, monkeypatch):
 
 
 def test_stock_passes_kept_when_asked():
-    """TRICKSIM_STOCK_SSA=1 keeps Numba's SSA pass, TRICKSIM_STOCK_INLINER=1 its inliner, each alone."""
-    code = ("import tricksim.kernels; from tricksim.kernels import inlining, ssa; "
-            "print(inlining.installed(), ssa.installed())")
+    """TRICKSIM_STOCK_SSA=1 keeps Numba's SSA pass, TRICKSIM_STOCK_INLINER=1 its inliner, TRICKSIM_STOCK_CALLS=1
+    its typing of calls, each alone."""
+    code = ("import tricksim.kernels; from tricksim.kernels import calltypes, inlining, ssa; "
+            "print(inlining.installed(), ssa.installed(), calltypes.installed())")
     outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env=dict(os.environ, TRICKSIM_STOCK_SSA=s, TRICKSIM_STOCK_INLINER=i)).stdout.strip()
-            for s, i in (("1", "0"), ("0", "1"))]
-    assert outs == ["True False", "False True"]
+                           env=dict(os.environ, TRICKSIM_STOCK_SSA=s, TRICKSIM_STOCK_INLINER=i,
+                                    TRICKSIM_STOCK_CALLS=c)).stdout.strip()
+            for s, i, c in (("1", "0", "0"), ("0", "1", "0"), ("0", "0", "1"))]
+    assert outs == ["True False True", "False True True", "True True False"]
 
 
 def test_not_installed_on_a_pass_it_does_not_know(monkeypatch):
