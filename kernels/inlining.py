@@ -99,9 +99,11 @@ def _install_untyped_memo(worker):
     """Inline each function's untyped IR computed once per compile setting, not once per call site.
 
     Numba's ``inline_function`` runs the callee's whole untyped pipeline (bytecode, IR, its own inlining of
-    the functions it calls) at every call site, though the result depends only on the function and the
-    compile setting (typing and target contexts, pipeline, locals, flags).  ``inline_ir`` copies the IR it is
-    given before it changes anything, so handing it one IR per function and setting gives the same code."""
+    the functions it calls) at every call site, though the result depends only on the function (its code and
+    the globals it reads, which the kernels never reassign) and the compile setting: the typing context, the
+    kinds of target context and pipeline (a compile makes its own of each, the target context from the flags),
+    the locals and the flags.  ``inline_ir`` copies the IR it is given before it changes anything, so handing
+    it one IR per function and setting gives the same code."""
     try:
         source = _inspect.getsource(worker.inline_function)
     except (OSError, TypeError):
