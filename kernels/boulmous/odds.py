@@ -9,8 +9,8 @@ from ..layout import Layout
 from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
-from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
-from .players import H_RANDOM, choose_card
+from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, auction, deal_random, i64, no_game, play_deal
+from .players import H_RANDOM, choose_card, choose_trump
 from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
                     REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
 from .solver import _pack24
@@ -90,7 +90,7 @@ def _combos(nbits, k):
 # 7.7-7.8 CPU s, 2 ** 12 8.2, 2 ** 14 7.7, 2 ** 15 7.8-8.3 (at load 7, with other jobs in the caches, 2 ** 12 had
 # looked best and 2 ** 14 worst); looking up from the first trick on beat starting after the second; 32 blocks
 # ran as 64.
-MEMO_BITS = 13
+MEMO_BITS = 14
 MEMO_FIRST = 1      # the first trick after which the hands left are looked up
 EXACT_BLOCKS = 64   # exact_odds' blocks of consecutive hands of the next seat, each with its own memo
 _M48 = np.uint64((1 << 48) - 1)
@@ -99,6 +99,7 @@ _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _SHIFT = np.uint64(64 - MEMO_BITS)
 _S24 = np.uint64(24)
 _S48 = np.uint64(48)
+_S50 = np.uint64(50)
 _S56 = np.uint64(56)
 
 
@@ -123,15 +124,18 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
     else:
         tab, pend = memo
     _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played, tab,
-                 pend)
+                 pend, taker, U0)
 
 
 # inlined into tricks_from and _play_layouts: a compiled call per layout cost about a tenth of the forced contracts'
 # time (the arguments of a numba function are passed field by field)
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played, tab,
-                 pend):
-    """``tricks_from``'s play, the memo given as its table and scratch (``pend[4, 0]`` = 1: none)."""
+                 pend, who, kx):
+    """``tricks_from``'s play, the memo given as its table and scratch (``pend[4, 0]`` = 1: none), counting the
+    tricks of seat ``who`` (``tricks_from``: the taker), ``kx`` ORed into the key's first word above the leader (bits
+    50-63: what else the play depends on and the table's users differ by; 0 when a table serves one taker and
+    trump)."""
     for i in range(4):
         won[i] = 0
     taker_played = k0 > 0 and ((taker - leader) & 3) < k0
@@ -139,16 +143,16 @@ def _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, l
     for tr in range(5):
         if tr > 0:
             if tr >= MEMO_FIRST and pend[4, 0] == U0:
-                k1 = _pack24(h[0]) | (_pack24(h[1]) << _S24) | (np.uint64(leader) << _S48)
+                k1 = _pack24(h[0]) | (_pack24(h[1]) << _S24) | (np.uint64(leader) << _S48) | kx
                 k2 = _pack24(h[2]) | (_pack24(h[3]) << _S24)
                 slot = ((k1 * _H1) ^ (k2 * _H2)) >> _SHIFT
                 if tab[slot, 0] == k1 and (tab[slot, 1] & _M48) == k2:
-                    won[taker] += np.int64(tab[slot, 1] >> _S56)
-                    _memo_store(tab, pend, npend, won[taker])
+                    won[who] += np.int64(tab[slot, 1] >> _S56)
+                    _memo_store(tab, pend, npend, won[who])
                     return
                 pend[npend, 0] = slot
                 pend[npend, 1] = k1
-                pend[npend, 2] = k2 | (np.uint64(won[taker]) << _S56)
+                pend[npend, 2] = k2 | (np.uint64(won[who]) << _S56)
                 npend += 1
             led = 0
             win_pow = -1
@@ -179,7 +183,7 @@ def _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, l
             win_seat = s
     won[win_seat] += 1
     if npend > 0:
-        _memo_store(tab, pend, npend, won[taker])
+        _memo_store(tab, pend, npend, won[who])
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -263,8 +267,43 @@ def _play_layouts(fixed, ma, lo6, hi6, rest12, cb, seat, t, pre, rules, hcodes, 
         h[p2] = mb
         h[p3] = rest12 & ~mb
         _tricks_body(h, seat, t, rules, hcodes, hparams, st, lb, won, seat, i64(2), pre[2], pre[3], pre[4], b0 | b1,
-                     tab, pend)
+                     tab, pend, seat, U0)
         acc[O_BY_TRUMP + t * 7 + won[seat]] += 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, rec, tab, pend,
+                  acc):
+    """The deal in which ``seat`` passes, over every split ``cb`` of the 12 cards ``rest12`` between the two seats
+    after the next one (``hands``: ``seat``'s and the next seat's set): ``play_deal``'s auction and trump, then
+    ``tricks_from``'s play with the memo ``tab``, ``pend`` counting ``seat``'s tricks, the taker and the trump in
+    the key (a bid of 6, whose stakes need the taker's tricks, plays without it); counts ``seat``'s points and
+    stakes as ``score_deal`` gives them (``seat`` defends: its points are its tricks) into ``acc``."""
+    p2 = (seat + 2) & 3
+    p3 = (seat + 3) & 3
+    off = pend[4, 0]
+    for b in range(cb.shape[0]):
+        mb = lo6[cb[b] & 63] | hi6[cb[b] >> 6]
+        hands[p2] = mb
+        hands[p3] = rest12 & ~mb
+        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, seat)
+        if taker < 0:
+            acc[O_PASS_POINTS + 6] += 1
+            acc[O_PASS_STAKES + 1] += 1
+            continue
+        t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
+        for i in range(4):
+            h[i] = hands[i]
+        pend[4, 0] = U1 if contract == 6 else off
+        kx = (np.uint64(1 + taker + 4 * t)) << _S50
+        _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, taker, i64(0), i64(0), i64(-1), taker, U0,
+                     tab, pend, seat, kx)
+        stakes = 0
+        if contract == 6:
+            stakes = -1 if won[taker] >= 6 else 1
+        acc[O_PASS_POINTS + 6 + won[seat]] += 1
+        acc[O_PASS_STAKES + 1 + stakes] += 1
+    pend[4, 0] = off
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -332,18 +371,13 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                 _play_layouts(fixed, ma, lo6, hi6, rest12, cb, seat, t, pre, rules, hcodes, hparams, st, lb, h, won,
                               tab, pend, acc)
         if with_pass:
+            tab[:] = U0
             for j in range(j0, j1):
                 ma, rest12 = _outer_hand(ca[outer[j]], rest, lo6, hi6)
                 hands[seat] = fixed
                 hands[p1] = ma
-                for b in range(nb):
-                    mb = lo6[cb[b] & 63] | hi6[cb[b] >> 6]
-                    hands[p2] = mb
-                    hands[p3] = rest12 & ~mb
-                    play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules,
-                              hcodes, hparams, st, lb, rec, nogame)
-                    acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
-                    acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
+                _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, rec,
+                              tab, pend, acc)
     return sum_rows(part)
 
 
