@@ -10,9 +10,9 @@ from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
 from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, auction, deal_random, i64, no_game, play_deal
-from .players import H_RANDOM, choose_card, choose_trump
-from .rules import (CSUIT, DECK24, NT, POWER, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE, REC_STAKES, REC_TRICKS,
-                    REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
+from .players import H_RANDOM, NO_SA, best_trump, bid_for, choose_card, choose_trump
+from .rules import (AUCTION_SINGLE, CSUIT, DECK24, NT, POWER, R_AUCTION, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE,
+                    REC_STAKES, REC_TRICKS, REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
 from .solver import _pack24
 from ..tally import sum_rows
 
@@ -279,19 +279,41 @@ def _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hpar
     ``tricks_from``'s play with the memo ``tab``, ``pend`` counting ``seat``'s tricks, the taker and the trump in
     the key (a bid of 6, whose stakes need the taker's tricks, plays without it); counts ``seat``'s points and
     stakes as ``score_deal`` gives them (``seat`` defends: its points are its tricks) into ``acc``."""
+    p1 = (seat + 1) & 3
     p2 = (seat + 2) & 3
     p3 = (seat + 3) & 3
     off = pend[4, 0]
+    # one round of bidding and no seat at random (off = 0): each seat's bid is ``bid_for`` of its hand's
+    # estimate, which ``best_trump`` gives with the trump it would name: once per hand, not at each bid and call
+    single = rules[R_AUCTION] == AUCTION_SINGLE and off == U0
+    t1, v1 = best_trump(hands[p1], hparams, p1, lb)
     for b in range(cb.shape[0]):
         mb = lo6[cb[b] & 63] | hi6[cb[b] >> 6]
         hands[p2] = mb
         hands[p3] = rest12 & ~mb
-        taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, seat)
+        t = 0
+        if single:
+            t2, v2 = best_trump(hands[p2], hparams, p2, lb)
+            t3, v3 = best_trump(hands[p3], hparams, p3, lb)
+            taker = -1
+            contract = 0
+            for k in range(4):
+                s = (dealer + 1 + k) % 4
+                lo = 3 if contract < 3 else contract + 1
+                if s != seat and lo <= 6:
+                    bid = bid_for(hparams, s, v1 if s == p1 else (v2 if s == p2 else v3), lo, NO_SA)
+                    if bid > 0:
+                        contract = bid
+                        taker = s
+            t = t1 if taker == p1 else (t2 if taker == p2 else t3)
+        else:
+            taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, seat)
+            if taker >= 0:
+                t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
         if taker < 0:
             acc[O_PASS_POINTS + 6] += 1
             acc[O_PASS_STAKES + 1] += 1
             continue
-        t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
         for i in range(4):
             h[i] = hands[i]
         pend[4, 0] = U1 if contract == 6 else off
