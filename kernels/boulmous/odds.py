@@ -9,8 +9,8 @@ from ..layout import Layout
 from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
-from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, auction, deal_random, i64, no_game, play_deal
-from .players import H_RANDOM, NO_SA, best_trump, bid_for, choose_card, choose_trump
+from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
+from .players import H_RANDOM, NO_SA, best_trump, bid_for, choose_card
 from .rules import (AUCTION_SINGLE, CSUIT, DECK24, NT, POWER, R_AUCTION, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE,
                     REC_STAKES, REC_TRICKS, REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
 from .solver import _pack24
@@ -272,48 +272,50 @@ def _play_layouts(fixed, ma, lo6, hi6, rest12, cb, seat, t, pre, rules, hcodes, 
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, rec, tab, pend,
-                  acc):
+def _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, work, rec,
+                  nogame, tab, pend, ests, acc):
     """The deal in which ``seat`` passes, over every split ``cb`` of the 12 cards ``rest12`` between the two seats
-    after the next one (``hands``: ``seat``'s and the next seat's set): ``play_deal``'s auction and trump, then
+    after the next one (``hands``: ``seat``'s and the next seat's set): the auction and trump ``play_deal`` would give, then
     ``tricks_from``'s play with the memo ``tab``, ``pend`` counting ``seat``'s tricks, the taker and the trump in
     the key (a bid of 6, whose stakes need the taker's tricks, plays without it); counts ``seat``'s points and
     stakes as ``score_deal`` gives them (``seat`` defends: its points are its tricks) into ``acc``."""
-    p1 = (seat + 1) & 3
     p2 = (seat + 2) & 3
     p3 = (seat + 3) & 3
     off = pend[4, 0]
     # one round of bidding and no seat at random (off = 0): each seat's bid is ``bid_for`` of its hand's
-    # estimate, which ``best_trump`` gives with the trump it would name: once per hand, not at each bid and call
+    # estimate, which ``best_trump`` gives with the trump it would name: once per hand, not at each bid and call;
+    # any other auction: ``play_deal`` whole, as the plain enumeration plays it
     single = rules[R_AUCTION] == AUCTION_SINGLE and off == U0
-    t1, v1 = best_trump(hands[p1], hparams, p1, lb)
     for b in range(cb.shape[0]):
         mb = lo6[cb[b] & 63] | hi6[cb[b] >> 6]
         hands[p2] = mb
         hands[p3] = rest12 & ~mb
-        t = 0
-        if single:
-            t2, v2 = best_trump(hands[p2], hparams, p2, lb)
-            t3, v3 = best_trump(hands[p3], hparams, p3, lb)
-            taker = -1
-            contract = 0
-            for k in range(4):
-                s = (dealer + 1 + k) % 4
-                lo = 3 if contract < 3 else contract + 1
-                if s != seat and lo <= 6:
-                    bid = bid_for(hparams, s, v1 if s == p1 else (v2 if s == p2 else v3), lo, NO_SA)
-                    if bid > 0:
-                        contract = bid
-                        taker = s
-            t = t1 if taker == p1 else (t2 if taker == p2 else t3)
-        else:
-            taker, contract = auction(hands, dealer, rules, hcodes, hparams, st, lb, rec, seat)
-            if taker >= 0:
-                t = choose_trump(hcodes[taker], hparams, taker, hands[taker], st, lb)
+        if not single:
+            play_deal(hands, work, dealer, i64(AUCTION), i64(NO_BID), i64(HEURISTIC_TRUMP), seat, rules, hcodes,
+                      hparams, st, lb, rec, nogame)
+            acc[O_PASS_POINTS + 6 + rec[REC_SCORE + seat]] += 1
+            acc[O_PASS_STAKES + 1 + rec[REC_STAKES + seat]] += 1
+            continue
+        for q in range(1 if b == 0 else 2, 4):    # the next seat's hand is the same in every split
+            s = (seat + q) & 3
+            tq, vq = best_trump(hands[s], hparams, s, lb)
+            ests[s, 0] = tq
+            ests[s, 1] = vq
+        taker = -1
+        contract = 0
+        for k in range(4):
+            s = (dealer + 1 + k) % 4
+            lo = 3 if contract < 3 else contract + 1
+            if s != seat and lo <= 6:
+                bid = bid_for(hparams, s, ests[s, 1], lo, NO_SA)
+                if bid > 0:
+                    contract = bid
+                    taker = s
         if taker < 0:
             acc[O_PASS_POINTS + 6] += 1
             acc[O_PASS_STAKES + 1] += 1
             continue
+        t = i64(ests[taker, 0])
         for i in range(4):
             h[i] = hands[i]
         pend[4, 0] = U1 if contract == 6 else off
@@ -370,6 +372,7 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
         rec = np.zeros(REC_LEN, np.int64)
         nogame = no_game()
         pre = np.zeros(5, np.int64)
+        ests = np.zeros((4, 2))     # the passing deal's auction: per seat the trump it names and its estimate
         lo6 = np.zeros(64, np.uint64)
         hi6 = np.zeros(64, np.uint64)
         tab = np.zeros((1 << MEMO_BITS, 2), np.uint64)
@@ -398,8 +401,8 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
                 ma, rest12 = _outer_hand(ca[outer[j]], rest, lo6, hi6)
                 hands[seat] = fixed
                 hands[p1] = ma
-                _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, rec,
-                              tab, pend, acc)
+                _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, work,
+                              rec, nogame, tab, pend, ests, acc)
     return sum_rows(part)
 
 
