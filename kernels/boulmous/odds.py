@@ -275,10 +275,10 @@ def _play_layouts(fixed, ma, lo6, hi6, rest12, cb, seat, t, pre, rules, hcodes, 
 def _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hparams, st, lb, h, won, work, rec,
                   nogame, tab, pend, ests, acc):
     """The deal in which ``seat`` passes, over every split ``cb`` of the 12 cards ``rest12`` between the two seats
-    after the next one (``hands``: ``seat``'s and the next seat's set): the auction and trump ``play_deal`` would give, then
-    ``tricks_from``'s play with the memo ``tab``, ``pend`` counting ``seat``'s tricks, the taker and the trump in
-    the key (a bid of 6, whose stakes need the taker's tricks, plays without it); counts ``seat``'s points and
-    stakes as ``score_deal`` gives them (``seat`` defends: its points are its tricks) into ``acc``."""
+    after the next one (``hands``: ``seat``'s and the next seat's set): the auction and trump ``play_deal`` would
+    give, then ``tricks_from``'s play with the memo ``tab``, ``pend`` counting ``seat``'s tricks, the taker and the
+    trump in the key (a bid of 6, whose stakes need the taker's tricks, plays without it); counts ``seat``'s points
+    and stakes as ``score_deal`` gives them (``seat`` defends: its points are its tricks) into ``acc``."""
     p2 = (seat + 2) & 3
     p3 = (seat + 3) & 3
     off = pend[4, 0]
