@@ -82,15 +82,17 @@ def _combos(nbits, k):
 
 # The memo of ``tricks_from``: between tricks the play to come is a function of the four hands left and the leader
 # alone (the cards played are the deck's others; no decision draws at random), so layouts that reach the same hands
-# after the same number of tricks take the same tricks from there on.  A direct-mapped table per trump
-# (2 ** MEMO_BITS slots, two words a slot): word 0 the 24-card masks of seats 0 and 1 and the leader, word 1 those of
-# seats 2 and 3 and, in its top bits, the taker's tricks from that point.  An empty slot (word 0 = 0) matches no
-# state: every seat holds cards after one to four tricks.  The sizes were chosen by measurement (the five forced
-# trumps of the whole exact odds, two threads, 2026-11-28): on a quiet machine 2 ** 13 slots (128 KB a trump) took
-# 7.7-7.8 CPU s, 2 ** 12 8.2, 2 ** 14 7.7, 2 ** 15 7.8-8.3 (at load 7, with other jobs in the caches, 2 ** 12 had
-# looked best and 2 ** 14 worst); looking up from the first trick on beat starting after the second; 32 blocks
-# ran as 64.
-MEMO_BITS = 14
+# after the same number of tricks take the same tricks from there on.  A direct-mapped table (2 ** MEMO_BITS slots,
+# two words a slot) per block of ``exact_odds``, which plays one trump after the other over its hands and empties
+# the table between them (the passing deal's keys hold its taker and trump): word 0 the 24-card masks of seats 0 and
+# 1, the leader and (bits 50-63) ``kx``, word 1 those of seats 2 and 3 and, in its top bits, the counted seat's
+# tricks from that point.  An empty slot (word 0 = 0) matches no state: every seat holds cards after one to four
+# tricks.  The sizes were chosen by measurement (the five forced trumps of the whole exact odds, two threads,
+# 2026-11-28, one table in use at a time, load 1.5-2.5): 2 ** 13 slots took 6.6 CPU s, 2 ** 14 6.2-6.4, 2 ** 15
+# (512 KB) 5.8-6.2, 2 ** 16 5.8-6.3; 16 and 32 blocks ran as 64; a two-way table (the pair of slots of a hash, the
+# newest first) ran slower than the direct-mapped one.  (Earlier, with the five trumps' tables in use in turn:
+# 2 ** 13 best, 7.7-7.8 CPU s; looking up from the first trick on beat starting after the second.)
+MEMO_BITS = 15
 MEMO_FIRST = 1      # the first trick after which the hands left are looked up
 EXACT_BLOCKS = 64   # exact_odds' blocks of consecutive hands of the next seat, each with its own memo
 _M48 = np.uint64((1 << 48) - 1)
