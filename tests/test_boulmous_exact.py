@@ -189,3 +189,47 @@ def test_exact_odds_memo_across_hands_of_a_block(case):
     fast = K.exact_odds(fixed, 0, DEALER, trumps, False, ra, codes, prm, outer)
     assert fast.sum() == len(outer) * 924 * 5
     assert np.array_equal(fast, _plain_exact(fixed, 0, DEALER, trumps, False, ra, codes, prm, outer))
+
+
+@njit(cache=True)
+def _splits(bits, rest):
+    """``_outer_hand`` of the 18-bit subset ``bits`` of ``rest``: the next seat's hand, the 12 cards left and the
+    second seat's hand of every split ``_combos(12, 6)`` (built from ``lo6`` / ``hi6`` as ``exact_odds`` builds it)."""
+    lo6 = np.zeros(64, np.uint64)
+    hi6 = np.zeros(64, np.uint64)
+    ma, rest12 = KO._outer_hand(bits, rest, lo6, hi6)
+    cb = KO._combos(12, 6)
+    out = np.zeros(cb.shape[0], np.uint64)
+    for b in range(cb.shape[0]):
+        out[b] = lo6[cb[b] & 63] | hi6[cb[b] >> 6]
+    return ma, rest12, out
+
+
+@pytest.mark.parametrize("a", [0, 1, 4321, comb(18, 6) - 1])
+def test_outer_hand_splits_give_every_layout_once(a):
+    """The layouts of one hand of the next seat, as ``exact_odds`` enumerates them: its six cards are the subset's,
+    and the 924 hands of the seat after it are the 924 distinct six-card subsets of the other 12 (so with the third
+    seat's, their complements, every layout once: none dropped, none counted twice)."""
+    fixed = mask_of(parse_hand(HANDS[0]))
+    rest = np.array([c for c in range(64) if (K.DECK24 >> c) & 1 and not (fixed >> c) & 1], np.int64)
+    bits = int(KO._combos(18, 6)[a])
+    ma, rest12, hands2 = _splits(bits, rest)
+    want_a = sum(1 << int(rest[i]) for i in range(18) if (bits >> i) & 1)
+    assert int(ma) == want_a and bin(want_a).count("1") == 6
+    assert int(rest12) == sum(1 << int(c) for c in rest) - want_a
+    assert len({int(x) for x in hands2}) == comb(12, 6)
+    assert all(bin(int(x)).count("1") == 6 and int(x) & ~int(rest12) == 0 for x in hands2)
+
+
+def test_exact_odds_passing_deal_with_score_aware_and_unequal_seats():
+    """The deal in which the seat passes, its auction from each seat's estimate (``bid_for``): seats whose bidding
+    parameters differ (a score-aware one bids by the bins, NO_SA outside a game) count what ``play_deal`` gives."""
+    ra, codes, prm = _args({}, ["cautious:score_aware=1", "cautious:margin=-1", "aggressive:margin=1.5",
+                                "cautious:score_aware=2,margin=0"])
+    fixed = np.uint64(mask_of(parse_hand(HANDS[1])))
+    outer = np.array([0, 777, 9000, comb(18, 6) - 1], np.int64)
+    sub = np.array([2], np.int64)
+    for seat in range(4):
+        fast = K.exact_odds(fixed, seat, DEALER, sub, True, ra, codes, prm, outer)
+        assert fast.sum() == len(outer) * 924 * 3
+        assert np.array_equal(fast, _plain_exact(fixed, seat, DEALER, sub, True, ra, codes, prm, outer))

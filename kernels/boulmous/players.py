@@ -165,6 +165,13 @@ def choose_bid(code, hp, ps, hand, high, st, lb, sab):
             return lo + below(st, 7 - lo)
         return 0
     _, v = best_trump(hand, hp, ps, lb)
+    return bid_for(hp, ps, v, lo, sab)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def bid_for(hp, ps, v, lo, sab):
+    """``choose_bid`` of every heuristic but the random one, from the hand's estimate ``v`` (``best_trump``'s
+    value) and the lowest legal bid ``lo`` (3..6)."""
     room = v - hp[ps, P_MARGIN]
     if hp[ps, P_SCORE_AWARE] > 0.5:
         # score-aware: a bid needs the estimate bin the game's state asks for (``sa_thresholds``);
