@@ -18,8 +18,9 @@ def pytest_configure(config):
 # not pytest-xdist's own order, by the count of tests, which left these few-test files for the end), so the longest
 # start first and the short ones fill in behind them on both workers.
 LONGEST_FIRST = ("test_report_more.py", "test_report_charts.py", "test_report.py", "test_install.py",
-                 "test_kernel_declarations.py", "test_chart.py", "test_bourre_ev.py", "test_pimc_bourre_decide.py", "test_trace_explain.py",
-                 "test_solver_boulmous.py", "test_explain.py", "test_bourre.py", "test_web.py", "test_cli_errors.py")
+                 "test_kernel_declarations.py", "test_chart.py", "test_bourre_ev.py", "test_pimc_bourre_decide.py",
+                 "test_trace_explain.py", "test_solver_boulmous.py", "test_explain.py", "test_bourre.py", "test_web.py",
+                 "test_cli_errors.py")
 
 
 def pytest_collection_modifyitems(session, config, items):

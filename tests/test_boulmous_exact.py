@@ -178,7 +178,7 @@ def test_exact_odds_counts_what_the_plain_enumeration_counts(seat, case):
 
 @pytest.mark.parametrize("case", [0, 4])
 def test_exact_odds_memo_across_hands_of_a_block(case):
-    """``exact_odds`` keeps each trump's memo of the hands left (``tricks_from``'s ``memo``) across the consecutive
+    """``exact_odds`` keeps each trump's memo of the hands left (``_tricks_body``'s table) across the consecutive
     hands of the next seat in one of its EXACT_BLOCKS blocks: 3 * EXACT_BLOCKS consecutive hands (three to a block,
     so states stored for one hand are found again for the next) count what the plain enumeration counts."""
     rules, heur = CASES[case]

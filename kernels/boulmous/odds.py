@@ -9,7 +9,7 @@ from ..layout import Layout
 from ..rng import seed_state
 from .dealing import _rest_of
 from .deals import CHUNK
-from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal
+from .play import AUCTION, HEURISTIC_TRUMP, NO_BID, NOBODY, deal_random, i64, no_game, play_deal, six_stakes
 from .players import H_RANDOM, NO_SA, best_trump, bid_for, choose_card
 from .rules import (AUCTION_SINGLE, CSUIT, DECK24, NT, POWER, R_AUCTION, R_LEFT_BOWER_TRUMP, REC_LEN, REC_SCORE,
                     REC_STAKES, REC_TRICKS, REC_TRUMP, REC_WON, apply_card, beats, legal_mask)
@@ -80,7 +80,7 @@ def _combos(nbits, k):
     return out
 
 
-# The memo of ``tricks_from``: between tricks the play to come is a function of the four hands left and the leader
+# The memo of the play (``_tricks_body``): between tricks the play to come is a function of the four hands left and the leader
 # alone (the cards played are the deck's others; no decision draws at random), so layouts that reach the same hands
 # after the same number of tricks take the same tricks from there on.  A direct-mapped table (2 ** MEMO_BITS slots,
 # two words a slot) per block of ``exact_odds``, which plays one trump after the other over its hands and empties
@@ -106,8 +106,7 @@ _S56 = np.uint64(56)
 
 
 @njit(cache=True, nogil=True)
-def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played,
-                memo=None):
+def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played):
     """``play_tricks`` outside a game (no end check) and without the sampling player or the record, from the
     ``k0``-th card of the first trick (``leader`` led it; the cards before it already applied: ``h`` the hands
     left, ``led``, ``win_pow``, ``win_seat`` the trick so far, ``played`` the cards played; k0 = 0: the deal's
@@ -115,18 +114,10 @@ def tricks_from(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, le
     ``play_tricks`` plays: ``choose_card`` of the same arguments, except that a seat with a single legal card
     plays it without asking (every return of ``choose_card`` is one of its legal cards; the random heuristic
     does not draw for a single card either).  tests/test_boulmous_exact.py pins it against ``play_deal``.
-    ``memo`` (``(table, pending)``: uint64[2 ** MEMO_BITS, 2], zeros at first, and uint64[5, 3] scratch whose
-    [4, 0] = 1 turns it off, as when a seat plays at random; one table per trump, taker, rules and heuristics):
-    after each trick from the MEMO_FIRST-th to the fourth the hands left are looked up, and a state seen before
-    gives the taker's remaining tricks at once; then only ``won[taker]`` is filled.  Each state missed is stored
-    with the tricks the taker took from it."""
-    if memo is None:
-        tab = np.zeros((1, 2), np.uint64)
-        pend = np.ones((5, 3), np.uint64)   # [4, 0] = 1: no memo
-    else:
-        tab, pend = memo
-    _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played, tab,
-                 pend, taker, U0)
+    ``exact_odds`` plays the same play (``_tricks_body``, inlined) with its memo of the hands left; here it is off."""
+    pend = np.ones((5, 3), np.uint64)   # [4, 0] = 1: no memo
+    _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, leader, k0, led, win_pow, win_seat, played,
+                 np.zeros((1, 2), np.uint64), pend, taker, U0)
 
 
 # inlined into tricks_from and _play_layouts: a compiled call per layout cost about a tenth of the forced contracts'
@@ -324,11 +315,8 @@ def _pass_layouts(hands, lo6, hi6, rest12, cb, seat, dealer, rules, hcodes, hpar
         kx = (np.uint64(1 + taker + 4 * t)) << _S50
         _tricks_body(h, taker, t, rules, hcodes, hparams, st, lb, won, taker, i64(0), i64(0), i64(-1), taker, U0,
                      tab, pend, seat, kx)
-        stakes = 0
-        if contract == 6:
-            stakes = -1 if won[taker] >= 6 else 1
         acc[O_PASS_POINTS + 6 + won[seat]] += 1
-        acc[O_PASS_STAKES + 1 + stakes] += 1
+        acc[O_PASS_STAKES + 1 + six_stakes(seat, taker, contract, won[taker] >= contract)] += 1
     pend[4, 0] = off
 
 
@@ -342,7 +330,8 @@ def exact_odds(fixed, seat, dealer, trumps, with_pass, rules, hcodes, hparams, o
     first trick's lead and answer (``_lead_two``), and play on by ``tricks_from``'s play with a memo (the
     states after one to four tricks; kept across the hands of a block, ``EXACT_BLOCKS`` runs of consecutive
     hands of the next seat, which reach many of the same states; a block plays one trump after the other over
-    its hands, so one trump's table is in use at a time); the deal in which ``seat`` passes is ``play_deal``'s."""
+    its hands, so one trump's table is in use at a time); the deal in which ``seat`` passes is ``_pass_layouts``'
+    (``play_deal``'s auction, trump and play, with the memo)."""
     lb = rules[R_LEFT_BOWER_TRUMP]
     rest = np.zeros(18, np.int64)
     k = 0

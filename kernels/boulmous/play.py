@@ -218,6 +218,17 @@ def play_tricks(hands, h, taker, t, rules, hcodes, hparams, st, lb, rec,
     return 6
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def six_stakes(s, taker, contract, made):
+    """Rule 18(c)(d): seat ``s``'s immediate stakes of a decided contract (``made``: the taker made it): a bid of 6
+    pays the taker 3 from each other seat when made, and the taker pays each 1 when failed; a lower bid pays none."""
+    if contract != 6:
+        return 0
+    if s == taker:
+        return 3 if made else -3
+    return -1 if made else 1
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def score_deal(taker, contract, ntricks, rules, rec):
     """Rules 15-16 and 18(c)(d): points and immediate stakes of the deal."""
@@ -230,9 +241,8 @@ def score_deal(taker, contract, ntricks, rules, rec):
     won = rec[REC_WON + taker]
     if won >= contract:
         rec[REC_MADE] = 1
-        if contract == 6:
-            for s in range(4):
-                rec[REC_STAKES + s] = 3 if s == taker else -1
+        for s in range(4):
+            rec[REC_STAKES + s] = six_stakes(s, taker, contract, True)
     elif ntricks < 6 and contract - won <= 6 - ntricks:
         rec[REC_MADE] = -2  # game ended mid-deal before the contract was decided:
         rec[REC_SCORE + taker] = 0  # neither made nor failed, the taker scores nothing
@@ -242,9 +252,8 @@ def score_deal(taker, contract, ntricks, rules, rec):
             rec[REC_SCORE + taker] = won - contract
         else:
             rec[REC_SCORE + taker] = -contract
-        if contract == 6:
-            for s in range(4):
-                rec[REC_STAKES + s] = -3 if s == taker else 1
+        for s in range(4):
+            rec[REC_STAKES + s] = six_stakes(s, taker, contract, False)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
