@@ -66,3 +66,7 @@ _install_ssa()
 from .calltypes import install as _install_calltypes  # noqa: E402  (before any kernel compiles)
 
 _install_calltypes()
+
+from .framestack import install as _install_framestack  # noqa: E402  (before any kernel compiles)
+
+_install_framestack()

@@ -104,16 +104,17 @@ def _compiled(tmp_path, stock, source):
     code = textwrap.dedent(f"""
         import sys, numpy as np
         import tricksim.kernels
-        from tricksim.kernels import calltypes, inlining, ssa
+        from tricksim.kernels import calltypes, framestack, inlining, ssa
         sys.path.insert(0, {str(tmp_path)!r})
         import toy_{stock} as toy
         hands = np.array([0b1011, 0b111000, 0b1], dtype=np.int64)
         print(toy.play(hands, np.int64(0b11000)))
-        print("installed", inlining.installed(), ssa.installed(), calltypes.installed())
+        print("installed", inlining.installed(), ssa.installed(), calltypes.installed(), framestack.installed())
         print(toy.play.inspect_llvm(toy.play.signatures[0]))
     """)
     env = dict(os.environ, TRICKSIM_STOCK_INLINER=str(stock), TRICKSIM_STOCK_SSA=str(stock),
-               TRICKSIM_STOCK_CALLS=str(stock), NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"))
+               TRICKSIM_STOCK_CALLS=str(stock), TRICKSIM_STOCK_STACK=str(stock),
+               NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     result, installed, llvm = out.stdout.split("\n", 2)
     # addresses and the hashed names of constant strings differ between processes
@@ -134,7 +135,7 @@ def test_installed_on_import_of_the_kernels():
 def test_same_compiled_code_as_numbas_own_inliner(tmp_path):
     stock = _compiled(tmp_path, 1, TOY)
     shared = _compiled(tmp_path, 0, TOY)
-    assert stock[1] == "installed False False False" and shared[1] == "installed True True True"
+    assert stock[1] == "installed False False False False" and shared[1] == "installed True True True True"
     assert stock[0] == shared[0]
     assert "define" in stock[2] and stock[2] == shared[2]
 
@@ -153,7 +154,8 @@ def test_same_compiled_code_for_a_game_command(tmp_path):
         run = tmp_path / f"run{stock}"      # its own folder: a finished run in the same folder is resumed
         run.mkdir()
         env = dict(os.environ, TRICKSIM_STOCK_INLINER=str(stock), TRICKSIM_STOCK_SSA=str(stock),
-                   TRICKSIM_STOCK_CALLS=str(stock), NUMBA_DUMP_OPTIMIZED="1", NUMBA_OPT="0",
+                   TRICKSIM_STOCK_CALLS=str(stock), TRICKSIM_STOCK_STACK=str(stock), NUMBA_DUMP_OPTIMIZED="1",
+                   NUMBA_OPT="0",
                    NUMBA_CACHE_DIR=str(tmp_path / f"nc{stock}"), HOME=str(tmp_path / f"home{stock}"),
                    TRICKSIM_CACHE=str(tmp_path / f"tc{stock}"))
         out = subprocess.run([sys.executable, "-m", "tricksim.cli", "odds", "boulmous", "--hand", "JH JD AH KH 9S TC",
