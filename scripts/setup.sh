@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Create .venv (Python 3.11+) and install tricksim into it (editable); extras as arguments (e.g. test; test also
 # installs web, the extra of tricksim serve, whose page the tests drive).
-# pip's own output goes to .venv/install.log; one line says where.  An install that is already there (the same
-# pyproject.toml and extras) is not redone: the edit-test loop starts at once.
+# The installer's own output goes to .venv/install.log; one line says where.  An install that is already there (the
+# same pyproject.toml and extras) is not redone: the edit-test loop starts at once.
+# The packages are installed by uv (pip-installed into .venv first: it resolves and installs the same packages as pip,
+# in about 15 s instead of 30-60 s on a fresh machine); if uv cannot be had or fails, by pip, as before.
+# TRICKSIM_INSTALLER=pip uses pip only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -21,10 +24,18 @@ if [ -f "$stamp" ] && grep -qxF "$want" "$stamp" && .venv/bin/python -c "import 
   exit 0
 fi
 start=$(date +%s)
-echo "tricksim: installing ${spec} into .venv (pip's output: ${log})" >&2
-{
+echo "tricksim: installing ${spec} into .venv (its output: ${log})" >&2
+with_uv() {
+  [ "${TRICKSIM_INSTALLER:-}" != pip ] &&
+    .venv/bin/python -m pip install --disable-pip-version-check uv &&
+    .venv/bin/python -m uv pip install --python .venv/bin/python -e "$spec"
+}
+with_pip() {
   .venv/bin/python -m pip install --upgrade pip || true
   .venv/bin/python -m pip install -e "$spec"
-} >"$log" 2>&1 || { echo "tricksim: install failed; the last lines of ${log}:" >&2; tail -n 20 "$log" >&2; exit 1; }
+}
+installer=uv
+{ with_uv || { installer=pip; echo "(uv did not install it: pip now)"; with_pip; }; } >"$log" 2>&1 ||
+  { echo "tricksim: install failed; the last lines of ${log}:" >&2; tail -n 20 "$log" >&2; exit 1; }
 echo "$want" >> "$stamp"
-echo "tricksim: installed in $(( $(date +%s) - start )) s" >&2
+echo "tricksim: installed by ${installer} in $(( $(date +%s) - start )) s" >&2
