@@ -9,6 +9,7 @@ import pytest
 import ref_bourre as ref
 from tricksim import cli
 from tricksim.analysis import bourre as B
+from tricksim.analysis.bourre.studies import duplicate_ev_tables
 from tricksim.kernels import bourre as K
 from tricksim.kernels.bourre import infer as KI
 from tricksim.kernels.bourre import pimc as P
@@ -153,12 +154,14 @@ def test_sampled_worlds_agree_with_the_play(players, rules):
 # determinism, worlds, bad input
 # ---------------------------------------------------------------------------
 def _duplicate(first, n, spec, players=5):
+    """The tournament kernel as ``compare`` calls it with a sampling entrant (one entrant at every seat): ev's
+    tables (zeros) beside pimc, analysis/bourre/studies.py ``duplicate_ev_tables``."""
     specs = B.parse_seats(spec, players)
     codes, prm = B.heuristic_arrays(specs)
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
-                           np.zeros((1, players), np.int64), None, 1, 1, 0,
-                           B.rules_array(B.BourreRules()), True)
+                           np.zeros((1, players), np.int64), duplicate_ev_tables(specs, B.BourreRules(), players),
+                           1, 1, 0, B.rules_array(B.BourreRules()), True)
 
 
 def test_same_result_for_any_threads_and_blocks():
@@ -208,3 +211,29 @@ def test_compare_defaults_with_a_pimc_entrant():
     slow = B.GAME.duplicate.slow
     assert slow(B.parse_seats(["basic", "pimc"], 2)) == (PIMC_COMPARE_HANDS, PIMC_COMPARE_BLOCK)
     assert slow(B.parse_seats(["basic", "cinch"], 2)) is None
+
+
+def test_compare_with_a_pimc_entrant_calls_the_tournament_kernel_in_ev_s_form(monkeypatch):
+    """``compare bourre`` with the sampling player among the entrants and no ev entrant passes sim_duplicate ev's
+    tables (zeros), the form the ladder and the trust page compile (ev beside pimc), not a second form without ev
+    (about 14 CPU s cold); without the sampling player it keeps the form without ev (None).  The 10th argument is
+    the ev tables, the 14th the sampling player's flag."""
+    import numba
+    from tricksim.analysis import compare as C
+    from tricksim.analysis.bourre import studies
+    forms = []
+
+    def dynamic(kernel, *args):
+        forms.append(tuple(str(numba.typeof(a)) for a in args))
+        return run(kernel, *args)
+    run = studies._dynamic
+    monkeypatch.setattr(studies, "_dynamic", dynamic)
+    res = C.compare("bourre", ["pimc:worlds=2", "basic"], hands=4, seed=SEED, extra={"players": 4})
+    assert res["n"] == 4
+    assert {(f[8], f[13]) for f in forms} == {("array(float64, 2d, C)", "bool")}, forms
+    specs = B.parse_seats(["pimc", "basic", "ev"], 3)
+    t = studies.duplicate_ev_tables(specs[:2], B.BourreRules(), 4)
+    assert t.shape == (2, K.EV_LEN) and t.dtype == np.float64 and not t.any()
+    assert studies.duplicate_ev_tables(B.parse_seats(["basic", "cinch"], 2), B.BourreRules(), 4) is None
+    with_ev = studies.duplicate_ev_tables(specs, B.BourreRules(), 7)     # the shipped table of 7 players
+    assert not with_ev[:2].any() and with_ev[2].any()       # ev's own table where an entrant is ev

@@ -13,6 +13,7 @@ import ref_bourre as ref
 from tricksim import cli
 from tricksim.analysis import bourre as B
 from tricksim.analysis.bourre.bench import inference_counts, pimc_inference
+from tricksim.analysis.bourre.studies import duplicate_ev_tables
 from tricksim.kernels import bourre as K
 from tricksim.kernels.bourre import infer as KI
 from tricksim.kernels.bourre import pimc as P
@@ -283,11 +284,14 @@ def test_inference_changes_the_play_and_infer_0_is_pimc():
 
 
 def _duplicate(first, n, spec, players=5):
-    codes, prm = B.heuristic_arrays(B.parse_seats(spec, players))
+    """The tournament kernel as ``compare`` calls it with a sampling entrant (one entrant at every seat): ev's
+    tables (zeros) beside pimc, analysis/bourre/studies.py ``duplicate_ev_tables``."""
+    specs = B.parse_seats(spec, players)
+    codes, prm = B.heuristic_arrays(specs)
     kd, kc = B.GAME.keys(SEED)
     return K.sim_duplicate(kd, kc, first, n, players, codes[None, :].copy(), prm[None, :, :].copy(),
-                           np.zeros((1, players), np.int64), None, 1, 1, 0,
-                           B.rules_array(B.BourreRules()), True)
+                           np.zeros((1, players), np.int64), duplicate_ev_tables(specs, B.BourreRules(), players),
+                           1, 1, 0, B.rules_array(B.BourreRules()), True)
 
 
 def test_inference_same_result_for_any_threads_and_blocks():

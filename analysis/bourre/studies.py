@@ -12,10 +12,19 @@ from ...kernels.bourre import solver as S
 from ...kernels.cards import popcount
 from ..common import make_params
 from ..seating import seating
-from .config import DEFAULT_PLAYERS, PIMC_WORLDS, BourreRules, _dynamic, pimc_arg, rules_array
+from .config import DEFAULT_PLAYERS, PIMC_WORLDS, BourreRules, _dynamic, has_pimc, pimc_arg, rules_array
 from .ev import EV_FORM, ev_tables
 from .pot import agg_layout, block_pot, fan_stride
 from .spec import SPEC
+
+
+def duplicate_ev_tables(specs, rules, players: int, form: bool = False) -> np.ndarray | None:
+    """The tournament kernel's ev tables (analysis/bourre/ev.py ``ev_tables``) for the entrants ``specs``: ev's
+    tables (zeros when no entrant is ev) whenever an entrant is the sampling player, or ``form`` (``EV_FORM``).
+    With the sampling player sim_duplicate then has one compiled form, the one the ladder and the trust page
+    compile (an ev entrant beside pimc): the form without ev plays the same deals, the ev test per decision costs
+    nothing beside the sampling, and it would be a second compilation of the kernel's largest form."""
+    return ev_tables(specs, rules, players, form or has_pimc(specs))
 
 
 def block_duplicate(params, first, n):
@@ -25,8 +34,9 @@ def block_duplicate(params, first, n):
     k = len(codes)
     ids, nround = seating(SPEC, k, params)
     kd, kc = SPEC.keys(params["seed"])
-    # row h: entrant h's table (seat_ids name it); ``EV_FORM``: the tables (zeros) though no entrant is ev
-    evt = ev_tables(specs, SPEC.rules_of(params), players, bool(params.get(EV_FORM)))
+    # row h: entrant h's table (seat_ids name it); ``EV_FORM`` or a sampling entrant: the tables (zeros) though
+    # no entrant is ev (``duplicate_ev_tables``)
+    evt = duplicate_ev_tables(specs, SPEC.rules_of(params), players, bool(params.get(EV_FORM)))
     return _dynamic(K.sim_duplicate, kd, kc, first, n, players, np.ascontiguousarray(codes[ids]),
                     np.ascontiguousarray(prm[ids]), ids, evt, k, nround, int(params.get("pot", 0)),
                     rules_array(SPEC.rules_of(params)), *pimc_arg(specs))
@@ -91,7 +101,7 @@ def pimc_bench_cases(seed=0):
     def fn(first, n):
         m = min(n, PIMC_BENCH_CAP)
         K.sim_duplicate(kd, kc, first, m, PIMC_BENCH_PLAYERS, codes[None, :].copy(), prm[None, :, :].copy(), ids,
-                        ev_tables(specs, BourreRules(), PIMC_BENCH_PLAYERS), 1, 1, 0, ra, True)
+                        duplicate_ev_tables(specs, BourreRules(), PIMC_BENCH_PLAYERS), 1, 1, 0, ra, True)
         return m
     return [(f"sampling player pimc, whole deal, {PIMC_BENCH_PLAYERS} players (every seat)", fn)]
 
