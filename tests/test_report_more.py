@@ -11,13 +11,18 @@ DUPLICATE_FORMS: set = set()
 compiles once per distinct tuple of them)."""
 
 
-def _recording(run):
-    """Bourre's ``studies._dynamic`` (how its tournament block calls sim_duplicate), recording each call's argument
-    types in ``DUPLICATE_FORMS``."""
+ODDS_PLAY_FORMS: set = set()
+"""The argument types Bourre's one-hand odds kernel (sim_odds_play: the trust page's hand, the ladder's bound) was
+called with during the quick run."""
+
+
+def _recording(run, forms: set):
+    """A Bourre module's ``_dynamic`` (how it calls its prange kernels), recording each call's argument types in
+    ``forms``."""
     import numba
 
     def dynamic(kernel, *args):
-        DUPLICATE_FORMS.add(tuple(str(numba.typeof(a)) for a in args))
+        forms.add(tuple(str(numba.typeof(a)) for a in args))
         return run(kernel, *args)
     return dynamic
 
@@ -25,9 +30,12 @@ def _recording(run):
 @pytest.fixture(scope="module")
 def quick_pages(tmp_path_factory):
     """``tricksim report --quick --only S ...`` for ``MORE_PAGES``, through the CLI, in one process."""
-    from tricksim.analysis.bourre import studies as bourre_studies
+    import importlib
+    bourre_studies = importlib.import_module("tricksim.analysis.bourre.studies")
+    bourre_play = importlib.import_module("tricksim.analysis.bourre.play")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bourre_studies, "_dynamic", _recording(bourre_studies._dynamic))
+        mp.setattr(bourre_studies, "_dynamic", _recording(bourre_studies._dynamic, DUPLICATE_FORMS))
+        mp.setattr(bourre_play, "_dynamic", _recording(bourre_play._dynamic, ODDS_PLAY_FORMS))
         return quick_run(tmp_path_factory.mktemp("quick-more"), MORE_PAGES)
 
 
@@ -68,3 +76,28 @@ def test_trust_and_the_ladder_call_bourre_s_tournament_kernel_in_one_form(quick_
     pimc = {f for f in DUPLICATE_FORMS if len(f) == 14}
     assert len(pimc) == 1, pimc
     assert next(iter(pimc))[8] == "array(float64, 2d, C)", pimc
+
+
+def test_the_ladder_s_bourre_bound_is_the_trust_page_s_run_of_the_same_deals(quick_pages):
+    """The ladder's Bourre bound plays the trust page's hand on the same deals (seed, 1,000 deals quick): it reads
+    the trust section's heuristic and open-hand rows (analysis/bourre/trust.py ``HAND_RUNS``) instead of playing
+    the deals again with a second form of sim_odds_play (without the sampling player: about 6 CPU s cold).  One
+    form in the quick run, the sampling player's (argument 18 its flag); the ladder's bound and reference rows
+    are the trust page's open-hand and heuristic rows of the heuristic's own choice, its gap the open-hand one."""
+    import pandas as pd
+    assert len(ODDS_PLAY_FORMS) == 1, ODDS_PLAY_FORMS
+    assert next(iter(ODDS_PLAY_FORMS))[18] == "bool", ODDS_PLAY_FORMS
+    choices = pd.read_csv(quick_pages / "trust" / "bourre_hand_choices.csv")
+    gaps = pd.read_csv(quick_pages / "trust" / "bourre_hand_gaps.csv")
+    own = choices[choices.choice == "heuristic's own choice"].set_index("play")
+    assert set(own.index) == {"heuristic", "pimc", "open"}
+    gap = gaps[(gaps.choice == "heuristic's own choice") & (gaps.play == "open")].iloc[0]
+    assert gap.gap_chips != gaps[(gaps.choice == "heuristic's own choice") & (gaps.play == "pimc")].iloc[0].gap_chips
+    lad = pd.read_csv(quick_pages / "ladder" / "bourre.csv")
+    bound, ref = lad[lad.kind == "bound"].iloc[0], lad[lad.kind == "reference"].iloc[0]
+    for row, kind in ((bound, "open"), (ref, "heuristic")):
+        assert row["mean"] == pytest.approx(own.loc[kind, "exp_chips"], rel=1e-5), kind
+        assert row["ci"] == pytest.approx(own.loc[kind, "chips_ci"], rel=1e-5), kind
+        assert row.n_deals == own.loc[kind, "n"] == 1_000, kind
+    assert bound.to_next == pytest.approx(gap.gap_chips, rel=1e-5)
+    assert bound.to_next_ci == pytest.approx(gap.gap_chips_ci, rel=1e-5)

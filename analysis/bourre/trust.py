@@ -13,6 +13,12 @@ SEED = 2026
 PLAY = {"heuristic": "under the heuristics", "pimc": "with the sampling player's card play",
         "open": "open-handed (paranoid)"}
 BOURRE_HAND, BOURRE_UP = "AH KH 7C 4D 2S", "9H"
+HAND_RUNS: dict = {}
+"""The headline hand's odds (``bourre_play``'s results) this process computed for the trust section, by (seed,
+deals): the ladder's bound (``ladder_bound``) reads its heuristic and open-hand rows from them when the report
+runs both pages in one process.  Those rows are the ones a run without the sampling player gives (the sampling
+player plays its own copy of each deal; the same deals, the same counts), so the bound neither plays the deals
+again nor compiles the kernel's second form, without ``pimc`` (about 6 CPU s on a cold cache)."""
 
 
 def trust(d, opts, quick: bool, compare, render_compare) -> Section:
@@ -24,6 +30,7 @@ def trust(d, opts, quick: bool, compare, render_compare) -> Section:
     bplay = "heuristic,pimc,open"
     br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=SEED, hands=n_bou, play=bplay,
                      opts=opts("bourre-hand"))
+    HAND_RUNS[(SEED, n_bou)] = br
     write_table(br["choices"], d, "bourre_hand_choices")
     write_table(br["gaps"], d, "bourre_hand_gaps")
     md.append("### Bourré: one hand under the heuristics, the sampling player and paranoid open-hand play\n")
@@ -72,11 +79,14 @@ def ladder_bound(opts, quick: bool, seed: int = SEED) -> dict:
     (5 players, seat 2), with the choice ``basic`` makes: its chips per deal when it plays the five tricks seeing
     every card with all the others together against it, beside ``basic``'s own card play, paired."""
     hands = 1_000 if quick else 10_000
-    br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=seed, hands=hands, play="heuristic,open",
-                     opts=opts)
-    rows = br["choices"][br["choices"].choice == "heuristic's own choice"].set_index("play")
-    gap = br["gaps"][br["gaps"].choice == "heuristic's own choice"].iloc[0]
-    o, h = rows.loc[next(x for x in rows.index if "open" in x)], rows.loc[next(x for x in rows.index if "heur" in x)]
+    br = HAND_RUNS.get((seed, hands))             # the trust section's run of these deals (its pimc rows unread)
+    if br is None:
+        br = bourre_play(BOURRE_HAND, BOURRE_UP, players=5, seat=2, seed=seed, hands=hands, play="heuristic,open",
+                         opts=opts)
+    own = br["choices"].choice == "heuristic's own choice"
+    rows = br["choices"][own].set_index("play")
+    gap = br["gaps"][(br["gaps"].choice == "heuristic's own choice") & (br["gaps"].play == "open")].iloc[0]
+    o, h = rows.loc["open"], rows.loc["heuristic"]
     return {"label": f"open-hand (paranoid): {BOURRE_HAND}", "mean": float(o.exp_chips), "ci": float(o.chips_ci),
             "n": int(o.n), "heuristic": "basic", "other_scale": True, "heur_mean": float(h.exp_chips),
             "heur_ci": float(h.chips_ci),
