@@ -12,12 +12,14 @@ checkout's does, then the ``web`` extra.  The rules (docs/RULES.md) are installe
 ``import analysis`` and ``import kernels`` fail there.
 
 Cheaply: the project's wheel is built once (``pip wheel``, the build ``pip install .`` does) and installed, then its
-extras (``pip install WHEEL[dd]``: the wheel's own metadata declares them, without building it again); pip does not
-byte-compile the libraries (``--no-compile``: the interpreter compiles what it imports, on first import).
+extras (``pip install WHEEL[dd]``: the wheel's own metadata declares them, without building it again), by uv when
+the test environment has it (scripts/setup.sh installs with it: its cache holds the libraries), else by pip; neither
+byte-compiles the libraries (the interpreter compiles what it imports, on first import).
 """
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import re
@@ -53,6 +55,16 @@ def _run(cmd, cwd, env, timeout=600):
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
+def _install_cmd(py) -> list:
+    """The command that installs a built wheel into the environment of ``py``: uv, when the test environment has
+    it (scripts/setup.sh installs with it, so its cache holds the libraries; pip's cache may be empty), else pip;
+    either compiles no bytecode.  What is tested is the wheel (``pip wheel`` builds it, as ``pip install .`` does)
+    and the installed package; unpacking a wheel is the same by either installer."""
+    if importlib.util.find_spec("uv") is not None and os.environ.get("TRICKSIM_TEST_INSTALLER") != "pip":
+        return [sys.executable, "-m", "uv", "pip", "install", "--quiet", "--python", str(py)]
+    return [str(py), "-m", "pip", "install", "--quiet", "--no-compile"]
+
+
 @pytest.fixture(scope="module")
 def fresh_venv(tmp_path_factory):
     base = tmp_path_factory.mktemp("fresh")
@@ -70,7 +82,7 @@ def fresh_venv(tmp_path_factory):
              env=env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     wheel, = (base / "dist").glob("tricksim-*.whl")
-    r = _run([str(py), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)], cwd=base, env=env)
+    r = _run([*_install_cmd(py), str(wheel)], cwd=base, env=env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     work = base / "work"  # an unrelated folder: nothing of the repository on sys.path
     work.mkdir()
@@ -79,7 +91,7 @@ def fresh_venv(tmp_path_factory):
 
 def _install_extra(v, extra):
     """``pip install WHEEL[extra]``: the extra's libraries, as the installed package's metadata declares them."""
-    r = _run([str(v["py"]), "-m", "pip", "install", "--quiet", "--no-compile", f"{v['wheel']}[{extra}]"],
+    r = _run([*_install_cmd(v["py"]), f"{v['wheel']}[{extra}]"],
              cwd=v["cwd"], env=v["env"])
     assert r.returncode == 0, r.stderr[-2000:]
 
