@@ -1,13 +1,26 @@
 """Parse a quoted ``tricksim ...`` command with tricksim's own command line, without running it."""
+import functools
+
+
+@functools.lru_cache(maxsize=4)
+def _root(app):
+    """The click command typer builds from ``app`` (the whole tree, about 30 ms), built once per app: parsing
+    reads it and changes nothing in it."""
+    import typer
+
+    return typer.main.get_command(app)
+
+
+def root_command():
+    """tricksim's command line as click commands (``.commands`` of a group by name), built once a session."""
+    from tricksim.cli import app
+    return _root(app)
 
 
 def parse_cli(argv):
     """Parse ``argv`` down to the sub-command: its name and parameters, or the parser's usage error
     (unknown option, bad value, missing argument) if the CLI would refuse it."""
-    import typer
-
-    from tricksim.cli import app
-    cmd = typer.main.get_command(app)
+    cmd = root_command()
     ctx = cmd.make_context("tricksim", list(argv))
     while hasattr(cmd, "resolve_command"):   # a group: on to its sub-command
         args = [*getattr(ctx, "_protected_args", getattr(ctx, "protected_args", [])), *ctx.args]

@@ -14,10 +14,10 @@ from tricksim.kernels import bourre as K
 
 SEED = 11
 EV = "ev:train_sessions=300,train_deals=30"          # a small training budget: tables in about a second
-# The rules' and the chips' tests replay ev's decisions, whatever its table holds: a table of three fictitious-play
+# The rules' and the chips' tests replay ev's decisions, whatever its table holds: a table of two fictitious-play
 # iterations (fitted to basic's play, then to ev's own once) has the same kernels, cells and decisions to check as a
-# converged one (up to 13 iterations) at a quarter of the training.
-EVR = EV + ",max_iter=2"
+# converged one (up to 13 iterations) at a sixth of the training.
+EVR = EV + ",max_iter=1"
 
 
 @pytest.fixture(autouse=True)

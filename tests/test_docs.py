@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cliparse import parse_cli
+from cliparse import parse_cli, root_command
 
 pytestmark = pytest.mark.fast
 
@@ -66,10 +66,7 @@ def test_every_relative_link_resolves(page):
 def names_a_command(argv) -> bool:
     """``argv`` without options names a command (``tricksim stakes``, ``tricksim odds bourre``): each word
     a command, or a sub-command of the group before it, except a last positional argument."""
-    import typer
-
-    from tricksim.cli import app
-    cmd = typer.main.get_command(app)
+    cmd = root_command()
     for word in argv:
         if not hasattr(cmd, "commands"):
             return True                              # past the command: its positional arguments

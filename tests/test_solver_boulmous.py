@@ -326,10 +326,11 @@ def test_sampled_worlds_are_uniform_among_consistent_layouts(rules):
         total = PM.sample_worlds(seat, mask(now[seat]), played, len(seq), taker, TRUMPS.index(trump), ra,
                                 np.uint64(17), case, out)
         assert total == len(layouts)
-        index = {w: i for i, w in enumerate(layouts)}
+        # a world is its four hands' card masks (a mask names one set of cards and no other)
+        index = {tuple(int(mask(w[s])) for s in range(4)): i for i, w in enumerate(layouts)}
         counts = np.zeros(len(layouts))
-        for row in out:
-            w = tuple(frozenset(cstr(c) for c in range(64) if (int(row[s]) >> c) & 1) for s in range(4))
+        for row in out.tolist():
+            w = tuple(row)
             assert w in index, "a sampled world is inconsistent with the seat's view"
             counts[index[w]] += 1
         if len(layouts) > 1:
