@@ -753,6 +753,19 @@ def serve(port: Annotated[int, typer.Option("--port", min=1, max=65535, help="th
     web.serve(host, port, command=page_command)
 
 
+_COMMAND: list = []
+
+
+def _run_app(argv):
+    """``app(args=argv, prog_name="tricksim", standalone_mode=False)`` on a command tree built once: typer builds the
+    whole click tree of ``app`` again at every call (about 35 ms, at every command line, every request of the web
+    page and every command a test runs).  Typer's call also marks an escaping exception for its pretty traceback,
+    which this app switches off (``pretty_exceptions_enable=False``), so the call is otherwise the same."""
+    if not _COMMAND:
+        _COMMAND.append(typer.main.get_command(app))
+    return _COMMAND[0].main(args=argv, prog_name="tricksim", standalone_mode=False)
+
+
 def page_command(argv: list[str]) -> list[str]:
     """Run one command line (``["odds", "bourre", "--hand", ...]``) for the web page, in the calling thread: the
     lines it would print, or ``TricksimError`` with the very line the command prints for a user error."""
@@ -760,7 +773,7 @@ def page_command(argv: list[str]) -> list[str]:
     token = _PAGE_LINES.set(lines)
     try:
         engine.set_command(argv)
-        rv = app(args=list(argv), prog_name="tricksim", standalone_mode=False)
+        rv = _run_app(list(argv))
     except ABORTS:             # the page's Cancel (progress.Cancelled), which typer may turn into its Abort
         raise Cancelled("cancelled; finished blocks are kept") from None
     except USAGE_ERRORS as e:
@@ -865,7 +878,7 @@ def main(argv=None):
 def _main(argv):
     engine.set_command(list(sys.argv[1:] if argv is None else argv))
     try:
-        rv = app(args=argv, prog_name="tricksim", standalone_mode=False)
+        rv = _run_app(argv)
     except USAGE_ERRORS as e:
         if type(e).__name__ == "NoArgsIsHelpError":   # typer has printed the help of the command (or group)
             raise SystemExit(0)

@@ -545,3 +545,27 @@ def test_rules_full_prints_the_games_section(game, head, inside, capsys):
     assert len(rows) > 10 and all(line.rstrip().endswith("|") for line in rows)
     code, out, _ = run_cli(["rules", game], capsys)
     assert f"tricksim rules {game} --full" in out and "docs/RULES.md" in out
+
+
+def test_the_command_tree_is_built_once(capsys, monkeypatch):
+    """Typer builds the click tree of the whole app at every call (about 35 ms a command); the CLI builds it once
+    and every later command line (and web page request) reuses it, with the same output and the same errors."""
+    import typer.main
+    builds = []
+    stock = typer.main.get_command
+
+    def counting(app):
+        builds.append(app)
+        return stock(app)
+
+    monkeypatch.setattr(typer.main, "get_command", counting)
+    monkeypatch.setattr(cli, "_COMMAND", [])
+    outs = []
+    for _ in range(3):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["odds", "boulmous", "--hand", "JH JD AH KH 9S 9S"])
+        outs.append((e.value.code, capsys.readouterr().err))
+    cli.main(["--version"])
+    assert builds == [cli.app]
+    assert outs[0] == outs[1] == outs[2] and outs[0][0] == 2 and "9S" in outs[0][1]
+    assert capsys.readouterr().out.strip()
