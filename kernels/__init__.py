@@ -70,3 +70,7 @@ _install_calltypes()
 from .framestack import install as _install_framestack  # noqa: E402  (before any kernel compiles)
 
 _install_framestack()
+
+from .gufunclink import install as _install_gufunclink  # noqa: E402  (before any kernel compiles)
+
+_install_gufunclink()
