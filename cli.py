@@ -10,6 +10,7 @@ and is printed as one line on stderr with exit code 2, never a traceback.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -753,17 +754,19 @@ def serve(port: Annotated[int, typer.Option("--port", min=1, max=65535, help="th
     web.serve(host, port, command=page_command)
 
 
-_COMMAND: list = []
+@functools.lru_cache(maxsize=1)
+def command_tree():
+    """The click commands typer builds from ``app`` (groups' ``.commands`` by name), built once: typer builds the
+    whole tree again at every ``app(...)`` call (about 35 ms: every command line, every request of the web page,
+    every command a test runs or parses)."""
+    return typer.main.get_command(app)
 
 
 def _run_app(argv):
-    """``app(args=argv, prog_name="tricksim", standalone_mode=False)`` on a command tree built once: typer builds the
-    whole click tree of ``app`` again at every call (about 35 ms, at every command line, every request of the web
-    page and every command a test runs).  Typer's call also marks an escaping exception for its pretty traceback,
-    which this app switches off (``pretty_exceptions_enable=False``), so the call is otherwise the same."""
-    if not _COMMAND:
-        _COMMAND.append(typer.main.get_command(app))
-    return _COMMAND[0].main(args=argv, prog_name="tricksim", standalone_mode=False)
+    """``app(args=argv, prog_name="tricksim", standalone_mode=False)`` on the tree built once.  Typer's call also
+    marks an escaping exception for its pretty traceback, which this app switches off
+    (``pretty_exceptions_enable=False``), so the call is otherwise the same."""
+    return command_tree().main(args=argv, prog_name="tricksim", standalone_mode=False)
 
 
 def page_command(argv: list[str]) -> list[str]:

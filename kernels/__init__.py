@@ -55,22 +55,10 @@ def _key_cache_on_sources(src: _Path | None = None) -> None:
 _key_cache_on_sources()
 
 
-from .inlining import install as _install_inliner  # noqa: E402  (before any kernel compiles)
+# Numba's compiler, patched before any kernel compiles (docs/architecture.md; each patch checks Numba's source and
+# its TRICKSIM_STOCK_* switch, kernels/numbapatch.py)
+from . import calltypes as _calltypes, framestack as _framestack, gufunclink as _gufunclink  # noqa: E402
+from . import inlining as _inlining, ssa as _ssa  # noqa: E402
 
-_install_inliner()
-
-from .ssa import install as _install_ssa  # noqa: E402  (before any kernel compiles)
-
-_install_ssa()
-
-from .calltypes import install as _install_calltypes  # noqa: E402  (before any kernel compiles)
-
-_install_calltypes()
-
-from .framestack import install as _install_framestack  # noqa: E402  (before any kernel compiles)
-
-_install_framestack()
-
-from .gufunclink import install as _install_gufunclink  # noqa: E402  (before any kernel compiles)
-
-_install_gufunclink()
+for _patch in (_inlining, _ssa, _calltypes, _framestack, _gufunclink):
+    _patch.install()

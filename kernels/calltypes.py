@@ -18,12 +18,11 @@ as Numba does.  That cold compile took 58 CPU s without it and 55 with it.  ``TR
 Numba's own (for comparisons); tests/test_inlining.py compiles kernels both ways in fresh interpreters and
 compares their LLVM IR.
 """
-import inspect as _inspect
-import os as _os
-
 from numba.core import targetconfig as _targetconfig
 from numba.core import types as _types
 from numba.core.typing import context as _context
+
+from .numbapatch import source_has, stock_asked
 
 _EXPECTED = "return func.get_call_type(self, args, kws)"
 
@@ -43,16 +42,12 @@ def _flags_key():
 
 def install() -> bool:
     """Install the memo of template calls' signatures; returns whether it is installed."""
-    if _os.environ.get("TRICKSIM_STOCK_CALLS") == "1":
+    if stock_asked("CALLS"):
         return False
     if installed():
         return True
     stock = _context.BaseContext._resolve_user_function_type
-    try:
-        source = _inspect.getsource(stock)
-    except (OSError, TypeError):
-        return False
-    if _EXPECTED not in source:
+    if not source_has((stock, _EXPECTED)):
         return False
 
     def _resolve_user_function_type(self, func, args, kws, literals=None):

@@ -16,9 +16,10 @@ same compile then took 51.7 CPU s (0.7 of them in the kernel).  The compiled cod
 compares the LLVM IR with and without the patches).  ``TRICKSIM_STOCK_STACK=1`` keeps Numba's own call.
 """
 import functools as _functools
-import os as _os
 
 from numba.core import dispatcher as _dispatcher
+
+from .numbapatch import stock_asked
 
 ROOM = 1 << 17
 """Value-stack slots (8 bytes each) that the trampoline's frame reserves for the frames called below it."""
@@ -44,7 +45,7 @@ def installed() -> bool:
 
 def install() -> bool:
     """Run every ``Dispatcher.compile`` through :func:`deep`; returns whether it is installed."""
-    if _os.environ.get("TRICKSIM_STOCK_STACK") == "1":
+    if stock_asked("STACK"):
         return False
     if installed():
         return True

@@ -16,14 +16,14 @@ finalization and 45.0 with this (-11%); ``odds bourre`` 11.8 and 10.7; the outpu
 compiled kernels as fast (docs/performance.md).  It installs only on the Numba sources it was written against (the
 lines it relies on are checked), and ``TRICKSIM_STOCK_LINK=1`` keeps Numba's own.
 """
-import inspect as _inspect
-import os as _os
 import threading as _threading
 
 from numba.core import codegen as _codegen
 from numba.np.ufunc import parallel as _parallel
 from numba.np.ufunc import wrappers as _wrappers
 from numba.parfors import parfor_lowering as _parfor_lowering
+
+from .numbapatch import source_has, stock_asked
 
 WRAPPERS = ("parallelgufuncwrapper", "_GufuncWrapper")
 """How the names of the two wrapper libraries Numba makes for a parfor's gufunc start or contain."""
@@ -42,13 +42,6 @@ _state = _threading.local()
 def installed() -> bool:
     """True when the wrapper libraries of a parfor's gufunc are only linked into the kernel's."""
     return getattr(_codegen.CPUCodeLibrary.finalize, "__wrapped__", None) is not None
-
-
-def _knows_numba() -> bool:
-    try:
-        return all(line in _inspect.getsource(f) for f, line in _EXPECTED)
-    except (OSError, TypeError):
-        return False
 
 
 def _link_only(lib) -> None:
@@ -70,11 +63,11 @@ def _link_only(lib) -> None:
 
 def install() -> bool:
     """Install the three wrappers; returns whether they are installed."""
-    if _os.environ.get("TRICKSIM_STOCK_LINK") == "1":
+    if stock_asked("LINK"):
         return False
     if installed():
         return True
-    if not _knows_numba():
+    if not source_has(*_EXPECTED):
         return False
     stock_call = _parfor_lowering.call_parallel_gufunc
     stock_create = _codegen.CPUCodegen.create_library

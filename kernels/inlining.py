@@ -23,12 +23,12 @@ on the source), so another Numba version keeps its own behaviour.  ``TRICKSIM_ST
 Numba's own copy (for comparisons).
 """
 import copy as _copy
-import inspect as _inspect
-import os as _os
 import threading as _threading
 
 from numba.core import inline_closurecall as _icc
 from numba.core import ir as _ir
+
+from .numbapatch import source_has, stock_asked
 
 _EXPECTED = "new_block = copy.deepcopy(the_ir.blocks[block_label])"
 _state = _threading.local()
@@ -61,16 +61,12 @@ def untyped_memo_installed() -> bool:
 
 def install() -> bool:
     """Install the shared memo in Numba's inliner; returns whether it is installed."""
-    if _os.environ.get("TRICKSIM_STOCK_INLINER") == "1":
+    if stock_asked("INLINER"):
         return False
     if installed():
         return True
     worker = _icc.InlineWorker
-    try:
-        source = _inspect.getsource(worker.inline_ir)
-    except (OSError, TypeError):
-        return False
-    if _EXPECTED not in source:
+    if not source_has((worker.inline_ir, _EXPECTED)):
         return False
     stock = worker.inline_ir
 
@@ -104,11 +100,7 @@ def _install_untyped_memo(worker):
     kinds of target context and pipeline (a compile makes its own of each, the target context from the flags),
     the locals and the flags.  ``inline_ir`` copies the IR it is given before it changes anything, so handing
     it one IR per function and setting gives the same code."""
-    try:
-        source = _inspect.getsource(worker.inline_function)
-    except (OSError, TypeError):
-        return
-    if not all(line in source for line in _EXPECTED_FRONT):
+    if not source_has(*((worker.inline_function, line) for line in _EXPECTED_FRONT)):
         return
     stock = worker.inline_function
 

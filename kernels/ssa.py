@@ -41,7 +41,6 @@ interpreters and compares their optimized LLVM IR.
 import hashlib as _hashlib
 import inspect as _inspect
 import logging as _logging
-import os as _os
 from collections import defaultdict as _defaultdict
 
 from numba.core import errors as _errors
@@ -49,6 +48,8 @@ from numba.core import ir as _ir
 from numba.core import ir_utils as _ir_utils
 from numba.core import ssa as _ssa
 from numba.core.analysis import compute_cfg_from_blocks as _cfg_of
+
+from .numbapatch import stock_asked
 
 # SHA-256 of inspect.getsource() of numba.core.ssa, ir_utils.visit_vars_stmt and ir_utils.visit_vars_inner
 # (Numba 0.68.1), joined by a newline
@@ -68,7 +69,7 @@ def installed() -> bool:
 
 def install() -> bool:
     """Install the indexed SSA reconstruction in Numba; returns whether it is installed."""
-    if _os.environ.get("TRICKSIM_STOCK_SSA") == "1":
+    if stock_asked("SSA"):
         return False
     if installed():
         return True

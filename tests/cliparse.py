@@ -1,20 +1,11 @@
 """Parse a quoted ``tricksim ...`` command with tricksim's own command line, without running it."""
-import functools
-
-
-@functools.lru_cache(maxsize=4)
-def _root(app):
-    """The click command typer builds from ``app`` (the whole tree, about 30 ms), built once per app: parsing
-    reads it and changes nothing in it."""
-    import typer
-
-    return typer.main.get_command(app)
 
 
 def root_command():
-    """tricksim's command line as click commands (``.commands`` of a group by name), built once a session."""
-    from tricksim.cli import app
-    return _root(app)
+    """tricksim's command line as click commands (``.commands`` of a group by name): the CLI's own tree, built once
+    (``cli.command_tree``); parsing reads it and changes nothing in it."""
+    from tricksim.cli import command_tree
+    return command_tree()
 
 
 def parse_cli(argv):

@@ -559,7 +559,7 @@ def test_the_command_tree_is_built_once(capsys, monkeypatch):
         return stock(app)
 
     monkeypatch.setattr(typer.main, "get_command", counting)
-    monkeypatch.setattr(cli, "_COMMAND", [])
+    cli.command_tree.cache_clear()
     outs = []
     for _ in range(3):
         with pytest.raises(SystemExit) as e:

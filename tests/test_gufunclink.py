@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from tricksim.kernels import gufunclink
+from tricksim.kernels import gufunclink, numbapatch
 
 TOY = textwrap.dedent("""
     import numpy as np
@@ -76,7 +76,7 @@ def test_not_installed_on_a_numba_it_does_not_know(monkeypatch):
     from numba.core import codegen
     wrapped = codegen.CPUCodeLibrary.finalize
     monkeypatch.setattr(codegen.CPUCodeLibrary, "finalize", wrapped.__wrapped__)
-    monkeypatch.setattr(gufunclink._inspect, "getsource", lambda obj: "def finalize(self): pass")
+    monkeypatch.setattr(numbapatch._inspect, "getsource", lambda obj: "def finalize(self): pass")
     assert not gufunclink.install() and not gufunclink.installed()
     monkeypatch.undo()
     assert gufunclink.installed()

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from tricksim.kernels import calltypes, inlining
+from tricksim.kernels import calltypes, inlining, numbapatch
 
 # a toy with the kernels' shape: card steps inlined two levels deep into a compiled function, loops and
 # branches in the callees, a callee inlined at several sites
@@ -202,7 +202,7 @@ def test_not_installed_on_an_inliner_it_does_not_know(monkeypatch):
     from numba.core import inline_closurecall
 
     monkeypatch.setattr(inline_closurecall, "copy", copy)
-    monkeypatch.setattr(inlining._inspect, "getsource", lambda f: "def inline_ir(self): pass")
+    monkeypatch.setattr(numbapatch._inspect, "getsource", lambda f: "def inline_ir(self): pass")
     assert not inlining.install()
     assert inline_closurecall.copy is copy
 
@@ -213,7 +213,7 @@ def test_calltypes_not_installed_on_a_typing_it_does_not_know(monkeypatch):
 
     stock = context.BaseContext._resolve_user_function_type.__wrapped__
     monkeypatch.setattr(context.BaseContext, "_resolve_user_function_type", stock)
-    monkeypatch.setattr(calltypes._inspect, "getsource", lambda f: "def _resolve_user_function_type(self): pass")
+    monkeypatch.setattr(numbapatch._inspect, "getsource", lambda f: "def _resolve_user_function_type(self): pass")
     assert not calltypes.install()
     assert context.BaseContext._resolve_user_function_type is stock
 

@@ -1,0 +1,20 @@
+"""What every patch of Numba in this package checks before it installs (kernels/inlining.py, ssa.py, calltypes.py,
+framestack.py, gufunclink.py): that no ``TRICKSIM_STOCK_<NAME>=1`` asks for Numba's own behaviour (for
+comparisons: tests/test_inlining.py, tests/test_ssa.py), and that Numba's source still has the lines the patch
+replaces or relies on, so that another Numba version keeps its own behaviour."""
+import inspect as _inspect
+import os as _os
+
+
+def stock_asked(name: str) -> bool:
+    """True when ``TRICKSIM_STOCK_<name>=1`` keeps Numba's own behaviour."""
+    return _os.environ.get(f"TRICKSIM_STOCK_{name}") == "1"
+
+
+def source_has(*expected) -> bool:
+    """True when, for each ``(function, line)`` of ``expected``, the function's source holds the line (False when a
+    source cannot be read)."""
+    try:
+        return all(line in _inspect.getsource(f) for f, line in expected)
+    except (OSError, TypeError):
+        return False
