@@ -39,8 +39,14 @@ def deep(f, *args, **kwargs):
 
 
 def installed() -> bool:
-    """True when Numba's compilations run through :func:`deep`."""
-    return getattr(_dispatcher.Dispatcher.compile, "__wrapped__", None) is not None
+    """True when Numba's compilations run through :func:`deep` (its wrapper of ``Dispatcher.compile`` is found
+    among the wrappers installed: kernels/calleeopt.py wraps the same method)."""
+    f = _dispatcher.Dispatcher.compile
+    while f is not None:
+        if getattr(f, "_tricksim_framestack", False):
+            return True
+        f = getattr(f, "__wrapped__", None)
+    return False
 
 
 def install() -> bool:
@@ -54,6 +60,8 @@ def install() -> bool:
     @_functools.wraps(stock)
     def compile(self, sig):
         return _trampoline(stock, (self, sig), {})
+
+    compile._tricksim_framestack = True
 
     _dispatcher.Dispatcher.compile = compile
     return True

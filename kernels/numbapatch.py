@@ -1,5 +1,5 @@
 """What every patch of Numba in this package checks before it installs (kernels/inlining.py, ssa.py, calltypes.py,
-framestack.py, gufunclink.py): that no ``TRICKSIM_STOCK_<NAME>=1`` asks for Numba's own behaviour (for
+framestack.py, gufunclink.py, calleeopt.py): that no ``TRICKSIM_STOCK_<NAME>=1`` asks for Numba's own behaviour (for
 comparisons: tests/test_inlining.py, tests/test_ssa.py), and that Numba's source still has the lines the patch
 replaces or relies on, so that another Numba version keeps its own behaviour."""
 import inspect as _inspect

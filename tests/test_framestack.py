@@ -2,6 +2,7 @@
 through the trampoline, the trampoline's frame reserves the room, and calls below it no longer map and unmap a
 chunk of CPython's frame stack at each crossing of a chunk's end.  The compiled code is the same with and without
 it: tests/test_inlining.py compares the LLVM IR with every patch and with none."""
+import inspect
 import resource
 import sys
 
@@ -49,7 +50,7 @@ def test_not_installed_twice_nor_when_asked(monkeypatch):
     assert framestack.install() and framestack.installed()
     wrapped = framestack._dispatcher.Dispatcher.compile
     assert framestack.install() and framestack._dispatcher.Dispatcher.compile is wrapped
-    monkeypatch.setattr(framestack._dispatcher.Dispatcher, "compile", wrapped.__wrapped__)
+    monkeypatch.setattr(framestack._dispatcher.Dispatcher, "compile", inspect.unwrap(wrapped))     # Numba's own
     monkeypatch.setenv("TRICKSIM_STOCK_STACK", "1")
     assert not framestack.install() and not framestack.installed()
 

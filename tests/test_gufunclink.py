@@ -1,7 +1,7 @@
 """A parallel kernel's loop body linked, not optimised and emitted again, in the libraries Numba wraps it in
 (kernels/gufunclink.py): installed on import, only on the Numba it knows, switched off by TRICKSIM_STOCK_LINK=1; a
-parallel toy gives the same results with and without it while emitting machine code for two libraries fewer (the
-two wrappers), and its kernel's own code still holds the loop body."""
+parallel toy gives the same results with and without it while emitting machine code for three libraries fewer (the
+two wrappers and the loop body's own), and its kernel's own code still holds the loop body."""
 import os
 import subprocess
 import sys
@@ -40,7 +40,8 @@ TOY = textwrap.dedent("""
     x = np.arange(600, dtype=np.int64).reshape(40, 15)
     r = rows(x, 3)
     print(gufunclink.installed(), list(r))
-    print(len(emitted), sum(any(w in n for w in gufunclink.WRAPPERS) for n in emitted))
+    print(len(emitted), sum(any(w in n for w in gufunclink.WRAPPERS) for n in emitted),
+          sum("__numba_parfor_gufunc" in n for n in emitted))
     ir = rows.inspect_llvm(rows.signatures[0])
     print("__numba_parfor_gufunc" in ir and "define" in ir)
 """)
@@ -64,10 +65,11 @@ def test_same_results_fewer_libraries_emitted(tmp_path):
     linked = _toy(tmp_path, 0)
     assert stock[0].startswith("False ") and linked[0].startswith("True ")
     assert stock[0].split(" ", 1)[1] == linked[0].split(" ", 1)[1]          # the same rows
-    n_stock, wrappers_stock = map(int, stock[1].split())
-    n_linked, wrappers_linked = map(int, linked[1].split())
+    n_stock, wrappers_stock, body_stock = map(int, stock[1].split())
+    n_linked, wrappers_linked, body_linked = map(int, linked[1].split())
     assert wrappers_stock == 2 and wrappers_linked == 0, (stock[1], linked[1])
-    assert n_linked == n_stock - wrappers_stock
+    assert body_stock == 1 and body_linked == 0, (stock[1], linked[1])      # the loop body's own library
+    assert n_linked == n_stock - wrappers_stock - body_stock
     assert stock[2] == linked[2] == "True"                                 # the kernel's code holds the body
 
 
