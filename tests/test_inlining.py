@@ -194,6 +194,70 @@ def test_blocks_copied_in_one_call_share_one_scope():
     assert copy.deepcopy is not shim.deepcopy
 
 
+def _shape(root):
+    """The object graph below ``root`` with every non-atomic object replaced by the order of its first visit (a
+    second visit gives the same number): two graphs have the same shape when they hold equal atoms at the same
+    places and share (or not) the same objects, each other's included."""
+    seen, out = {}, []
+
+    def walk(x):
+        if isinstance(x, (type(None), bool, int, float, complex, str, bytes)):
+            out.append(("atom", repr(x)))
+            return
+        if id(x) in seen:
+            out.append(("ref", seen[id(x)]))
+            return
+        seen[id(x)] = len(seen)
+        out.append(("new", type(x).__name__, seen[id(x)]))
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif isinstance(x, (set, frozenset)):
+            for v in sorted(x, key=repr):
+                walk(v)
+        elif type(x).__module__ == "numba.core.ir":      # the IR's own objects, field by field; others by identity
+            for k, v in vars(x).items():
+                out.append(("field", k))
+                walk(v)
+    walk(root)
+    return out
+
+
+def test_ir_copy_is_python_s_deepcopy():
+    """``ir_deepcopy`` (what the inliner copies blocks with) gives what ``copy.deepcopy`` gives with the same
+    memo: the blocks of a kernel's untyped IR (Bourre's play: calls, branches, loops, globals, constants, inlined
+    card steps), copied in one memo, equal, with the same objects shared among the copies and with the original
+    (the variables' locations, the constants' values)."""
+    from numba.core import compiler, ir
+    from tricksim.kernels.bourre import play
+
+    func_ir = compiler.run_frontend(play.play_dealt.py_func)
+    assert len(func_ir.blocks) > 20
+    blocks = list(func_ir.blocks.values())
+    ours, memo = [], {}
+    for b in blocks:
+        ours.append(inlining.ir_deepcopy(b, memo))
+    theirs, memo2 = [], {}
+    for b in blocks:
+        theirs.append(copy.deepcopy(b, memo2))
+    assert ours == theirs
+    assert _shape((blocks, ours)) == _shape((blocks, theirs))
+    assert ours[0].body[0].loc is not blocks[0].body[0].loc
+    assert any(isinstance(s, ir.Assign) and isinstance(s.value, ir.Global) for b in ours for s in b.body)
+    # a toy with a tuple holding a copied and an atomic item, a dict, a list referenced twice, a cycle
+    loc = ir.Loc("f", 1)
+    shared = [loc, 3]
+    toy = {"a": (loc, 1), "b": (1, 2), "c": shared, "d": [shared, shared]}
+    toy["self"] = toy
+    got, want = inlining.ir_deepcopy(toy, {}), copy.deepcopy(toy, {})
+    assert _shape((toy, got)) == _shape((toy, want))
+    assert got["b"] is toy["b"] and got["self"] is got
+
+
 # TRICKSIM_STOCK_INLINER=1 keeping Numba's own inliner: tests/test_ssa.py::test_stock_passes_kept_when_asked
 
 
