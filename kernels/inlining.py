@@ -30,6 +30,7 @@ Numba's own copy (for comparisons).
 """
 import copy as _copy
 import copyreg as _copyreg
+from collections import defaultdict as _defaultdict
 import threading as _threading
 
 from numba.core import inline_closurecall as _icc
@@ -78,7 +79,7 @@ _NIL = object()
 def ir_deepcopy(x, memo: dict):
     """``copy.deepcopy(x, memo)`` for Numba IR: the same copy (the same objects shared, the same new ones), made
     without ``copy``'s generic machinery for the IR's own classes (copied field by field, or by their own
-    ``__deepcopy__``), lists, tuples and dicts; anything else goes to ``copy.deepcopy`` with the same memo.  Numba
+    ``__deepcopy__``), lists, tuples, dicts, sets and a scope's defaultdicts; anything else goes to ``copy.deepcopy`` with the same memo.  Numba
     IR is most of what the inliner copies, and ``copy``'s reduce protocol (and ``ir.Expr``'s ``__getattr__``,
     which raises for each hook ``copy`` asks for) made the copy about a tenth of a cold compile."""
     cls = type(x)
@@ -108,6 +109,18 @@ def ir_deepcopy(x, memo: dict):
         memo[i] = y
         for k, v in x.items():
             y[ir_deepcopy(k, memo)] = ir_deepcopy(v, memo)
+        _keep_alive(x, memo)
+        return y
+    if cls is _defaultdict:                     # a scope's redefinitions
+        y = _defaultdict(x.default_factory)
+        memo[i] = y
+        for k, v in x.items():
+            y[ir_deepcopy(k, memo)] = ir_deepcopy(v, memo)
+        _keep_alive(x, memo)
+        return y
+    if cls is set:
+        y = {ir_deepcopy(a, memo) for a in x}
+        memo[i] = y
         _keep_alive(x, memo)
         return y
     if cls is tuple:

@@ -3,6 +3,7 @@
 installed on import, the same compiled code as Numba's own passes up to names, and nothing else touched.  The
 compiled-code comparisons run each side with the three patches (these two and kernels/ssa.py's SSA pass,
 tests/test_ssa.py) or none: one child process per side."""
+import collections
 import copy
 import os
 import re
@@ -251,11 +252,13 @@ def test_ir_copy_is_python_s_deepcopy():
     # a toy with a tuple holding a copied and an atomic item, a dict, a list referenced twice, a cycle
     loc = ir.Loc("f", 1)
     shared = [loc, 3]
-    toy = {"a": (loc, 1), "b": (1, 2), "c": shared, "d": [shared, shared]}
+    redefs = collections.defaultdict(set, {"x": {"x.1", "x.2"}})
+    toy = {"a": (loc, 1), "b": (1, 2), "c": shared, "d": [shared, shared], "e": redefs, "f": {"s", 4}}
     toy["self"] = toy
     got, want = inlining.ir_deepcopy(toy, {}), copy.deepcopy(toy, {})
     assert _shape((toy, got)) == _shape((toy, want))
     assert got["b"] is toy["b"] and got["self"] is got
+    assert type(got["e"]) is collections.defaultdict and got["e"].default_factory is set and got["e"] == redefs
 
 
 # TRICKSIM_STOCK_INLINER=1 keeping Numba's own inliner: tests/test_ssa.py::test_stock_passes_kept_when_asked
@@ -310,3 +313,27 @@ def test_calltypes_keeps_one_signature_per_function_argument_types_and_flags(mon
     assert first is again and str(first) == "(int64, int64) -> int64"
     assert str(mixed) == "(float64, float64) -> float64" and str(other) == str(first)
     assert asked == [(types.int64, types.int64), (types.int64, types.float64), (types.int64, types.int64)]
+
+
+def test_flag_values_read_as_the_properties_do():
+    """``TargetConfig.values`` read without a property call per option (kernels/calltypes.py) gives the dict the
+    properties give: for Numba's compile flags as set by a compile, and for a class whose own property reads an
+    option otherwise (then the properties are called, as Numba does)."""
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+
+    assert calltypes.flag_values_installed()
+    stock = targetconfig.TargetConfig.values.__wrapped__
+    f = Flags()
+    f.nrt = True
+    f.noalias = True
+    f.error_model = "numpy"
+    assert f.values() == stock(f) and f.values()["nrt"] is True and f.values()["debuginfo"] is False
+    assert Flags(f) == f and hash(Flags(f)) == hash(f)
+
+    class Odd(Flags):
+        pass
+
+    Odd.nrt = property(lambda self: "always")       # set after the metaclass made its properties
+    o = Odd(f)
+    assert not calltypes._plain_config(Odd) and o.values() == stock(o) and o.values()["nrt"] == "always"
