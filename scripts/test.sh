@@ -37,4 +37,8 @@ if [ "${TRICKSIM_TEST_ECHO:-}" = 1 ]; then
   printf '%s\n' ${args[@]+"${args[@]}"}
   exit 0
 fi
+# the tests start many Python processes (workers, CLI runs, forks): each reads the bytecode of the package's and the
+# tests' modules (pytest's assertion rewrites included) that the first one wrote, instead of compiling them from
+# source, where PYTHONDONTWRITEBYTECODE would forbid writing it (__pycache__ is ignored by git)
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/python -m pytest ${args[@]+"${args[@]}"}
