@@ -4,9 +4,9 @@
 # The installer's own output goes to .venv/install.log; one line says where.  An install that is already there (the
 # same pyproject.toml and extras) is not redone: the edit-test loop starts at once.
 # The packages are installed by uv (pip-installed into .venv first: it resolves and installs the same packages as pip,
-# in about 15 s instead of 30-60 s on a fresh machine), their bytecode compiled as pip does (without it, where
-# PYTHONDONTWRITEBYTECODE is set, every start compiles NumPy, pandas and Numba from source: 2.0 s instead of 0.7 to
-# import the CLI); if uv cannot be had or fails, by pip, as before.
+# in about 15 s instead of 30-60 s on a fresh machine), their bytecode compiled as pip does where
+# PYTHONDONTWRITEBYTECODE is set (without it every start would compile NumPy, pandas and Numba from source: 2.0 s
+# instead of 0.7 to import the CLI); if uv cannot be had or fails, by pip, as before.
 # TRICKSIM_INSTALLER=pip uses pip only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +27,14 @@ if [ -f "$stamp" ] && grep -qxF "$want" "$stamp" && .venv/bin/python -c "import 
 fi
 start=$(date +%s)
 echo "tricksim: installing ${spec} into .venv (its output: ${log})" >&2
+# bytecode ahead only where Python may not write it itself (PYTHONDONTWRITEBYTECODE set): elsewhere each module is
+# compiled on its first import and kept (scripts/test.sh lets the tests' processes write it: 7 s less to install)
+compile=()
+[ -n "${PYTHONDONTWRITEBYTECODE:-}" ] && compile=(--compile-bytecode)
 with_uv() {
   [ "${TRICKSIM_INSTALLER:-}" != pip ] &&
     .venv/bin/python -m pip install --disable-pip-version-check uv &&
-    .venv/bin/python -m uv pip install --compile-bytecode --python .venv/bin/python -e "$spec"
+    .venv/bin/python -m uv pip install ${compile[@]+"${compile[@]}"} --python .venv/bin/python -e "$spec"
 }
 with_pip() {
   .venv/bin/python -m pip install --upgrade pip || true

@@ -9,6 +9,11 @@
 # TRICKSIM_TEST_ECHO=1 prints pytest's arguments, one a line, instead of installing and running (tests/test_tiers.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the tests start many Python processes (workers, CLI runs, forks): each reads the bytecode of the libraries', the
+# package's and the tests' modules (pytest's assertion rewrites included) that the first one to import them wrote,
+# where PYTHONDONTWRITEBYTECODE would have each compile them from source (__pycache__ is ignored by git); so the
+# install does not compile every library's bytecode ahead either (scripts/setup.sh)
+unset PYTHONDONTWRITEBYTECODE
 [ "${TRICKSIM_TEST_ECHO:-}" = 1 ] || bash scripts/setup.sh test
 args=()
 workers_given=0
@@ -37,8 +42,4 @@ if [ "${TRICKSIM_TEST_ECHO:-}" = 1 ]; then
   printf '%s\n' ${args[@]+"${args[@]}"}
   exit 0
 fi
-# the tests start many Python processes (workers, CLI runs, forks): each reads the bytecode of the package's and the
-# tests' modules (pytest's assertion rewrites included) that the first one wrote, instead of compiling them from
-# source, where PYTHONDONTWRITEBYTECODE would forbid writing it (__pycache__ is ignored by git)
-unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/python -m pytest ${args[@]+"${args[@]}"}
