@@ -1,4 +1,4 @@
-"""A parallel kernel's loop body not optimised and emitted twice more in the two libraries Numba wraps it in.
+"""A parallel kernel's loop body optimised and emitted once, in the kernel, not also in the libraries Numba wraps it in.
 
 Numba compiles the body of a ``prange`` loop as a function of its own (a gufunc), in a code library ``K`` that is
 finalized (optimised, emitted as machine code) when it is compiled; then it wraps it twice (``_GufuncWrapper``'s

@@ -79,9 +79,10 @@ _NIL = object()
 def ir_deepcopy(x, memo: dict):
     """``copy.deepcopy(x, memo)`` for Numba IR: the same copy (the same objects shared, the same new ones), made
     without ``copy``'s generic machinery for the IR's own classes (copied field by field, or by their own
-    ``__deepcopy__``), lists, tuples, dicts, sets and a scope's defaultdicts; anything else goes to ``copy.deepcopy`` with the same memo.  Numba
-    IR is most of what the inliner copies, and ``copy``'s reduce protocol (and ``ir.Expr``'s ``__getattr__``,
-    which raises for each hook ``copy`` asks for) made the copy about a tenth of a cold compile."""
+    ``__deepcopy__``), lists, tuples, dicts, sets and a scope's defaultdicts; anything else goes to
+    ``copy.deepcopy`` with the same memo.  Numba IR is most of what the inliner copies, and ``copy``'s reduce
+    protocol (and ``ir.Expr``'s ``__getattr__``, which raises for each hook ``copy`` asks for) made the copy about
+    a tenth of a cold compile."""
     cls = type(x)
     if cls in _ATOMIC:
         return x
