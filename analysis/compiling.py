@@ -30,6 +30,7 @@ from numba.core import event as nb_event
 from numba.core.registry import CPUDispatcher
 
 from .. import kernels
+from ..kernels import calleeopt
 
 GAME_TITLES = {"boulmous": "Boulmous", "boomke_wies": "Boomke Wies", "bourre": "Bourre"}
 
@@ -114,7 +115,11 @@ def cache_state(dispatcher) -> str:
         if stamp != cf._source_stamp:
             return "source"
         magic = dispatcher.targetctx.codegen().magic_tuple()
-        return "warm" if any(key[1] == magic for key in overloads) else "cpu"
+        # a form compiled only for the kernels that call it (kernels/calleeopt.py) is not what a command loads
+        whole = [key for key in overloads if key[-1] != calleeopt.CALLEE_KEY]
+        if any(key[1] == magic for key in whole):
+            return "warm"
+        return "cpu" if whole else "new"
     except Exception:   # an unreadable index: Numba will compile (and rewrite it)
         return "new"
 

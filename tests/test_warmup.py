@@ -131,6 +131,24 @@ def test_cold_cache_is_said_once_and_why_then_nothing_when_warm(tmp_path):
     assert "its source changed" in said
 
 
+def test_a_kernel_compiled_only_for_its_caller_is_not_warm(tmp_path):
+    """A kernel compiled only inside another's compile is cached in its callee form (kernels/calleeopt.py), which a
+    call from Python does not load: ``cache_state`` says it was never compiled here, its caller is warm."""
+    (tmp_path / "tinykernel.py").write_text(textwrap.dedent(_KERNEL) + textwrap.dedent("""
+        @njit(cache=True)
+        def outer(x):
+            return triple(x) + 1
+    """))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from tricksim.analysis import compiling; import tinykernel; "
+            "assert tinykernel.outer(2) == 7; "
+            "print(compiling.cache_state(tinykernel.outer), compiling.cache_state(tinykernel.triple))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["warm", "new"]
+
+
 def test_check_lines_name_the_cold_entry_points_and_why(monkeypatch):
     names = list(compiling.entry_points())
     monkeypatch.setattr(compiling, "check", lambda: {n: ("cpu" if i == 0 else "warm") for i, n in enumerate(names)})
