@@ -46,8 +46,8 @@ REASONS = {
 # the project's 2-core machine, shared (2026-11-26; the first odds, the exact odds and, after the inliner's one memo
 # (kernels/inlining.py), Bourre's entry points 2026-11-28, the exact odds again after their play was inlined:
 # `tricksim bench --compile`, scripts/compile_cost.py, `tricksim warmup`; see the notes of issue 25; Bourre's odds
-# with and without the sampling player again after kernels/calleeopt.py, cold in an empty folder, 2026-11-28).  Used only for
-# the "about N s" of the notice; an entry point not listed counts DEFAULT_SECONDS.
+# with and without the sampling player again after kernels/calleeopt.py, cold in an empty folder, 2026-11-28).
+# Used only for the "about N s" of the notice; an entry point not listed counts DEFAULT_SECONDS.
 COLD_SECONDS: dict[str, float] = {
     "bourre.sim_odds": 10, "bourre.sim_duplicate": 40, "bourre.sim_odds_play": 35, "bourre.sim_ev_train": 75,
     "bourre.trace_sessions": 85, "bourre.sim_sessions": 25, "bourre.sim_tail": 25,

@@ -31,7 +31,7 @@ from numba.core import codegen as _codegen
 from numba.core import dispatcher as _dispatcher
 from numba.core import sigutils as _sigutils
 
-from .numbapatch import source_has, stock_asked
+from .numbapatch import replace, source_has, stock_asked
 
 CALLEE_KEY = "callee"
 """What a callee's form adds to its index key in Numba's disk cache."""
@@ -137,14 +137,10 @@ def install() -> bool:
         extra = getattr(_state, "key", None)
         return key if extra is None else (*key, extra)
 
-    for owner, name, stock, new in (
-            (_dispatcher.Dispatcher, "compile", stock_compile, compile),
-            (_dispatcher._DispatcherBase, "add_overload", stock_add, add_overload),
-            (_caching.Cache, "load_overload", stock_load, load_overload),
-            (_caching.Cache, "save_overload", stock_save, save_overload),
-            (_caching.Cache, "_index_key", stock_key, _index_key),
-            (_codegen.CPUCodeLibrary, "_optimize_final_module", stock_optimize, _optimize_final_module)):
-        new.__wrapped__ = stock
-        new.__doc__ = stock.__doc__
-        setattr(owner, name, new)
+    replace(_dispatcher.Dispatcher, "compile", compile)
+    replace(_dispatcher._DispatcherBase, "add_overload", add_overload)
+    replace(_caching.Cache, "load_overload", load_overload)
+    replace(_caching.Cache, "save_overload", save_overload)
+    replace(_caching.Cache, "_index_key", _index_key)
+    replace(_codegen.CPUCodeLibrary, "_optimize_final_module", _optimize_final_module)
     return True

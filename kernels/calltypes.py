@@ -22,7 +22,7 @@ from numba.core import targetconfig as _targetconfig
 from numba.core import types as _types
 from numba.core.typing import context as _context
 
-from .numbapatch import source_has, stock_asked
+from .numbapatch import replace, source_has, stock_asked
 
 _EXPECTED = "return func.get_call_type(self, args, kws)"
 
@@ -67,55 +67,5 @@ def install() -> bool:
             memo[key] = found
         return found
 
-    _resolve_user_function_type.__doc__ = stock.__doc__
-    _resolve_user_function_type.__wrapped__ = stock
-    _context.BaseContext._resolve_user_function_type = _resolve_user_function_type
-    _install_flag_values()
+    replace(_context.BaseContext, "_resolve_user_function_type", _resolve_user_function_type)
     return True
-
-
-_PLAIN_CONFIGS: dict = {}   # a TargetConfig class -> whether each of its options reads as the metaclass made it
-
-
-def _plain_config(cls) -> bool:
-    """True when every option of ``cls`` is read by the property Numba's metaclass made for it (its value if set,
-    else the option's default): then ``values`` can read them without calling each property."""
-    plain = _PLAIN_CONFIGS.get(cls)
-    if plain is None:
-        plain = all(isinstance(getattr(cls, k, None), property)
-                    and getattr(cls, k).fget.__qualname__.endswith("make_prop.<locals>.getter")
-                    for k in cls.options)
-        _PLAIN_CONFIGS[cls] = plain
-    return plain
-
-
-_EXPECTED_VALUES = ("return {k: getattr(self, k) for k in self.options}",
-                    "return self._values.get(name, option.default)")
-
-
-def _install_flag_values():
-    """``TargetConfig.values`` without a property call per option.  Numba's templates key their cache of
-    implementations on the compile flags (``templates._get_impl``), hashing and comparing them at each lookup
-    through ``values()``, a property call per option: about 1.3 million calls in a cold compile of ``tricksim
-    odds bourre``.  The same dict, read from the flags' own values and the options' defaults, as each property
-    does: that compile took 9.27 and 8.87 CPU s without it and 8.91 and 8.78 with it."""
-    config = _targetconfig.TargetConfig
-    if getattr(config.values, "__wrapped__", None) is not None or not source_has(
-            (config.values, _EXPECTED_VALUES[0]), (_targetconfig._MetaTargetConfig.__init__, _EXPECTED_VALUES[1])):
-        return
-    stock = config.values
-
-    def values(self):
-        if not _plain_config(type(self)):
-            return stock(self)
-        own = self._values
-        return {k: own.get(k, o.default) for k, o in self.options.items()}
-
-    values.__doc__ = stock.__doc__
-    values.__wrapped__ = stock
-    config.values = values
-
-
-def flag_values_installed() -> bool:
-    """True when ``TargetConfig.values`` reads the options without their properties."""
-    return getattr(_targetconfig.TargetConfig.values, "__wrapped__", None) is not None

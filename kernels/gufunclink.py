@@ -30,7 +30,7 @@ from numba.np.ufunc import parallel as _parallel
 from numba.np.ufunc import wrappers as _wrappers
 from numba.parfors import parfor_lowering as _parfor_lowering
 
-from .numbapatch import source_has, stock_asked
+from .numbapatch import replace, source_has, stock_asked
 
 WRAPPERS = ("parallelgufuncwrapper", "_GufuncWrapper")
 """How the names of the two wrapper libraries Numba makes for a parfor's gufunc start or contain."""
@@ -116,12 +116,8 @@ def install() -> bool:
             kwargs["library"] = lib
         return stock_compile_ir(typingctx, targetctx, func_ir, args, return_type, flags, locals, *more, **kwargs)
 
-    call_parallel_gufunc.__wrapped__ = stock_call
-    compile_ir.__wrapped__ = stock_compile_ir
-    create_library.__wrapped__ = stock_create
-    finalize.__wrapped__ = stock_finalize
-    _parfor_lowering.call_parallel_gufunc = call_parallel_gufunc
-    _codegen.CPUCodegen.create_library = create_library
-    _codegen.CPUCodeLibrary.finalize = finalize
-    _compiler.compile_ir = compile_ir
+    replace(_parfor_lowering, "call_parallel_gufunc", call_parallel_gufunc)
+    replace(_codegen.CPUCodegen, "create_library", create_library)
+    replace(_codegen.CPUCodeLibrary, "finalize", finalize)
+    replace(_compiler, "compile_ir", compile_ir)
     return True

@@ -36,7 +36,7 @@ import threading as _threading
 from numba.core import inline_closurecall as _icc
 from numba.core import ir as _ir
 
-from .numbapatch import source_has, stock_asked
+from .numbapatch import replace, source_has, stock_asked
 
 _EXPECTED = "new_block = copy.deepcopy(the_ir.blocks[block_label])"
 _state = _threading.local()
@@ -183,9 +183,7 @@ def install() -> bool:
         finally:
             _state.memo = outer
 
-    inline_ir.__doc__ = stock.__doc__
-    inline_ir.__wrapped__ = stock
-    worker.inline_ir = inline_ir
+    replace(worker, "inline_ir", inline_ir)
     _icc.copy = _SharedMemoCopy(_ir.Block)
     _install_untyped_memo(worker)
     return True
@@ -214,9 +212,7 @@ def _install_untyped_memo(worker):
         freevars = function.__code__.co_freevars
         return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs)
 
-    inline_function.__doc__ = stock.__doc__
-    inline_function.__wrapped__ = stock
-    worker.inline_function = inline_function
+    replace(worker, "inline_function", inline_function)
 
 
 def _untyped_ir(inliner, function):

@@ -1,7 +1,8 @@
 """What every patch of Numba in this package checks before it installs (kernels/inlining.py, ssa.py, calltypes.py,
 framestack.py, gufunclink.py, calleeopt.py): that no ``TRICKSIM_STOCK_<NAME>=1`` asks for Numba's own behaviour (for
 comparisons: tests/test_inlining.py, tests/test_ssa.py), and that Numba's source still has the lines the patch
-replaces or relies on, so that another Numba version keeps its own behaviour."""
+replaces or relies on, so that another Numba version keeps its own behaviour; and how each puts its wrappers in
+place (``replace``)."""
 import inspect as _inspect
 import os as _os
 
@@ -9,6 +10,15 @@ import os as _os
 def stock_asked(name: str) -> bool:
     """True when ``TRICKSIM_STOCK_<name>=1`` keeps Numba's own behaviour."""
     return _os.environ.get(f"TRICKSIM_STOCK_{name}") == "1"
+
+
+def replace(owner, name: str, new) -> None:
+    """Put ``new`` in the place of ``owner.name`` (a module's function or a class's method), keeping Numba's own as
+    ``new.__wrapped__`` (how a patch's ``installed()`` tells, and how tests reach Numba's own) and its docstring."""
+    stock = getattr(owner, name)
+    new.__wrapped__ = stock
+    new.__doc__ = stock.__doc__
+    setattr(owner, name, new)
 
 
 def source_has(*expected) -> bool:

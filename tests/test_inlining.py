@@ -314,26 +314,3 @@ def test_calltypes_keeps_one_signature_per_function_argument_types_and_flags(mon
     assert str(mixed) == "(float64, float64) -> float64" and str(other) == str(first)
     assert asked == [(types.int64, types.int64), (types.int64, types.float64), (types.int64, types.int64)]
 
-
-def test_flag_values_read_as_the_properties_do():
-    """``TargetConfig.values`` read without a property call per option (kernels/calltypes.py) gives the dict the
-    properties give: for Numba's compile flags as set by a compile, and for a class whose own property reads an
-    option otherwise (then the properties are called, as Numba does)."""
-    from numba.core import targetconfig
-    from numba.core.compiler import Flags
-
-    assert calltypes.flag_values_installed()
-    stock = targetconfig.TargetConfig.values.__wrapped__
-    f = Flags()
-    f.nrt = True
-    f.noalias = True
-    f.error_model = "numpy"
-    assert f.values() == stock(f) and f.values()["nrt"] is True and f.values()["debuginfo"] is False
-    assert Flags(f) == f and hash(Flags(f)) == hash(f)
-
-    class Odd(Flags):
-        pass
-
-    Odd.nrt = property(lambda self: "always")       # set after the metaclass made its properties
-    o = Odd(f)
-    assert not calltypes._plain_config(Odd) and o.values() == stock(o) and o.values()["nrt"] == "always"
