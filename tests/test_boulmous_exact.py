@@ -3,12 +3,13 @@ plays every card ``play_deal`` plays, from the deal's start and from any card of
 ``exact_odds`` (the first two cards shared per hand of the next seat, the play on by ``tricks_from``, the auction
 scored by ``score_deal``) counts what ``play_deal`` gives on every layout of the same hands of the next seat, for
 every seat, under rule flags and heuristics that change the play."""
-from math import comb
+from math import comb, sqrt
 
 import numpy as np
 import pytest
 from numba import njit
 
+from tricksim.analysis import boulmous as B
 from tricksim.analysis.boulmous import BoulmousRules
 from tricksim.analysis.boulmous.config import DEALER, parse_hand
 from tricksim.analysis.boulmous.spec import SPEC
@@ -233,3 +234,41 @@ def test_exact_odds_passing_deal_with_score_aware_and_unequal_seats():
         fast = K.exact_odds(fixed, seat, DEALER, sub, True, ra, codes, prm, outer)
         assert fast.sum() == len(outer) * 924 * 3
         assert np.array_equal(fast, _plain_exact(fixed, seat, DEALER, sub, True, ra, codes, prm, outer))
+
+
+# ---------------------------------------------------------------------------
+# the whole enumeration against Monte Carlo
+# ---------------------------------------------------------------------------
+def tol(p, n):
+    """5 standard errors of a proportion estimated from n draws."""
+    return 5 * sqrt(p * (1 - p) / n)
+
+
+HAND = "JH QH TH AS KS 9D"   # makes 3 and 4 often, 5 rarely, 6 never (with the default heuristic)
+
+
+@pytest.mark.slow
+def test_exact_enumeration_against_monte_carlo():
+    """The whole enumeration of one hand (hearts) against 100,000 random deals: each bid's P(make) within 5
+    standard errors, expected points within 5 of theirs.  Here, beside the other tests of ``exact_odds``, so that one
+    test worker compiles the kernel (two workers compiling it at once each spent 6 CPU s on it)."""
+    ex = B.odds_hand(HAND, exact=True, trumps=["H"])
+    calls = ex["calls"]
+    assert ex["exact"] and ex["n"] == B.N_LAYOUTS == comb(18, 6) * comb(12, 6)
+    assert list(calls.trump) == ["H"] * 4 and list(calls.bid) == [3, 4, 5, 6]
+    assert (calls.n == B.N_LAYOUTS).all()
+    assert int(ex["pass"].n.iloc[0]) == B.N_LAYOUTS
+    p_exact = [float(p) for p in calls.p_make]
+    assert p_exact == sorted(p_exact, reverse=True)
+    assert 0 < p_exact[2] < p_exact[1] < p_exact[0] < 1   # not a degenerate hand
+
+    n = 100_000
+    mc = B.odds_hand(HAND, hands=n, trumps=["H"])
+    assert mc["n"] == n and not mc["exact"]
+    for pe, pm in zip(p_exact, mc["calls"].p_make):
+        assert abs(float(pm) - pe) <= tol(pe, n) + 1e-12, (pm, pe)
+    # expected points: within 5 standard errors (the 95% half-width is 1.96 of them)
+    for e, m, half in zip(calls.exp_points, mc["calls"].exp_points, mc["calls"].points_ci):
+        assert abs(float(m) - float(e)) <= 5 / 1.96 * float(half) + 1e-12
+    pe, pmc = ex["pass"].iloc[0], mc["pass"].iloc[0]
+    assert abs(pmc.exp_points - pe.exp_points) <= 5 / 1.96 * pmc.points_ci

@@ -92,33 +92,10 @@ def test_no_card_of_a_trump_group(kernel_hands, seat, trump):
 
 
 # ---------------------------------------------------------------------------
-# exact enumeration of the other 18 cards against Monte Carlo
+# a hand of the tests below
 # ---------------------------------------------------------------------------
 HAND = "JH QH TH AS KS 9D"   # makes 3 and 4 often, 5 rarely, 6 never (with the default heuristic)
-
-
-@pytest.mark.slow
-def test_exact_enumeration_against_monte_carlo():
-    ex = B.odds_hand(HAND, exact=True, trumps=["H"])
-    calls = ex["calls"]
-    assert ex["exact"] and ex["n"] == N_LAYOUTS
-    assert list(calls.trump) == ["H"] * 4 and list(calls.bid) == [3, 4, 5, 6]
-    assert (calls.n == N_LAYOUTS).all()
-    assert int(ex["pass"].n.iloc[0]) == N_LAYOUTS
-    p_exact = [float(p) for p in calls.p_make]
-    assert p_exact == sorted(p_exact, reverse=True)
-    assert 0 < p_exact[2] < p_exact[1] < p_exact[0] < 1   # not a degenerate hand
-
-    n = 100_000
-    mc = B.odds_hand(HAND, hands=n, trumps=["H"])
-    assert mc["n"] == n and not mc["exact"]
-    for pe, pm in zip(p_exact, mc["calls"].p_make):
-        assert abs(float(pm) - pe) <= tol(pe, n) + 1e-12, (pm, pe)
-    # expected points: within 5 standard errors (the 95% half-width is 1.96 of them)
-    for e, m, half in zip(calls.exp_points, mc["calls"].exp_points, mc["calls"].points_ci):
-        assert abs(float(m) - float(e)) <= 5 / 1.96 * float(half) + 1e-12
-    pe, pmc = ex["pass"].iloc[0], mc["pass"].iloc[0]
-    assert abs(pmc.exp_points - pe.exp_points) <= 5 / 1.96 * pmc.points_ci
+# (its whole enumeration against Monte Carlo: tests/test_boulmous_exact.py, the file that compiles the kernel)
 
 
 # ---------------------------------------------------------------------------
