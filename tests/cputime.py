@@ -99,11 +99,11 @@ class Recorder:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         ch0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        c0, w0, k0 = time.process_time(), time.perf_counter(), self.listener.c.seconds
+        c0, w0, k0, t0 = time.process_time(), time.perf_counter(), self.listener.c.seconds, time.time()
         n0 = len(self.listener.c.kernels)
         yield
         ch1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        rec = {"id": item.nodeid, "file": item.nodeid.split("::")[0], "worker": self.worker,
+        rec = {"id": item.nodeid, "file": item.nodeid.split("::")[0], "worker": self.worker, "start": round(t0, 3),
                "wall": round(time.perf_counter() - w0, 3), "cpu": round(time.process_time() - c0, 3),
                "children": round(ch1.ru_utime + ch1.ru_stime - ch0.ru_utime - ch0.ru_stime, 3),
                "compile": round(self.listener.c.seconds - k0, 3), "kernels": self.listener.c.kernels[n0:]}
