@@ -36,8 +36,8 @@ from .analysis.boomke_wies import explain as boomke_explain
 from .analysis.boulmous import trace_explain as boulmous_trace_explain
 from .analysis.boomke_wies.equity_views import boomke_command
 from .analysis.boulmous.equity.views import boulmous_command
-from .analysis.common import (TricksimError, check_out_path, check_seed, heuristics_table, load_heuristic_file,
-                              rules_text)
+from .analysis.common import (TricksimError, check_out_path, check_seed, exit_now, heuristics_table,
+                              load_heuristic_file, rules_text)
 from .analysis.compare.games import games_command
 from .analysis.engine import RunOptions
 from .analysis.output import fit_text, show
@@ -872,10 +872,18 @@ def main(argv=None):
         fit = sys.stdout = _FitStdout(sys.stdout)
     try:
         _main(argv)
+    except SystemExit as e:
+        if argv is not None:
+            raise
+        code = e.code
+    else:
+        code = 0
     finally:
         if fit is not None and sys.stdout is fit:
             sys.stdout = fit.stream
             fit.finish()
+    if argv is None:          # the command line: the process ends here, without the interpreter's teardown
+        exit_now(code)
 
 
 def _main(argv):

@@ -1,11 +1,14 @@
 """Shared configuration: the domain error, card parsing, rule flags and heuristic specs."""
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 import re
+import sys
 import tempfile
 import textwrap
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +21,31 @@ from ..kernels.cards import RANKS, SUITS
 
 class TricksimError(ValueError):
     """A user error: printed by the CLI as one line on stderr, exit code 2."""
+
+
+def exit_now(code=0):
+    """End this process, its work done, with exit ``code`` (``SystemExit``'s: None is 0, a message goes to stderr
+    and gives 1): the exit handlers run (``atexit``), stdout and stderr are flushed, then ``os._exit`` skips the
+    interpreter's teardown, which frees every object one by one, Numba's compiled code among them: 0.25 s after a
+    warm ``odds boulmous --exact``, 1.7-1.9 s after compiling the Bourre sampling player (2026-11-28).  The command
+    line (cli.main) and the report's and warm-up's child processes end here.  While a non-daemon thread other than
+    the main one runs, or called from one: ``SystemExit(code)``, the normal exit, which waits for it."""
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    main = threading.main_thread()
+    if threading.current_thread() is not main or any(
+            t is not main and not t.daemon and t.is_alive() for t in threading.enumerate()):
+        raise SystemExit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):   # a closed pipe (| head), a closed stream: nothing more can be written
+            pass
+    os._exit(code)
 
 
 SEED_MAX = 2 ** 64 - 1

@@ -172,16 +172,17 @@ _CHILD = r"""
 import sys
 from pathlib import Path
 from tricksim.analysis import compiling
-from tricksim.analysis.common import TricksimError
+from tricksim.analysis.common import TricksimError, exit_now
 from tricksim.analysis.studies import write_study_page
 compiling.install()
 try:
     write_study_page(sys.argv[1], Path(sys.argv[2]), quick=sys.argv[3] == "1")
 except TricksimError as e:
     print(f"tricksim: error: {e}", file=sys.stderr)
-    sys.exit(2)
+    exit_now(2)
 except KeyboardInterrupt:
-    sys.exit(130)
+    exit_now(130)
+exit_now(0)
 """
 
 

@@ -57,7 +57,8 @@ except SystemExit as e:
     rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
 with open(os.environ["TRICKSIM_WARMUP_OUT"], "w") as f:
     json.dump({"rc": rc, "compiled": times}, f)
-sys.exit(rc)
+from tricksim.analysis.common import exit_now
+exit_now(rc)
 """
 
 

@@ -1,16 +1,36 @@
 """Shared fixtures of the test suite."""
+import atexit
 import functools
 import os
+import sys
 
 import pytest
 
 
 def pytest_configure(config):
-    """``TRICKSIM_TEST_CPU=FOLDER``: record each test's CPU seconds there (tests/cputime.py)."""
+    """``TRICKSIM_TEST_CPU=FOLDER``: record each test's CPU seconds there (tests/cputime.py).  A pytest-xdist
+    worker ends without the interpreter's teardown (``_worker_exit``)."""
     folder = os.environ.get("TRICKSIM_TEST_CPU")
     if folder:
         from cputime import Recorder
         config.pluginmanager.register(Recorder(folder), "tricksim-cputime")
+    if hasattr(config, "workerinput"):      # this process is a pytest-xdist worker (not a pytest a test starts)
+        atexit.register(_worker_exit)
+
+
+def _worker_exit():
+    """The last step of a worker: its results are with the controller, which computes the run's outcome and exit
+    code (tests/test_tiers.py: a failing test fails the command under workers); the exit handlers registered after
+    this one have run.  ``os._exit`` skips the interpreter's teardown, which frees every module and object one by
+    one, Numba's compiled kernels among them: in a full-tier run (2026-11-28) the controller waited 7 s after the
+    workers' exit handlers for the two processes to end, CPU seconds that change nothing (analysis/common.py
+    ``exit_now`` does the same for the command line)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 # The full tier's longest files (CPU seconds on a fresh clone, every kernel compiled cold: tests/cputime.py), longest

@@ -702,6 +702,8 @@ codes, prm = g.heuristic_arrays(g.parse_seats("cautious"))
 K.sim_deals(kd, kc, 0, 64, g.rules_array(g.rules()), codes, prm)
 K.trace_deals(kd, kc, 0, 4, g.rules_array(g.rules()), codes, prm)
 print(len(PM.pimc_choose.signatures), len(PM.pimc_calls.signatures), len(K.pimc_scratch.signatures))
+from tricksim.analysis.common import exit_now
+exit_now()      # without the interpreter's teardown, as the command line ends
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -735,6 +737,8 @@ BW.trace(3, 2, r, pimc)
 print(compiled())
 BW.trace(3, 2, r, pimc, explain=True)
 print(compiled())
+from tricksim.analysis.common import exit_now
+exit_now()      # without the interpreter's teardown, as the command line ends
 """
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_OPT="0")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, env=env)
