@@ -33,7 +33,7 @@ def exit_now(code=0):
     if code is None:
         code = 0
     elif not isinstance(code, int):
-        print(code, file=sys.stderr)
+        sys.stderr.write(f"{code}\n")
         code = 1
     main = threading.main_thread()
     if threading.current_thread() is not main or any(

@@ -57,9 +57,9 @@ _key_cache_on_sources()
 
 # Numba's compiler, patched before any kernel compiles (docs/architecture.md; each patch checks Numba's source and
 # its TRICKSIM_STOCK_* switch, kernels/numbapatch.py)
-from . import calleeopt as _calleeopt, calltypes as _calltypes, framestack as _framestack  # noqa: E402
-from . import gufunclink as _gufunclink  # noqa: E402
+from . import calleeopt as _calleeopt, calltypes as _calltypes, compilegc as _compilegc  # noqa: E402
+from . import framestack as _framestack, gufunclink as _gufunclink  # noqa: E402
 from . import inlining as _inlining, ssa as _ssa  # noqa: E402
 
-for _patch in (_inlining, _ssa, _calltypes, _framestack, _gufunclink, _calleeopt):
+for _patch in (_inlining, _ssa, _calltypes, _framestack, _gufunclink, _calleeopt, _compilegc):
     _patch.install()

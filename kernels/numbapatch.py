@@ -1,8 +1,8 @@
 """What every patch of Numba in this package checks before it installs (kernels/inlining.py, ssa.py, calltypes.py,
-framestack.py, gufunclink.py, calleeopt.py): that no ``TRICKSIM_STOCK_<NAME>=1`` asks for Numba's own behaviour (for
-comparisons: tests/test_inlining.py, tests/test_ssa.py), and that Numba's source still has the lines the patch
-replaces or relies on, so that another Numba version keeps its own behaviour; and how each puts its wrappers in
-place (``replace``)."""
+framestack.py, gufunclink.py, calleeopt.py, compilegc.py): that no ``TRICKSIM_STOCK_<NAME>=1`` asks for Numba's own
+behaviour (for comparisons: tests/test_inlining.py, tests/test_ssa.py), and that Numba's source still has the lines
+the patch replaces or relies on, so that another Numba version keeps its own behaviour; and how each puts its
+wrappers in place (``replace``)."""
 import inspect as _inspect
 import os as _os
 

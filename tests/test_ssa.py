@@ -166,17 +166,18 @@ def test_stock_passes_kept_when_asked():
     """TRICKSIM_STOCK_SSA=1 keeps Numba's SSA pass, TRICKSIM_STOCK_INLINER=1 its inliner, TRICKSIM_STOCK_CALLS=1
     its typing of calls, TRICKSIM_STOCK_STACK=1 its compile's own call (kernels/framestack.py),
     TRICKSIM_STOCK_LINK=1 its finalization of a parfor's libraries (kernels/gufunclink.py), TRICKSIM_STOCK_CALLEES=1
-    its optimisation of each callee on its own (kernels/calleeopt.py), each alone."""
-    code = ("import tricksim.kernels; from tricksim.kernels import calleeopt, calltypes, framestack, gufunclink, "
-            "inlining, ssa; print(inlining.installed(), ssa.installed(), calltypes.installed(), framestack.installed(), "
-            "gufunclink.installed(), calleeopt.installed())")
+    its optimisation of each callee on its own (kernels/calleeopt.py), TRICKSIM_STOCK_GC=1 Python's collector
+    thresholds while compiling (kernels/compilegc.py), each alone."""
+    code = ("import tricksim.kernels; from tricksim.kernels import calleeopt, calltypes, compilegc, framestack, "
+            "gufunclink, inlining, ssa; print(inlining.installed(), ssa.installed(), calltypes.installed(), "
+            "framestack.installed(), gufunclink.installed(), calleeopt.installed(), compilegc.installed())")
     switches = ("TRICKSIM_STOCK_INLINER", "TRICKSIM_STOCK_SSA", "TRICKSIM_STOCK_CALLS", "TRICKSIM_STOCK_STACK",
-                "TRICKSIM_STOCK_LINK", "TRICKSIM_STOCK_CALLEES")        # in the order printed
+                "TRICKSIM_STOCK_LINK", "TRICKSIM_STOCK_CALLEES", "TRICKSIM_STOCK_GC")        # in the order printed
     outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env=dict(os.environ, **{k: str(int(k == on)) for k in switches})).stdout.strip()
             for on in switches]
     assert outs == [" ".join(str(k != on) for k in switches) for on in switches]
-    assert outs[1] == "True False True True True True"
+    assert outs[1] == "True False True True True True True"
 
 
 def test_not_installed_on_a_pass_it_does_not_know(monkeypatch):
