@@ -19,7 +19,7 @@ import threading as _threading
 
 from numba.core import dispatcher as _dispatcher
 
-from .numbapatch import replace, stock_asked
+from .numbapatch import has_wrapper, replace, stock_asked
 
 THRESHOLDS = (50_000, 20, 20)
 """The collector's thresholds while Numba compiles (``gc.set_threshold``): a young collection every 50,000 net
@@ -48,12 +48,7 @@ def _leave() -> None:
 def installed() -> bool:
     """True when ``Dispatcher.compile`` runs with the thresholds of a compilation (this patch's wrapper is among
     the wrappers installed: framestack.py and calleeopt.py wrap the same method)."""
-    f = _dispatcher.Dispatcher.compile
-    while f is not None:
-        if getattr(f, "_tricksim_compilegc", False):
-            return True
-        f = getattr(f, "__wrapped__", None)
-    return False
+    return has_wrapper(_dispatcher.Dispatcher.compile, "_tricksim_compilegc")
 
 
 def install() -> bool:

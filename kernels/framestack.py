@@ -19,7 +19,7 @@ import functools as _functools
 
 from numba.core import dispatcher as _dispatcher
 
-from .numbapatch import stock_asked
+from .numbapatch import has_wrapper, stock_asked
 
 ROOM = 1 << 17
 """Value-stack slots (8 bytes each) that the trampoline's frame reserves for the frames called below it."""
@@ -41,12 +41,7 @@ def deep(f, *args, **kwargs):
 def installed() -> bool:
     """True when Numba's compilations run through :func:`deep` (its wrapper of ``Dispatcher.compile`` is found
     among the wrappers installed: kernels/calleeopt.py wraps the same method)."""
-    f = _dispatcher.Dispatcher.compile
-    while f is not None:
-        if getattr(f, "_tricksim_framestack", False):
-            return True
-        f = getattr(f, "__wrapped__", None)
-    return False
+    return has_wrapper(_dispatcher.Dispatcher.compile, "_tricksim_framestack")
 
 
 def install() -> bool:

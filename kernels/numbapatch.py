@@ -21,6 +21,17 @@ def replace(owner, name: str, new) -> None:
     setattr(owner, name, new)
 
 
+def has_wrapper(f, marker: str) -> bool:
+    """True when ``f`` or a function it wraps (its ``__wrapped__`` chain, as ``replace`` and ``functools.wraps``
+    keep it) carries the attribute ``marker``: how a patch that wraps the same method as others (``Dispatcher.compile``:
+    framestack.py, calleeopt.py, compilegc.py) tells whether its own wrapper is in place."""
+    while f is not None:
+        if getattr(f, marker, False):
+            return True
+        f = getattr(f, "__wrapped__", None)
+    return False
+
+
 def source_has(*expected) -> bool:
     """True when, for each ``(function, line)`` of ``expected``, the function's source holds the line (False when a
     source cannot be read)."""
