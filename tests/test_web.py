@@ -489,6 +489,14 @@ def _wait_for(browser, *ids):
         time.sleep(0.2)
 
 
+def _wait_for_new_page(browser, element):
+    """Poll (up to 2 minutes) until ``element`` of the page shown before a click is gone (a new page loaded)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 120, poll_frequency=0.2).until(expected_conditions.staleness_of(element))
+
+
 def _hearts(browser):
     from selenium.webdriver.common.by import By
 
@@ -530,8 +538,11 @@ def test_browser_picks_the_known_hand_and_a_bad_one(server, browser, tmp_path):
     field.clear()
     field.send_keys("JH JH AH KH QH TH")
     browser.find_element(By.ID, "play-open").click()
+    shown = browser.find_element(By.ID, "result")       # the known hand's answer, on the page until the next loads
     browser.find_element(By.ID, "go").click()
-    _wait_for(browser, "error", "result")      # the click can return before the answer's page has loaded
+    # the click can return before the answer's page has loaded: the old page's result would pass for its answer
+    _wait_for_new_page(browser, shown)
+    _wait_for(browser, "error", "result")
     assert "duplicate card 'JH'" in browser.find_element(By.ID, "error").text
     assert not browser.find_elements(By.ID, "result")
     _shot(browser, tmp_path, "boulmous-bad-hand")
