@@ -13,13 +13,12 @@ one, in 1.0 s; 35.0 -> 31.3 CPU s in all, its peak memory 579 -> 602 MB (with th
 thresholds in force before are put back when the last compilation ends.  The collector frees only objects nothing
 can reach, so the compiled code is the same.  ``TRICKSIM_STOCK_GC=1`` keeps Python's thresholds throughout.
 """
-import functools as _functools
 import gc as _gc
 import threading as _threading
 
 from numba.core import dispatcher as _dispatcher
 
-from .numbapatch import has_wrapper, replace, stock_asked
+from .numbapatch import has_wrapper, install_wrapper
 
 THRESHOLDS = (50_000, 20, 20)
 """The collector's thresholds while Numba compiles (``gc.set_threshold``): a young collection every 50,000 net
@@ -54,20 +53,13 @@ def installed() -> bool:
 def install() -> bool:
     """Wrap ``Dispatcher.compile`` (loading from the cache or compiling, with every function compiled inside it)
     so that the collector runs at ``THRESHOLDS`` while it runs; returns whether it is installed."""
-    if stock_asked("GC"):
-        return False
-    if installed():
-        return True
-    stock = _dispatcher.Dispatcher.compile
+    def make(stock):
+        def compile(self, sig):
+            _enter()
+            try:
+                return stock(self, sig)
+            finally:
+                _leave()
+        return compile
 
-    @_functools.wraps(stock)
-    def compile(self, sig):
-        _enter()
-        try:
-            return stock(self, sig)
-        finally:
-            _leave()
-
-    compile._tricksim_compilegc = True
-    replace(_dispatcher.Dispatcher, "compile", compile)
-    return True
+    return install_wrapper(_dispatcher.Dispatcher, "compile", "GC", "_tricksim_compilegc", make)

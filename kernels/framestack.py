@@ -15,11 +15,9 @@ which loads from the cache or compiles, and compiles the functions it calls insi
 same compile then took 51.7 CPU s (0.7 of them in the kernel).  The compiled code is the same (tests/test_inlining.py
 compares the LLVM IR with and without the patches).  ``TRICKSIM_STOCK_STACK=1`` keeps Numba's own call.
 """
-import functools as _functools
-
 from numba.core import dispatcher as _dispatcher
 
-from .numbapatch import has_wrapper, stock_asked
+from .numbapatch import has_wrapper, install_wrapper
 
 ROOM = 1 << 17
 """Value-stack slots (8 bytes each) that the trampoline's frame reserves for the frames called below it."""
@@ -46,17 +44,9 @@ def installed() -> bool:
 
 def install() -> bool:
     """Run every ``Dispatcher.compile`` through :func:`deep`; returns whether it is installed."""
-    if stock_asked("STACK"):
-        return False
-    if installed():
-        return True
-    stock = _dispatcher.Dispatcher.compile
+    def make(stock):
+        def compile(self, sig):
+            return _trampoline(stock, (self, sig), {})
+        return compile
 
-    @_functools.wraps(stock)
-    def compile(self, sig):
-        return _trampoline(stock, (self, sig), {})
-
-    compile._tricksim_framestack = True
-
-    _dispatcher.Dispatcher.compile = compile
-    return True
+    return install_wrapper(_dispatcher.Dispatcher, "compile", "STACK", "_tricksim_framestack", make)

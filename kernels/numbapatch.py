@@ -32,6 +32,21 @@ def has_wrapper(f, marker: str) -> bool:
     return False
 
 
+def install_wrapper(owner, name: str, switch: str, marker: str, make) -> bool:
+    """Install a patch that wraps ``owner.name`` (``Dispatcher.compile``: framestack.py, compilegc.py): not when
+    ``TRICKSIM_STOCK_<switch>=1`` (False); at once when its wrapper, the one carrying ``marker``, is in place
+    (True); else ``make(stock)`` builds the wrapper of what is there now, which is marked and put in its place
+    (``replace``)."""
+    if stock_asked(switch):
+        return False
+    if has_wrapper(getattr(owner, name), marker):
+        return True
+    new = make(getattr(owner, name))
+    setattr(new, marker, True)
+    replace(owner, name, new)
+    return True
+
+
 def source_has(*expected) -> bool:
     """True when, for each ``(function, line)`` of ``expected``, the function's source holds the line (False when a
     source cannot be read)."""
