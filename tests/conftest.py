@@ -10,21 +10,21 @@ import pytest
 
 def pytest_configure(config):
     """``TRICKSIM_TEST_CPU=FOLDER``: record each test's CPU seconds there (tests/cputime.py).  A pytest-xdist
-    worker ends without the interpreter's teardown (``_worker_exit``).  The collector runs at ``GC_THRESHOLDS``."""
+    worker ends without the interpreter's teardown (``_worker_exit``).  The collector runs at the thresholds of
+    Numba's compilations."""
     folder = os.environ.get("TRICKSIM_TEST_CPU")
     if folder:
         from cputime import Recorder
         config.pluginmanager.register(Recorder(folder), "tricksim-cputime")
     if hasattr(config, "workerinput"):      # this process is a pytest-xdist worker (not a pytest a test starts)
         atexit.register(_worker_exit)
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
-GC_THRESHOLDS = (50_000, 20, 20)
-"""Python's collector in a test process runs at the thresholds Numba's compilations run at (kernels/compilegc.py),
-not Python's (700, 10, 10): a test process holds every kernel it compiled or loaded (Numba's IR, types, libraries),
-and each full collection scans all of it.  In a full-tier run (2026-11-28, gc.callbacks) the two workers spent 35
-and 22 CPU s collecting, outside the compilations, in 32 and 30 full collections."""
+    # Python's collector in a test process runs throughout at the thresholds Numba's compilations run at
+    # (kernels/compilegc.py), not Python's (700, 10, 10): a test process holds every kernel it compiled or loaded
+    # (Numba's IR, types, libraries), and each full collection scans all of it.  In a full-tier run (2026-11-28,
+    # gc.callbacks) the two workers spent 35 and 22 CPU s collecting outside the compilations, in 32 and 30 full
+    # collections; with these thresholds 16 and 10, in 3 and 2
+    from tricksim.kernels.compilegc import THRESHOLDS
+    gc.set_threshold(*THRESHOLDS)
 
 
 def pytest_sessionfinish(session):
